@@ -1,0 +1,32 @@
+# StartupKit: `make run` runs the sample start-up graph, `make test` builds everything and runs
+# every test (plain and under the thread sanitizer).
+SWIFT ?= swift
+CONFIG ?= debug
+STARTUP = $(SWIFT) run --configuration $(CONFIG) startup
+
+.PHONY: build run plan test test-plain test-tsan bench clean
+
+build:
+	$(SWIFT) build --configuration $(CONFIG)
+
+run: build
+	$(STARTUP) run --trace --file commands.json
+
+plan: build
+	$(STARTUP) plan --file commands.json
+
+test: test-plain test-tsan
+
+test-plain:
+	$(SWIFT) build --build-tests
+	$(SWIFT) test
+
+# The thread sanitizer in its own build folder, so it does not invalidate the plain build.
+test-tsan:
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+
+bench:
+	$(SWIFT) run --configuration release StartupBench
+
+clean:
+	rm -rf .build .build-tsan

@@ -1,0 +1,36 @@
+/// How the orchestrator treats one command: its priority, whether its failure fails the run,
+/// its timeout, its retries and its estimated duration.
+public struct CommandOptions: Sendable, Hashable {
+    /// Which ready command starts first when more are ready than there are free slots.
+    public var priority: CommandPriority
+
+    /// An optional command may fail without failing the run. Its dependents are still skipped.
+    public var isOptional: Bool
+
+    /// The longest one attempt may take; the attempt is cancelled and reported as timed out after it.
+    /// `nil` means no limit.
+    public var timeout: Duration?
+
+    /// How often, and after what delays, a failed attempt is retried.
+    public var retry: RetryPolicy
+
+    /// The expected duration, used for planning and for the critical-path-first order; `nil` if unknown.
+    public var estimate: Duration?
+
+    /// Creates options; every parameter has the default a plain command needs.
+    public init(
+        priority: CommandPriority = .normal,
+        isOptional: Bool = false,
+        timeout: Duration? = nil,
+        retry: RetryPolicy = .none,
+        estimate: Duration? = nil
+    ) {
+        precondition(timeout.map { $0 > .zero } ?? true, "a command's timeout must be positive")
+        precondition(estimate.map { $0 >= .zero } ?? true, "a command's estimate must not be negative")
+        self.priority = priority
+        self.isOptional = isOptional
+        self.timeout = timeout
+        self.retry = retry
+        self.estimate = estimate
+    }
+}

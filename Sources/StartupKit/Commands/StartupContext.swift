@@ -1,0 +1,60 @@
+/// What a running command sees: its own identity and the outputs of the commands it depends on.
+public struct StartupContext: Sendable {
+    /// The identifier of the command being executed.
+    public var commandID: CommandID { plan.storage.commands[index].id }
+
+    /// The attempt being made, counted from 1; above 1 when the command is being retried.
+    public let attempt: Int
+
+    let index: Int
+    let plan: StartupPlan
+    let outputs: OutputStore
+
+    /// Returns the output of a command this one depends on, directly or transitively.
+    ///
+    /// - Parameter command: The dependency's type.
+    /// - Throws: ``StartupContextError`` when the command is not a dependency or its output has
+    ///   another type.
+    public func output<Command: StartupCommand>(of command: Command.Type) throws(StartupContextError) -> Command.Output {
+        try output(of: Command.id, as: Command.Output.self)
+    }
+
+    /// Returns the output of a main-actor command this one depends on, directly or transitively.
+    ///
+    /// - Parameter command: The dependency's type.
+    /// - Throws: ``StartupContextError`` when the command is not a dependency or its output has
+    ///   another type.
+    public func output<Command: MainActorStartupCommand>(of command: Command.Type) throws(StartupContextError) -> Command.Output {
+        try output(of: Command.id, as: Command.Output.self)
+    }
+
+    /// Returns the output of the command `id`, which must be a direct or transitive dependency.
+    ///
+    /// Reading any other command's output is an error, never a race: a dependency has always
+    /// finished before its dependents start.
+    ///
+    /// - Parameters:
+    ///   - id: The dependency's identifier.
+    ///   - type: The type of its output.
+    /// - Throws: ``StartupContextError`` when `id` is unknown, not a dependency, or its output is
+    ///   not a `T`.
+    /// - Complexity: O(1) for a direct dependency; O(ancestors) for a transitive one.
+    public func output<T: Sendable>(of id: CommandID, as type: T.Type = T.self) throws(StartupContextError) -> T {
+        guard let dependency = plan.storage.index[id] else {
+            throw StartupContextError(code: .unknownCommand, command: commandID, requested: id)
+        }
+        guard plan.storage.graph.isDependency(dependency, of: index) else {
+            throw StartupContextError(code: .notADependency, command: commandID, requested: id)
+        }
+        let value: (any Sendable)? = outputs.value(at: dependency)
+        if T.self == Void.self, value == nil, let void = () as? T {
+            return void
+        }
+        guard let typed = value as? T else {
+            let found = value.map { String(describing: Swift.type(of: $0)) } ?? "Void"
+            throw StartupContextError(code: .outputTypeMismatch, command: commandID, requested: id,
+                                      detail: "its output is \(found), not \(T.self)")
+        }
+        return typed
+    }
+}

@@ -1,0 +1,27 @@
+/// A clock reduced to what a run needs, so the orchestrator need not be generic over it.
+struct RunClock: Sendable {
+    private let makeStopwatch: @Sendable () -> @Sendable () -> Duration
+    /// Suspends for a duration, throwing if the task is cancelled.
+    let sleep: @Sendable (Duration) async throws -> Void
+
+    init<C: Clock>(_ clock: C) where C.Duration == Duration {
+        makeStopwatch = {
+            let start = clock.now
+            return { start.duration(to: clock.now) }
+        }
+        sleep = { duration in try await clock.sleep(for: duration) }
+    }
+
+    /// Starts measuring: the returned clock's `elapsed` counts from now.
+    func started() -> StartedClock {
+        StartedClock(elapsed: makeStopwatch(), sleep: sleep)
+    }
+}
+
+/// A clock that measures from the start of a run.
+struct StartedClock: Sendable {
+    /// The time since the run started.
+    let elapsed: @Sendable () -> Duration
+    /// Suspends for a duration, throwing if the task is cancelled.
+    let sleep: @Sendable (Duration) async throws -> Void
+}

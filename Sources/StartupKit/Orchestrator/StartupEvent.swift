@@ -1,0 +1,13 @@
+/// Something that happened during a run, delivered to observers as it happens, in order.
+public enum StartupEvent: Sendable {
+    /// The run began; offsets in later events count from here.
+    case runStarted(commandCount: Int)
+    /// An attempt of a command started (`attempt` counts from 1).
+    case commandStarted(CommandID, attempt: Int, at: Duration)
+    /// An attempt failed or timed out and another will follow after `delay`.
+    case commandRetrying(CommandID, failedAttempt: Int, outcome: CommandStatus, delay: Duration, at: Duration)
+    /// A command reached its final status: succeeded, failed, timed out, was skipped or cancelled.
+    case commandFinished(CommandID, status: CommandStatus, attempts: Int, startOffset: Duration?, at: Duration)
+    /// The run ended; the report is complete.
+    case runFinished(StartupReport)
+}

@@ -1,0 +1,41 @@
+/// One problem the builder found in a set of commands.
+public enum PlanIssue: Hashable, Sendable, CustomStringConvertible {
+    /// Two commands share an identifier; positions count from 0 in declaration order.
+    case duplicateID(CommandID, firstIndex: Int, duplicateIndex: Int)
+
+    /// A command names itself among its dependencies.
+    case selfDependency(CommandID, commandIndex: Int, dependencyIndex: Int)
+
+    /// A command depends on an identifier no command has; `suggestion` is the closest existing id.
+    case unknownDependency(
+        CommandID, commandIndex: Int, dependency: CommandID, dependencyIndex: Int, suggestion: CommandID?)
+
+    /// Commands that depend on each other in a circle. The path follows dependencies and repeats
+    /// its first id at the end: `["a", "b", "a"]` means a depends on b, which depends on a.
+    case cycle([CommandID], commandIndex: Int)
+
+    /// The declaration position of the command the issue is about (the cycle's first command).
+    public var commandIndex: Int {
+        switch self {
+        case .duplicateID(_, _, let index): index
+        case .selfDependency(_, let index, _): index
+        case .unknownDependency(_, let index, _, _, _): index
+        case .cycle(_, let index): index
+        }
+    }
+
+    /// A sentence that names the commands involved and, where it can, the fix.
+    public var description: String {
+        switch self {
+        case .duplicateID(let id, let first, let duplicate):
+            return "duplicate id \"\(id)\": commands \(first) and \(duplicate) (counting from 0) both use it"
+        case .selfDependency(let id, _, _):
+            return "\"\(id)\" depends on itself"
+        case .unknownDependency(let id, _, let dependency, _, let suggestion):
+            let hint = suggestion.map { "; did you mean \"\($0)\"?" } ?? ""
+            return "unknown dependency \"\(dependency)\" of \"\(id)\"\(hint)"
+        case .cycle(let path, _):
+            return "dependency cycle: " + path.map(\.rawValue).joined(separator: " -> ")
+        }
+    }
+}

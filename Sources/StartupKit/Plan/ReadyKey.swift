@@ -1,0 +1,37 @@
+/// The order in which ready commands take free slots: higher priority first, then the longer
+/// remaining path to the end of the graph (critical-path-first), then declaration order.
+struct ReadyKey: Comparable, Sendable {
+    /// The command's priority value.
+    let priority: Int
+    /// The longest chain of estimates from the command to the end of the graph, in nanoseconds,
+    /// plus one per command so that, without estimates, longer chains of commands still go first.
+    let remainingPath: Int64
+    /// The command's declaration position.
+    let position: Int
+
+    /// `lhs` should start before `rhs`.
+    static func < (lhs: ReadyKey, rhs: ReadyKey) -> Bool {
+        if lhs.priority != rhs.priority { return lhs.priority > rhs.priority }
+        if lhs.remainingPath != rhs.remainingPath { return lhs.remainingPath > rhs.remainingPath }
+        return lhs.position < rhs.position
+    }
+
+    /// The keys of every command, computed by one sweep in reverse topological order.
+    ///
+    /// - Complexity: O(commands + edges).
+    static func keys(for commands: [AnyStartupCommand], graph: DependencyGraph) -> [ReadyKey] {
+        var remaining = [Int64](repeating: 0, count: commands.count)
+        for command in graph.order.reversed() {
+            var longestAfter: Int64 = 0
+            for dependent in graph.dependents(of: command) {
+                longestAfter = max(longestAfter, remaining[dependent])
+            }
+            let own = (commands[command].options.estimate?.clampedNanoseconds ?? 0).addingSaturating(1)
+            remaining[command] = longestAfter.addingSaturating(own)
+        }
+        return commands.indices.map { position in
+            ReadyKey(priority: commands[position].options.priority.value,
+                     remainingPath: remaining[position], position: position)
+        }
+    }
+}

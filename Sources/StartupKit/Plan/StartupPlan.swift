@@ -1,0 +1,104 @@
+/// A validated, immutable set of start-up commands sorted into a dependency graph.
+///
+/// Made by ``StartupPlanBuilder/build()``; run by ``StartupOrchestrator``. It answers questions
+/// about the graph (order, levels, dependencies, dependents) and, given durations, about timing
+/// (``timing(durations:)``, ``predictedWallTime(durations:slots:)``).
+public struct StartupPlan: Sendable {
+    let storage: PlanStorage
+
+    /// The number of commands.
+    public var count: Int { storage.commands.count }
+
+    /// The command identifiers in declaration order.
+    public var ids: [CommandID] { storage.commands.map(\.id) }
+
+    /// Every command after all of its dependencies.
+    public var topologicalOrder: [CommandID] { storage.graph.order.map { storage.commands[$0].id } }
+
+    /// The waves: level 0 holds the commands without dependencies, level *n* those whose deepest
+    /// dependency is at level *n* - 1. Within a level, declaration order.
+    public var levels: [[CommandID]] {
+        var levels: [[CommandID]] = []
+        for (command, level) in storage.graph.level.enumerated() {
+            while levels.count <= level { levels.append([]) }
+            levels[level].append(storage.commands[command].id)
+        }
+        return levels
+    }
+
+    /// Whether the plan has a command with this identifier.
+    public func contains(_ id: CommandID) -> Bool {
+        storage.index[id] != nil
+    }
+
+    /// The level (wave) of a command; see ``levels``.
+    public func level(of id: CommandID) -> Int {
+        storage.graph.level[position(of: id)]
+    }
+
+    /// The direct dependencies of a command, in declaration order, each once.
+    ///
+    /// - Precondition: The plan contains `id`.
+    public func dependencies(of id: CommandID) -> [CommandID] {
+        storage.graph.dependencies(of: position(of: id)).map { storage.commands[$0].id }
+    }
+
+    /// The commands that depend directly on a command, in declaration order.
+    ///
+    /// - Precondition: The plan contains `id`.
+    public func dependents(of id: CommandID) -> [CommandID] {
+        storage.graph.dependents(of: position(of: id)).map { storage.commands[$0].id }
+    }
+
+    /// The options of a command: priority, optionality, timeout, retries, estimate.
+    ///
+    /// - Precondition: The plan contains `id`.
+    public func options(of id: CommandID) -> CommandOptions {
+        storage.commands[position(of: id)].options
+    }
+
+    /// The estimate of every command that has one.
+    public var estimates: [CommandID: Duration] {
+        var estimates: [CommandID: Duration] = [:]
+        for command in storage.commands {
+            if let estimate = command.options.estimate { estimates[command.id] = estimate }
+        }
+        return estimates
+    }
+
+    /// The critical path, earliest and latest starts and slack of every command, for the given
+    /// durations.
+    ///
+    /// - Parameter durations: A duration per command; commands missing from it use their
+    ///   estimate, or zero. Without the argument, estimates are used.
+    /// - Complexity: O(commands + edges).
+    public func timing(durations: [CommandID: Duration] = [:]) -> PlanTiming {
+        PlanTiming(plan: self, durations: nanoseconds(durations))
+    }
+
+    /// The wall time a start-up would take with these durations and this many slots, simulating
+    /// the orchestrator's order (priority, then longest remaining path, then declaration order).
+    ///
+    /// - Parameters:
+    ///   - durations: A duration per command; missing ones use their estimate, or zero.
+    ///   - slots: How many commands may run at once; `nil` for no limit (the critical path).
+    /// - Complexity: O((commands + edges) log commands).
+    public func predictedWallTime(durations: [CommandID: Duration] = [:], slots: Int? = nil) -> Duration {
+        precondition(slots.map { $0 > 0 } ?? true, "slots must be positive")
+        return .nanoseconds(ListScheduleSimulation.makespan(
+            graph: storage.graph, durations: nanoseconds(durations),
+            readyKeys: storage.readyKeys, slots: slots ?? Int.max))
+    }
+
+    func position(of id: CommandID) -> Int {
+        guard let position = storage.index[id] else { preconditionFailure("the plan has no command \"\(id)\"") }
+        return position
+    }
+
+    /// Durations in nanoseconds by position: given ones first, else estimates, else zero.
+    func nanoseconds(_ durations: [CommandID: Duration]) -> [Int64] {
+        storage.commands.map { command in
+            (durations[command.id] ?? command.options.estimate)?.clampedNanoseconds ?? 0
+        }
+    }
+}

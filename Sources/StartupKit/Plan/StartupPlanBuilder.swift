@@ -1,0 +1,131 @@
+/// Collects start-up commands and turns them into a validated ``StartupPlan``.
+///
+/// ```swift
+/// var builder = StartupPlanBuilder()
+/// builder.add(Configuration())
+/// builder.add("warm-cache", dependsOn: ["database"]) { context in try await cache.warm() }
+/// let plan = try builder.build()
+/// ```
+public struct StartupPlanBuilder: Sendable {
+    private var commands: [AnyStartupCommand] = []
+
+    /// Creates an empty builder.
+    public init() {}
+
+    /// The number of commands added so far.
+    public var count: Int { commands.count }
+
+    /// Adds a command.
+    public mutating func add<Command: StartupCommand>(_ command: Command) {
+        commands.append(AnyStartupCommand(
+            id: Command.id, dependencies: command.dependencies, options: command.options,
+            execute: command.execute))
+    }
+
+    /// Adds a command whose work runs on the main actor.
+    public mutating func add<Command: MainActorStartupCommand>(_ command: Command) {
+        commands.append(AnyStartupCommand(
+            id: Command.id, dependencies: command.dependencies, options: command.options,
+            execute: { context in try await command.execute(context) }))
+    }
+
+    /// Adds a command given as a closure.
+    ///
+    /// - Parameters:
+    ///   - id: The command's identifier.
+    ///   - dependencies: The commands that must succeed first.
+    ///   - options: Priority, optionality, timeout, retries and estimate.
+    ///   - execute: The work; its result is the output dependents can read.
+    public mutating func add<Output: Sendable>(
+        _ id: CommandID,
+        dependsOn dependencies: [CommandID] = [],
+        options: CommandOptions = CommandOptions(),
+        execute: @escaping @Sendable (StartupContext) async throws -> Output
+    ) {
+        commands.append(AnyStartupCommand(id: id, dependencies: dependencies, options: options, execute: execute))
+    }
+
+    /// Adds a command given as a closure that runs on the main actor.
+    ///
+    /// - Parameters:
+    ///   - id: The command's identifier.
+    ///   - dependencies: The commands that must succeed first.
+    ///   - options: Priority, optionality, timeout, retries and estimate.
+    ///   - execute: The work, run on the main actor; its result is the output dependents can read.
+    public mutating func addOnMainActor<Output: Sendable>(
+        _ id: CommandID,
+        dependsOn dependencies: [CommandID] = [],
+        options: CommandOptions = CommandOptions(),
+        execute: @escaping @MainActor @Sendable (StartupContext) async throws -> Output
+    ) {
+        commands.append(AnyStartupCommand(
+            id: id, dependencies: dependencies, options: options,
+            execute: { context in try await execute(context) }))
+    }
+
+    /// Validates the commands and sorts them into a plan.
+    ///
+    /// Every problem is reported at once: duplicate ids, commands depending on themselves,
+    /// unknown dependencies (with the closest existing id as a suggestion) and every cycle with its
+    /// full path. A dependency named twice by one command counts once.
+    ///
+    /// - Throws: ``PlanError`` listing every problem, in declaration order.
+    /// - Complexity: O(commands + edges), without recursion; suggestions for unknown ids cost
+    ///   O(commands) each.
+    public func build() throws(PlanError) -> StartupPlan {
+        var issues: [PlanIssue] = []
+        var index: [CommandID: Int] = [:]
+        index.reserveCapacity(commands.count)
+        for (position, command) in commands.enumerated() {
+            if let first = index[command.id] {
+                issues.append(.duplicateID(command.id, firstIndex: first, duplicateIndex: position))
+            } else {
+                index[command.id] = position
+            }
+        }
+
+        var dependencyStart = [0]
+        dependencyStart.reserveCapacity(commands.count + 1)
+        var dependencyList: [Int] = []
+        var lastNamedBy = [Int](repeating: -1, count: commands.count)
+        for (position, command) in commands.enumerated() {
+            // A duplicate keeps no edges: the error already names it, and its edges would confuse.
+            if index[command.id] == position {
+                for (dependencyIndex, dependency) in command.dependencies.enumerated() {
+                    guard let target = index[dependency] else {
+                        issues.append(.unknownDependency(
+                            command.id, commandIndex: position, dependency: dependency,
+                            dependencyIndex: dependencyIndex,
+                            suggestion: IdentifierSuggestion.closest(
+                                to: dependency, in: commands.lazy.map(\.id).filter { $0 != command.id })))
+                        continue
+                    }
+                    if target == position {
+                        issues.append(.selfDependency(command.id, commandIndex: position, dependencyIndex: dependencyIndex))
+                    } else if lastNamedBy[target] != position {
+                        lastNamedBy[target] = position
+                        dependencyList.append(target)
+                    }
+                }
+            }
+            dependencyStart.append(dependencyList.count)
+        }
+
+        switch DependencyGraph.make(dependencyStart: dependencyStart, dependencyList: dependencyList) {
+        case .success(let graph) where issues.isEmpty:
+            return StartupPlan(storage: PlanStorage(commands: commands, index: index, graph: graph))
+        case .success:
+            break
+        case .failure(let unsorted):
+            let cycles = CycleFinder.cycles(among: unsorted.isUnsorted) { command in
+                dependencyList[dependencyStart[command]..<dependencyStart[command + 1]]
+            }
+            for cycle in cycles {
+                issues.append(.cycle(cycle.map { commands[$0].id }, commandIndex: cycle[0]))
+            }
+        }
+        throw PlanError(issues: issues.enumerated()
+            .sorted { ($0.element.commandIndex, $0.offset) < ($1.element.commandIndex, $1.offset) }
+            .map(\.element))
+    }
+}

@@ -1,0 +1,127 @@
+import Testing
+@testable import StartupKit
+
+@Suite struct PlanBuilderTests {
+    private func builder(_ commands: [(CommandID, [CommandID])]) -> StartupPlanBuilder {
+        var builder = StartupPlanBuilder()
+        for (id, dependencies) in commands {
+            builder.add(id, dependsOn: dependencies) { _ in }
+        }
+        return builder
+    }
+
+    private func issues(_ commands: [(CommandID, [CommandID])]) -> [PlanIssue] {
+        do {
+            _ = try builder(commands).build()
+            return []
+        } catch {
+            return error.issues
+        }
+    }
+
+    @Test func build_whenValid_sortsTopologicallyWithLevels() throws {
+        let plan = try builder([("app", ["db", "log"]), ("db", ["config"]), ("config", []), ("log", [])]).build()
+        #expect(plan.topologicalOrder == ["config", "log", "db", "app"])
+        #expect(plan.levels == [["config", "log"], ["db"], ["app"]])
+        #expect(plan.dependencies(of: "app") == ["db", "log"])
+        #expect(plan.dependents(of: "config") == ["db"])
+        #expect(plan.level(of: "app") == 2)
+    }
+
+    @Test func build_whenEmpty_givesEmptyPlan() throws {
+        let plan = try StartupPlanBuilder().build()
+        #expect(plan.count == 0)
+        #expect(plan.levels.isEmpty)
+        #expect(plan.timing().criticalPath.isEmpty)
+    }
+
+    @Test func build_whenCycle_namesTheWholeCycle() {
+        let found = issues([("a", ["b"]), ("b", ["c"]), ("c", ["a"]), ("d", ["a"])])
+        #expect(found.map(\.description) == ["dependency cycle: a -> b -> c -> a"])
+    }
+
+    @Test func build_whenUnknownDependency_suggestsClosestID() {
+        let found = issues([("cache", []), ("api", ["cach"])])
+        #expect(found.map(\.description) == ["unknown dependency \"cach\" of \"api\"; did you mean \"cache\"?"])
+    }
+
+    @Test func build_whenAbbreviatedDependency_suggestsTheLongID() {
+        let found = issues([("configuration", []), ("database", ["confg"])])
+        guard case .unknownDependency(_, 1, "confg", 0, let suggestion) = found.first else {
+            Issue.record("expected an unknown dependency, got \(found)")
+            return
+        }
+        #expect(suggestion == "configuration")
+    }
+
+    @Test func build_whenNothingIsClose_suggestsNothing() {
+        let found = issues([("cache", []), ("api", ["zebra"])])
+        #expect(found.map(\.description) == ["unknown dependency \"zebra\" of \"api\""])
+    }
+
+    @Test func build_whenDuplicateID_namesBothPositions() {
+        let found = issues([("a", []), ("b", []), ("a", [])])
+        #expect(found == [.duplicateID("a", firstIndex: 0, duplicateIndex: 2)])
+    }
+
+    @Test func build_whenSelfDependency_reportsIt() {
+        let found = issues([("a", ["a"])])
+        #expect(found == [.selfDependency("a", commandIndex: 0, dependencyIndex: 0)])
+        #expect(found.first?.description == "\"a\" depends on itself")
+    }
+
+    @Test func build_whenSeveralProblems_reportsAllInDeclarationOrder() {
+        let found = issues([
+            ("a", ["b"]), ("b", ["a"]),          // cycle
+            ("c", ["c"]),                        // self
+            ("d", ["nope"]),                     // unknown
+            ("c", []),                           // duplicate
+            ("e", ["f"]), ("f", ["g"]), ("g", ["e"]), // second cycle
+        ])
+        #expect(found.map(\.description) == [
+            "dependency cycle: a -> b -> a",
+            "\"c\" depends on itself",
+            "unknown dependency \"nope\" of \"d\"",
+            "duplicate id \"c\": commands 2 and 4 (counting from 0) both use it",
+            "dependency cycle: e -> f -> g -> e",
+        ])
+    }
+
+    @Test func build_whenDependencyNamedTwice_countsItOnce() throws {
+        let plan = try builder([("a", []), ("b", ["a", "a"])]).build()
+        #expect(plan.dependencies(of: "b") == ["a"])
+        #expect(plan.dependents(of: "a") == ["b"])
+    }
+
+    @Test func build_whenCycleHasAShortcut_reportsAShortestCycle() {
+        // a -> b -> c -> d -> a, and a -> d directly: the shortest way round from a is a -> d -> a.
+        let found = issues([("a", ["b", "d"]), ("b", ["c"]), ("c", ["d"]), ("d", ["a"])])
+        #expect(found.map(\.description) == ["dependency cycle: a -> d -> a"])
+    }
+
+    @Test func build_whenMillionCommandChain_succeedsWithoutRecursion() throws {
+        var builder = StartupPlanBuilder()
+        let count = 1_000_000
+        for index in 0..<count {
+            builder.add(CommandID("n\(index)"), dependsOn: index == 0 ? [] : [CommandID("n\(index - 1)")]) { _ in }
+        }
+        let plan = try builder.build()
+        #expect(plan.count == count)
+        #expect(plan.level(of: "n999999") == count - 1)
+        #expect(plan.timing().criticalPath.count == count)
+    }
+
+    @Test func build_whenMillionCommandCycle_reportsItWithoutRecursion() {
+        var builder = StartupPlanBuilder()
+        let count = 1_000_000
+        for index in 0..<count {
+            builder.add(CommandID("n\(index)"), dependsOn: [CommandID("n\((index + 1) % count)")]) { _ in }
+        }
+        #expect {
+            _ = try builder.build()
+        } throws: { error in
+            guard let error = error as? PlanError, case .cycle(let path, 0) = error.issues.first else { return false }
+            return error.issues.count == 1 && path.count == count + 1 && path.first == "n0" && path[1] == "n1"
+        }
+    }
+}

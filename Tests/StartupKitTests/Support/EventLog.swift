@@ -1,0 +1,59 @@
+import Synchronization
+@testable import StartupKit
+
+/// Records what commands do, in one global order, from any task.
+final class EventLog: Sendable {
+    enum Entry: Equatable {
+        case started(Int)
+        case finished(Int)
+    }
+
+    private struct State {
+        var entries: [Entry] = []
+        var running = 0
+        var maxRunning = 0
+    }
+
+    private let state = Mutex(State())
+
+    func start(_ index: Int) {
+        state.withLock { state in
+            state.entries.append(.started(index))
+            state.running += 1
+            state.maxRunning = max(state.maxRunning, state.running)
+        }
+    }
+
+    func finish(_ index: Int) {
+        state.withLock { state in
+            state.entries.append(.finished(index))
+            state.running -= 1
+        }
+    }
+
+    var entries: [Entry] { state.withLock { $0.entries } }
+    var maxRunning: Int { state.withLock { $0.maxRunning } }
+}
+
+/// Collects a run's observer events.
+final class EventCollector: StartupObserver {
+    private let events = Mutex<[StartupEvent]>([])
+
+    func observe(_ event: StartupEvent) {
+        events.withLock { $0.append(event) }
+    }
+
+    var all: [StartupEvent] { events.withLock { $0 } }
+
+    /// A compact text per event, e.g. `started c1 #1`, `finished c1 succeeded`.
+    var summaries: [String] {
+        all.compactMap { event in
+            switch event {
+            case .commandStarted(let id, let attempt, _): "started \(id) #\(attempt)"
+            case .commandRetrying(let id, let attempt, let outcome, _, _): "retrying \(id) after #\(attempt) \(outcome.name)"
+            case .commandFinished(let id, let status, _, _, _): "finished \(id) \(status.name)"
+            case .runStarted, .runFinished: nil
+            }
+        }
+    }
+}

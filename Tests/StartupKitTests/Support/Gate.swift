@@ -1,0 +1,42 @@
+import Synchronization
+
+/// A one-shot signal between tasks: `wait()` suspends until `open()` (immediately if already
+/// open). Lets tests order events without sleeping.
+final class Gate: Sendable {
+    private enum State {
+        case closed([CheckedContinuation<Void, Never>])
+        case open
+    }
+
+    private let state = Mutex(State.closed([]))
+
+    func open() {
+        let waiters: [CheckedContinuation<Void, Never>] = state.withLock { state in
+            guard case .closed(let waiters) = state else { return [] }
+            state = .open
+            return waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let resumeNow: Bool = state.withLock { state in
+                switch state {
+                case .open:
+                    return true
+                case .closed(var waiters):
+                    waiters.append(continuation)
+                    state = .closed(waiters)
+                    return false
+                }
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+}
+
+/// Suspends until the task is cancelled, then throws `CancellationError`: a command that hangs.
+func hangUntilCancelled() async throws {
+    try await Task.sleep(for: .seconds(3_600))
+}
