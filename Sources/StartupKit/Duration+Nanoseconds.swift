@@ -7,11 +7,6 @@ extension Duration {
         return whole.addingSaturating(attoseconds / 1_000_000_000)
     }
 
-    /// The duration in milliseconds, with fractions.
-    var milliseconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) * 1_000 + Double(attoseconds) / 1e15
-    }
 }
 
 extension Int64 {

@@ -1,6 +1,5 @@
-import Synchronization
-import Testing
 @testable import StartupKit
+import Testing
 
 @Suite struct OrchestratorTests {
     struct Boom: Error, Equatable {
@@ -36,7 +35,7 @@ import Testing
                 try context.output(of: Configuration.self).count
             }
         }
-        let seen = Mutex<[String]>([])
+        let seen = Locked<[String]>([])
         var builder = StartupPlanBuilder()
         builder.add(Configuration())
         builder.add(Database())
@@ -51,7 +50,7 @@ import Testing
     }
 
     @Test func output_whenNotADependency_throwsInsteadOfRacing() async throws {
-        let caught = Mutex<[StartupContextError]>([])
+        let caught = Locked<[StartupContextError]>([])
         var builder = StartupPlanBuilder()
         builder.add("a") { _ in 1 }
         builder.add("b") { context in
@@ -138,7 +137,7 @@ import Testing
     }
 
     @Test func run_whenCommandOutlivesTimeout_cancelsItAndReportsTimedOut() async throws {
-        let wasCancelled = Mutex(false)
+        let wasCancelled = Locked(false)
         var builder = StartupPlanBuilder()
         builder.add("stuck", options: CommandOptions(timeout: .milliseconds(20))) { _ in
             do { try await hangUntilCancelled() } catch { wasCancelled.withLock { $0 = true }; throw error }
@@ -238,7 +237,7 @@ import Testing
     }
 
     @Test func run_withOneSlot_ordersByPriorityThenRemainingPathThenDeclaration() async throws {
-        let order = Mutex<[CommandID]>([])
+        let order = Locked<[CommandID]>([])
         var builder = StartupPlanBuilder()
         func add(_ id: CommandID, _ dependencies: [CommandID] = [], priority: CommandPriority = .normal, estimate: Duration? = nil) {
             builder.add(id, dependsOn: dependencies, options: CommandOptions(priority: priority, estimate: estimate)) { _ in

@@ -14,12 +14,12 @@ import Synchronization
 // `Mutex` needs macOS 15 / iOS 18; the package supports macOS 13 / iOS 16, so Darwin uses
 // `os_unfair_lock`. The class is `@unchecked Sendable` because every access to `value` happens
 // between `os_unfair_lock_lock` and `os_unfair_lock_unlock` below, which the compiler cannot see.
-final class Locked<Value: Sendable>: @unchecked Sendable {
+package final class Locked<Value: Sendable>: @unchecked Sendable {
     private var value: Value
     private let lock: UnsafeMutablePointer<os_unfair_lock>
 
     /// Creates the lock around an initial value.
-    init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
         self.lock = .allocate(capacity: 1)
         self.lock.initialize(to: os_unfair_lock())
@@ -31,23 +31,23 @@ final class Locked<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the value.
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         os_unfair_lock_lock(lock)
         defer { os_unfair_lock_unlock(lock) }
         return try body(&value)
     }
 }
 #else
-final class Locked<Value: Sendable>: Sendable {
+package final class Locked<Value: Sendable>: Sendable {
     private let mutex: Mutex<Value>
 
     /// Creates the lock around an initial value.
-    init(_ value: sending Value) {
+    package init(_ value: sending Value) {
         self.mutex = Mutex(value)
     }
 
     /// Runs `body` with exclusive access to the value.
-    func withLock<Result: Sendable>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withLock<Result: Sendable>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         try mutex.withLock { value in try body(&value) }
     }
 }

@@ -1,20 +1,26 @@
 /// Finds the existing identifier a person most likely meant when they typed an unknown one.
-enum IdentifierSuggestion {
+/// Shared with the manifest reader (`package` access), which suggests keys the same way.
+package enum IdentifierSuggestion {
     /// The closest of `candidates` to `typo`, or `nil` when none is close enough.
     ///
-    /// Close means a small edit distance (at most a third of the length, and at least 2), or,
+    /// Close means a small edit distance (at most a third of the length, and at least 1), or,
     /// failing that, `typo` being an abbreviation of the candidate (same first letter, its letters
     /// in order), as `"confg"` is of `"configuration"`.
     ///
     /// - Complexity: O(*n* × *m*²) for *n* candidates of length about *m*.
     static func closest<S: Sequence>(to typo: CommandID, in candidates: S) -> CommandID? where S.Element == CommandID {
-        let typed = Array(typo.rawValue.unicodeScalars)
+        closest(to: typo.rawValue, in: candidates.lazy.map(\.rawValue)).map { CommandID($0) }
+    }
+
+    /// The closest of `candidates` to `typo`, or `nil` when none is close enough; see above.
+    package static func closest<S: Sequence>(to typo: String, in candidates: S) -> String? where S.Element == String {
+        let typed = Array(typo.unicodeScalars)
         guard !typed.isEmpty else { return nil }
-        let limit = max(2, typed.count / 3)
-        var best: (id: CommandID, distance: Int)?
-        var bestAbbreviated: (id: CommandID, extra: Int)?
+        let limit = max(1, typed.count / 3)
+        var best: (id: String, distance: Int)?
+        var bestAbbreviated: (id: String, extra: Int)?
         for candidate in candidates {
-            let scalars = Array(candidate.rawValue.unicodeScalars)
+            let scalars = Array(candidate.unicodeScalars)
             if abs(scalars.count - typed.count) <= limit {
                 let distance = editDistance(typed, scalars, limit: limit)
                 if distance <= limit, distance < best?.distance ?? .max {

@@ -1,4 +1,3 @@
-import Synchronization
 @testable import StartupKit
 
 /// Records what commands do, in one global order, from any task.
@@ -14,7 +13,7 @@ final class EventLog: Sendable {
         var maxRunning = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func start(_ index: Int) {
         state.withLock { state in
@@ -37,7 +36,7 @@ final class EventLog: Sendable {
 
 /// Collects a run's observer events.
 final class EventCollector: StartupObserver {
-    private let events = Mutex<[StartupEvent]>([])
+    private let events = Locked<[StartupEvent]>([])
 
     func observe(_ event: StartupEvent) {
         events.withLock { $0.append(event) }

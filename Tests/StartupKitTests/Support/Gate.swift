@@ -1,4 +1,4 @@
-import Synchronization
+@testable import StartupKit
 
 /// A one-shot signal between tasks: `wait()` suspends until `open()` (immediately if already
 /// open). Lets tests order events without sleeping.
@@ -8,7 +8,7 @@ final class Gate: Sendable {
         case open
     }
 
-    private let state = Mutex(State.closed([]))
+    private let state = Locked(State.closed([]))
 
     func open() {
         let waiters: [CheckedContinuation<Void, Never>] = state.withLock { state in

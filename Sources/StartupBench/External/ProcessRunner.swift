@@ -1,0 +1,75 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs an external program with `posix_spawn` and `waitpid` (no polling), timing it from just
+/// before the spawn to just after the wait.
+enum ProcessRunner {
+    /// How one run ended.
+    struct Outcome: Sendable {
+        /// From before `posix_spawn` to after `waitpid`.
+        let wallTime: Duration
+        /// `nil` on a clean exit with status 0, else what went wrong.
+        let failure: String?
+    }
+
+    /// Runs `path` with `arguments`, stdout to /dev/null and stderr to `stderrPath` (truncated).
+    ///
+    /// - Parameters:
+    ///   - path: The program's absolute path.
+    ///   - arguments: The arguments after the program name.
+    ///   - stderrPath: Where the program's standard error goes, to explain a failure.
+    static func run(_ path: String, _ arguments: [String], stderrPath: String) -> Outcome {
+        #if canImport(Glibc)
+        var actions = posix_spawn_file_actions_t()
+        #else
+        var actions: posix_spawn_file_actions_t?
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = environmentStrings().map { strdup($0) } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+
+        let clock = ContinuousClock()
+        let start = clock.now
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, path, &actions, nil, argv, envp)
+        guard spawned == 0 else {
+            return Outcome(wallTime: start.duration(to: clock.now), failure: "posix_spawn failed: \(String(cString: strerror(spawned)))")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 {
+            guard errno == EINTR else { break }
+        }
+        let wallTime = start.duration(to: clock.now)
+        let signal = status & 0x7f
+        let exitCode = (status >> 8) & 0xff
+        if signal != 0 { return Outcome(wallTime: wallTime, failure: "killed by signal \(signal)") }
+        return Outcome(wallTime: wallTime, failure: exitCode == 0 ? nil : "exit status \(exitCode)")
+    }
+
+    /// The current environment as `NAME=value` strings.
+    private static func environmentStrings() -> [String] {
+        var strings: [String] = []
+        #if canImport(Glibc)
+        var cursor = environ
+        #else
+        var cursor = _NSGetEnviron().pointee!
+        #endif
+        while let entry = cursor.pointee {
+            strings.append(String(cString: entry))
+            cursor += 1
+        }
+        return strings
+    }
+}

@@ -1,0 +1,33 @@
+/// A small, fast, seeded random number generator (SplitMix64), so every run of the bench builds
+/// exactly the same graphs.
+struct SeededGenerator: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    /// Creates a generator; equal seeds give equal sequences.
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    /// The next 64 random bits.
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = state
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
+    }
+
+    /// `count` distinct integers drawn uniformly from `range`, sorted; all of `range` if it is smaller.
+    ///
+    /// - Complexity: O(count²) expected, meant for small counts.
+    mutating func distinct(_ count: Int, from range: Range<Int>) -> [Int] {
+        guard count < range.count else { return Array(range) }
+        var picked: [Int] = []
+        picked.reserveCapacity(count)
+        while picked.count < count {
+            let candidate = Int.random(in: range, using: &self)
+            if !picked.contains(candidate) { picked.append(candidate) }
+        }
+        return picked.sorted()
+    }
+}

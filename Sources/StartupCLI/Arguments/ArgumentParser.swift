@@ -1,0 +1,145 @@
+import StartupKit
+import StartupManifest
+
+/// Parses `startup`'s command line: a subcommand, then options in any order. Options take their
+/// value as the next argument or after `=` (`--jobs 4`, `--jobs=4`, `-j 4`, `-j4`).
+package enum ArgumentParser {
+    /// Parses the arguments after the program name.
+    ///
+    /// - Throws: ``UsageError`` naming the offending argument, with a suggestion where possible.
+    package static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+        guard let first = arguments.first else { return .help(nil) }
+        switch first {
+        case "-h", "--help", "help":
+            if arguments.count > 1, let subcommand = Invocation.Subcommand(rawValue: arguments[1]) { return .help(subcommand) }
+            return .help(nil)
+        case "--version", "-V", "version":
+            return .version
+        default:
+            break
+        }
+        guard let subcommand = Invocation.Subcommand(rawValue: first) else {
+            let hint = IdentifierSuggestion.closest(to: first, in: Invocation.Subcommand.allCases.map(\.rawValue))
+                .map { " (did you mean \"\($0)\"?)" } ?? ""
+            let what = first.hasPrefix("-") ? "expected a subcommand before \"\(first)\"" : "unknown subcommand \"\(first)\"\(hint)"
+            throw UsageError(message: what + "; the subcommands are plan, run and graph", subcommand: nil)
+        }
+        var reader = OptionReader(arguments: Array(arguments.dropFirst()), subcommand: subcommand)
+        if reader.wantsHelp { return .help(subcommand) }
+        switch subcommand {
+        case .plan: return .plan(try planOptions(&reader, formats: PlanFormat.allCases))
+        case .graph: return .graph(try planOptions(&reader, formats: [.dot, .mermaid], default: .dot))
+        case .run: return .run(try runOptions(&reader))
+        }
+    }
+
+    private static func planOptions(_ reader: inout OptionReader, formats: [PlanFormat], default format: PlanFormat = .text) throws(UsageError) -> PlanOptions {
+        var options = PlanOptions(format: format)
+        while let option = try reader.nextOption(known: ["--file", "-f", "--jobs", "-j", "--format"]) {
+            switch option {
+            case "--file", "-f": options.file = try reader.value(for: option)
+            case "--jobs", "-j": options.jobs = try reader.positiveInteger(for: option)
+            default: options.format = try reader.choice(for: option, from: formats)
+            }
+        }
+        return options
+    }
+
+    private static func runOptions(_ reader: inout OptionReader) throws(UsageError) -> RunOptions {
+        var options = RunOptions()
+        let known = ["--file", "-f", "--jobs", "-j", "--fail-fast", "--simulate", "--output", "--format", "--trace",
+                     "--trace-file", "--grace-period"]
+        while let option = try reader.nextOption(known: known) {
+            switch option {
+            case "--file", "-f": options.file = try reader.value(for: option)
+            case "--jobs", "-j": options.jobs = try reader.positiveInteger(for: option)
+            case "--fail-fast": options.failFast = true
+            case "--simulate": options.simulate = true
+            case "--output": options.output = try reader.choice(for: option, from: OutputMode.allCases)
+            case "--format": options.format = try reader.choice(for: option, from: RunFormat.allCases)
+            case "--trace": options.trace = true
+            case "--trace-file":
+                options.trace = true
+                options.traceFile = try reader.value(for: option)
+            default:
+                let text = try reader.value(for: option)
+                guard let duration = DurationText.parse(text) else {
+                    throw reader.error("invalid duration \"\(text)\" for \(option); write it with a unit, such as \"500ms\" or \"2s\"")
+                }
+                options.gracePeriod = duration
+            }
+        }
+        return options
+    }
+}
+
+/// Walks the options of one subcommand.
+private struct OptionReader {
+    private var arguments: [String]
+    private var position = 0
+    private var pendingValue: String?
+    let subcommand: Invocation.Subcommand
+
+    init(arguments: [String], subcommand: Invocation.Subcommand) {
+        self.arguments = arguments
+        self.subcommand = subcommand
+    }
+
+    var wantsHelp: Bool { arguments.contains { $0 == "--help" || $0 == "-h" } }
+
+    /// The next option's name, splitting `--name=value` and `-j4`; `nil` at the end.
+    mutating func nextOption(known: [String]) throws(UsageError) -> String? {
+        if let pendingValue { throw error("unexpected value \"\(pendingValue)\"") }
+        guard position < arguments.count else { return nil }
+        var argument = arguments[position]
+        position += 1
+        if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+            pendingValue = String(argument[argument.index(after: equals)...])
+            argument = String(argument[..<equals])
+        } else if argument.hasPrefix("-j"), argument.count > 2, !argument.hasPrefix("--") {
+            pendingValue = String(argument.dropFirst(2))
+            argument = "-j"
+        }
+        guard known.contains(argument) else {
+            guard argument.hasPrefix("-") else {
+                throw error("unexpected argument \"\(argument)\"; \(subcommand.rawValue) takes only options (see startup \(subcommand.rawValue) --help)")
+            }
+            let hint = IdentifierSuggestion.closest(to: argument, in: known.filter { $0.hasPrefix("--") })
+                .map { " (did you mean \($0)?)" } ?? ""
+            throw error("unknown option \(argument)\(hint)")
+        }
+        return argument
+    }
+
+    /// The value of the option just read.
+    mutating func value(for option: String) throws(UsageError) -> String {
+        if let value = pendingValue {
+            pendingValue = nil
+            return value
+        }
+        guard position < arguments.count else { throw error("\(option) needs a value") }
+        position += 1
+        return arguments[position - 1]
+    }
+
+    mutating func positiveInteger(for option: String) throws(UsageError) -> Int {
+        let text = try value(for: option)
+        guard let number = Int(text), number > 0 else {
+            throw error("\(option) needs a whole number of at least 1, not \"\(text)\"")
+        }
+        return number
+    }
+
+    mutating func choice<Choice: RawRepresentable>(for option: String, from choices: [Choice]) throws(UsageError) -> Choice
+    where Choice.RawValue == String {
+        let text = try value(for: option)
+        guard let choice = choices.first(where: { $0.rawValue == text }) else {
+            throw error("\(option) must be one of " + choices.map(\.rawValue).joined(separator: ", ") + ", not \"\(text)\"")
+        }
+        return choice
+    }
+
+    func error(_ message: String) -> UsageError {
+        UsageError(message: message, subcommand: subcommand)
+    }
+}

@@ -1,0 +1,46 @@
+import StartupKit
+import StartupManifest
+
+/// Loads the manifest a subcommand names, turning failures into the message and exit code the
+/// user sees.
+enum ManifestLoading {
+    /// The manifest; throws the exit code after printing why it cannot be used.
+    static func load(_ path: String, console: Console) throws(ExitCode) -> Manifest {
+        do {
+            return try Manifest.load(path: path)
+        } catch {
+            report(error, console: console)
+            throw error.code == .unreadable ? .manifestUnreadable : .invalidManifest
+        }
+    }
+
+    /// Prints a manifest error to standard error.
+    static func report(_ error: ManifestError, console: Console) {
+        if error.code == .unreadable {
+            console.err("error: cannot read manifest \(error.file): \(error.problems.map(\.message).joined(separator: "; "))\n")
+        } else {
+            let count = error.problems.count
+            console.err("error: \(error.file) is not a valid manifest (\(count) problem\(count == 1 ? "" : "s")):\n")
+            console.err(error.description + "\n")
+        }
+    }
+
+    /// Makes the manifest's plan with `binding`; throws the exit code after printing why not.
+    static func plan(_ manifest: Manifest, binding: ManifestBinding, console: Console) throws(ExitCode) -> StartupPlan {
+        do {
+            return try manifest.makePlan(binding)
+        } catch {
+            report(error, console: console)
+            throw .invalidManifest
+        }
+    }
+
+    /// A binding in which every command with a `run` line does nothing, for planning and printing.
+    static func graphOnly(_ manifest: Manifest) -> ManifestBinding {
+        var binding = ManifestBinding()
+        for command in manifest.commands where command.run != nil {
+            binding.bind(command.id) { _ in }
+        }
+        return binding
+    }
+}

@@ -1,0 +1,49 @@
+import StartupKit
+import StartupManifest
+
+/// The text of `startup plan`: the waves with each command's estimate and dependencies, then the
+/// predicted critical path and wall time.
+struct PlanTextRenderer {
+    let plan: StartupPlan
+    let manifest: Manifest
+    let jobs: Int?
+    let file: String
+
+    func render() -> String {
+        let timing = plan.timing()
+        let levels = plan.levels
+        let critical = Set(timing.criticalPath)
+        let idWidth = min(40, plan.ids.map(\.rawValue.count).max() ?? 0)
+        var lines = ["Plan for \(file): \(plural(plan.count, "command")) in \(plural(levels.count, "wave"))", ""]
+        for (number, level) in levels.enumerated() {
+            lines.append("wave \(number + 1)")
+            for id in level {
+                let entry = timing[id]!
+                let marker = critical.contains(id) ? "*" : " "
+                let estimate = DurationText.format(entry.duration).leftPadded(to: 7)
+                let slack = entry.slack > .zero ? "  slack \(DurationText.format(entry.slack))" : ""
+                let dependencies = plan.dependencies(of: id)
+                let after = dependencies.isEmpty ? "" : "  after " + dependencies.map(\.rawValue).joined(separator: ", ")
+                lines.append("  \(marker) \(id.rawValue.padded(to: idWidth))  \(estimate)\(slack)\(after)")
+            }
+        }
+        let milestones = manifest.commands.filter { $0.run == nil }.count
+        let total = timing.entries.reduce(Duration.zero) { $0 + $1.duration }
+        lines.append("")
+        lines.append("Critical path (* above), predicted \(DurationText.format(timing.criticalPathDuration)):")
+        lines.append("  " + timing.criticalPath.map { "\($0) \(DurationText.format(timing[$0]!.duration))" }.joined(separator: " -> "))
+        let slots = jobs.map { "with \(plural($0, "job"))" } ?? "with unlimited jobs"
+        lines.append("Predicted wall time \(slots): \(DurationText.format(plan.predictedWallTime(slots: jobs)))"
+                     + " (sum of estimates \(DurationText.format(total)))")
+        switch milestones {
+        case 0: break
+        case 1: lines.append("1 milestone (no run line) succeeds as soon as its dependencies do.")
+        default: lines.append("\(milestones) milestones (no run line) succeed as soon as their dependencies do.")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func plural(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
+}

@@ -1,0 +1,34 @@
+/// Where a child's stdout and stderr go.
+package enum OutputDestination: Sendable, Hashable {
+    /// The child writes straight to our stdout/stderr (like make).
+    case inherit
+    /// stdout+stderr are interleaved into an unlinked temporary file and the last 64 KiB is returned.
+    case capture
+    /// stdout+stderr go to `/dev/null`.
+    case discard
+}
+
+/// Everything needed to spawn one child process.
+package struct ProcessSpec: Sendable, Hashable {
+    /// argv; `arguments[0]` is looked up in the `PATH` of `environment` when it contains no slash.
+    package var arguments: [String]
+    /// The complete environment of the child (nothing is inherited implicitly; the caller merges).
+    package var environment: [String: String]
+    /// Directory the child starts in; `nil` keeps ours. Relative argv[0] / PATH entries resolve against it.
+    package var workingDirectory: String?
+    /// Where stdout/stderr go; stdin is always `/dev/null`.
+    package var output: OutputDestination
+
+    /// Creates a spec.
+    package init(
+        arguments: [String],
+        environment: [String: String],
+        workingDirectory: String? = nil,
+        output: OutputDestination = .inherit
+    ) {
+        self.arguments = arguments
+        self.environment = environment
+        self.workingDirectory = workingDirectory
+        self.output = output
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import StartupKit
+import StartupManifest
+
+/// `startup run`: runs the manifest's commands, prints progress and the summary, the timeline and
+/// trace with `--trace`, or the JSON report.
+enum RunCommand {
+    /// Runs the manifest; throws the exit code unless every required command succeeded.
+    ///
+    /// - Parameters:
+    ///   - options: The parsed options.
+    ///   - console: Where to print.
+    ///   - environment: The environment commands start from.
+    ///   - handlesSignals: Whether SIGINT and SIGTERM interrupt the run (the binary); in-process
+    ///     callers cancel the calling task instead.
+    static func execute(_ options: RunOptions, console: Console, environment: [String: String], handlesSignals: Bool) async throws(ExitCode) {
+        let manifest = try ManifestLoading.load(options.file, console: console)
+        let manifestDirectory = URL(fileURLWithPath: options.file).deletingLastPathComponent().path
+        let outputs = CommandOutputs()
+        let execution = ShellExecution(
+            manifestDirectory: manifestDirectory, environment: environment, output: options.output,
+            gracePeriod: options.gracePeriod, simulate: options.simulate, outputs: outputs)
+        let plan = try ManifestLoading.plan(manifest, binding: execution.binding(for: manifest), console: console)
+
+        let style = Style(enabled: console.usesColor)
+        var observers: [any StartupObserver] = []
+        if options.format == .text {
+            let idWidth = min(32, plan.ids.map(\.rawValue.count).max() ?? 0)
+            observers.append(ProgressPrinter(console: console, style: style, outputs: outputs, mode: options.output, idWidth: idWidth))
+        }
+        let orchestrator = StartupOrchestrator(plan, options: .init(
+            maxConcurrency: options.jobs, failurePolicy: options.failFast ? .failFast : .continueIndependent,
+            observers: observers))
+
+        let report = await run(orchestrator, handlesSignals: handlesSignals)
+
+        switch options.format {
+        case .json:
+            console.out(ReportExport.json(report).text(pretty: true) + "\n")
+        case .text:
+            console.out(RunSummaryRenderer(report: report, outputs: outputs, style: style,
+                                           outputAlreadyShown: options.output == .grouped).render())
+            if options.trace { console.out(TimelineRenderer(report: report, style: style, width: console.width).render()) }
+        }
+        var exitCode: ExitCode? = switch report.status {
+        case .succeeded: nil
+        case .failed: .failure
+        case .cancelled: .interrupted
+        }
+        if options.trace {
+            let path = options.traceFile ?? URL(fileURLWithPath: manifestDirectory).appendingPathComponent(".startup/trace.json").path
+            do {
+                try AtomicFileWriter.write(ReportExport.chromeTrace(report).text() + "\n", to: path)
+                if options.format == .text { console.out("\nTrace written to \(path) (open it in https://ui.perfetto.dev or chrome://tracing)\n") }
+            } catch {
+                console.err("error: cannot write the trace to \(path): \(error.localizedDescription)\n")
+                exitCode = exitCode ?? .cannotCreate
+            }
+        }
+        if let exitCode { throw exitCode }
+    }
+
+    /// Runs the orchestrator in a task that an interrupt, or cancelling the caller, cancels.
+    private static func run(_ orchestrator: StartupOrchestrator, handlesSignals: Bool) async -> StartupReport {
+        let task = Task { await orchestrator.run() }
+        let interrupts = handlesSignals ? InterruptHandler { task.cancel() } : nil
+        defer { interrupts?.stop() }
+        return await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            task.cancel()
+        }
+    }
+}

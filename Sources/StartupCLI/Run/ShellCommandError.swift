@@ -1,0 +1,16 @@
+/// A shell command that did not succeed: how it ended.
+struct ShellCommandError: Error, CustomStringConvertible {
+    let termination: Termination
+
+    var description: String {
+        switch termination {
+        case .exited(let status): "exit status \(status)"
+        case .signaled(let signal): "killed by signal \(signal)\(signalName(signal).map { " (\($0))" } ?? "")"
+        case .failedToStart(_, let message): message
+        }
+    }
+
+    private func signalName(_ signal: Int32) -> String? {
+        [1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 6: "SIGABRT", 9: "SIGKILL", 11: "SIGSEGV", 13: "SIGPIPE", 15: "SIGTERM"][signal]
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import StartupKit
+import StartupManifest
+
+/// Binds every manifest command with a `run` line to a process: spawned without a shell when the
+/// line needs none, in its own process group, with the manifest's environment and directory.
+struct ShellExecution: Sendable {
+    /// The folder `cwd` values are relative to: the manifest's.
+    let manifestDirectory: String
+    /// The environment every command starts from (the CLI's own).
+    let environment: [String: String]
+    let output: OutputMode
+    let gracePeriod: Duration
+    let simulate: Bool
+    let outputs: CommandOutputs
+
+    /// The binding of every command that has a `run` line.
+    func binding(for manifest: Manifest) -> ManifestBinding {
+        var binding = ManifestBinding()
+        for command in manifest.commands {
+            guard let line = command.run else { continue }
+            if simulate {
+                let estimate = command.estimate ?? .zero
+                binding.bind(command.id) { _ in try await Task.sleep(for: estimate) }
+            } else {
+                let spec = processSpec(for: command, line: line, defaults: manifest.defaults)
+                binding.bind(command.id) { [outputs, gracePeriod] _ in
+                    let outcome = await ProcessSpawner.run(spec, terminationGracePeriod: gracePeriod)
+                    let text = String(decoding: outcome.output, as: UTF8.self)
+                    outputs.record(outcome.outputTruncated ? "[… earlier output cut]\n" + text : text, for: command.id)
+                    if outcome.wasTerminated { throw CancellationError() }
+                    guard outcome.termination.isSuccess else { throw ShellCommandError(termination: outcome.termination) }
+                }
+            }
+        }
+        return binding
+    }
+
+    private func processSpec(for command: ManifestCommand, line: String, defaults: ManifestDefaults) -> ProcessSpec {
+        var environment = self.environment
+        environment.merge(defaults.environment) { _, new in new }
+        environment.merge(command.environment) { _, new in new }
+        environment["STARTUP_COMMAND_ID"] = command.id.rawValue
+        let directory = command.workingDirectory ?? defaults.workingDirectory ?? "."
+        let workingDirectory = directory.hasPrefix("/")
+            ? directory
+            : URL(fileURLWithPath: directory, relativeTo: URL(fileURLWithPath: manifestDirectory, isDirectory: true)).standardizedFileURL.path
+        return ProcessSpec(
+            arguments: CommandLineSplitter.plan(for: line).arguments, environment: environment,
+            workingDirectory: workingDirectory, output: output == .stream ? .inherit : .capture)
+    }
+}

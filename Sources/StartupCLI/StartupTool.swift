@@ -1,0 +1,42 @@
+import StartupKit
+
+/// The `startup` command-line tool, callable in-process: parses the arguments, runs the
+/// subcommand, and returns the exit code.
+package enum StartupTool {
+    /// Runs `startup` with `arguments` (without the program name).
+    ///
+    /// - Parameters:
+    ///   - arguments: The command line after the program name.
+    ///   - environment: The environment (for commands, `NO_COLOR`, `COLUMNS`).
+    ///   - console: Where to print.
+    ///   - handlesSignals: Whether SIGINT and SIGTERM interrupt a run (true for the binary).
+    package static func main(
+        _ arguments: [String], environment: [String: String], console: Console, handlesSignals: Bool = false
+    ) async -> ExitCode {
+        let invocation: Invocation
+        do {
+            invocation = try ArgumentParser.parse(arguments)
+        } catch {
+            let help = error.subcommand.map { "startup \($0.rawValue) --help" } ?? "startup --help"
+            console.err("error: \(error.message)\nUsage: see \(help)\n")
+            return .usage
+        }
+        switch invocation {
+        case .help(let subcommand):
+            console.out(HelpText.text(for: subcommand) + "\n")
+            return .success
+        case .version:
+            console.out("startup \(HelpText.version)\n")
+            return .success
+        case .plan(let options), .graph(let options):
+            do { try PlanCommand.execute(options, console: console) } catch { return error }
+        case .run(let options):
+            do {
+                try await RunCommand.execute(options, console: console, environment: environment, handlesSignals: handlesSignals)
+            } catch {
+                return error
+            }
+        }
+        return .success
+    }
+}

@@ -1,0 +1,54 @@
+import StartupKit
+
+/// One command of a manifest, as written in `commands.json`.
+public struct ManifestCommand: Sendable, Hashable {
+    /// The command's identifier (`"id"`).
+    public var id: CommandID
+    /// A human description (`"summary"`).
+    public var summary: String?
+    /// The commands that must succeed first (`"dependencies"`).
+    public var dependencies: [CommandID]
+    /// The shell line `startup run` executes (`"run"`); `nil` for a milestone, which succeeds as
+    /// soon as its dependencies have.
+    public var run: String?
+    /// The expected duration (`"estimate"`), used by `startup plan` and for ordering.
+    public var estimate: Duration?
+    /// The longest one attempt may take (`"timeout"`); `nil` to inherit the default.
+    public var timeout: Duration?
+    /// Retries after a failed attempt (`"retries"`); `nil` to inherit the default.
+    public var retries: Int?
+    /// Whether the run may succeed even if this command fails (`"optional"`).
+    public var isOptional: Bool
+    /// Which ready command starts first when slots are short (`"priority"`).
+    public var priority: CommandPriority
+    /// Environment variables added for this command (`"env"`).
+    public var environment: [String: String]
+    /// The working directory, relative to the manifest's folder (`"cwd"`); `nil` to inherit.
+    public var workingDirectory: String?
+
+    /// Creates a command; only the id is required.
+    public init(id: CommandID, summary: String? = nil, dependencies: [CommandID] = [], run: String? = nil,
+                estimate: Duration? = nil, timeout: Duration? = nil, retries: Int? = nil, isOptional: Bool = false,
+                priority: CommandPriority = .normal, environment: [String: String] = [:], workingDirectory: String? = nil) {
+        self.id = id
+        self.summary = summary
+        self.dependencies = dependencies
+        self.run = run
+        self.estimate = estimate
+        self.timeout = timeout
+        self.retries = retries
+        self.isOptional = isOptional
+        self.priority = priority
+        self.environment = environment
+        self.workingDirectory = workingDirectory
+    }
+
+    /// The StartupKit options of this command, with the manifest's defaults filled in.
+    ///
+    /// Retries wait 100 ms, then twice as long each time, at most 5 s.
+    public func options(defaults: ManifestDefaults) -> CommandOptions {
+        CommandOptions(
+            priority: priority, isOptional: isOptional, timeout: timeout ?? defaults.timeout,
+            retry: RetryPolicy(maxRetries: retries ?? defaults.retries ?? 0), estimate: estimate)
+    }
+}

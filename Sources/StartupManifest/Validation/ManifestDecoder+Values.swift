@@ -1,0 +1,143 @@
+import StartupKit
+
+/// Typed readers for the values of a manifest, each reporting a precise problem when the value
+/// does not fit.
+extension ManifestDecoder {
+    mutating func string(_ member: JSONMember, path: String) -> String? {
+        guard case .string(let text) = member.value else {
+            report(member.valueLocation, path, "expected a string, found \(member.value.kindName)")
+            return nil
+        }
+        guard !text.unicodeScalars.contains("\0") else {
+            report(member.valueLocation, path, "must not contain a NUL character")
+            return nil
+        }
+        return text
+    }
+
+    mutating func integer(_ member: JSONMember, path: String) -> Int? {
+        guard case .number(let number) = member.value, let value = number.integerValue else {
+            let found = if case .number(let number) = member.value { "the number \(number)" } else { member.value.kindName }
+            report(member.valueLocation, path, "expected a whole number, found \(found)")
+            return nil
+        }
+        return value
+    }
+
+    mutating func boolean(_ member: JSONMember, path: String) -> Bool? {
+        guard case .bool(let value) = member.value else {
+            report(member.valueLocation, path, "expected true or false, found \(member.value.kindName)")
+            return nil
+        }
+        return value
+    }
+
+    /// A command id: a non-empty string without spaces or control characters.
+    mutating func identifier(_ value: JSONValue, at location: JSONLocation, path: String) -> CommandID? {
+        guard case .string(let text) = value else {
+            report(location, path, "expected a command id (a string), found \(value.kindName)")
+            return nil
+        }
+        guard !text.isEmpty, text.unicodeScalars.count <= 200,
+              !text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control })
+        else {
+            report(location, path, "invalid command id \"\(text)\": use 1 to 200 characters without spaces or control characters")
+            return nil
+        }
+        return CommandID(text)
+    }
+
+    mutating func duration(_ member: JSONMember, path: String) -> Duration? {
+        switch member.value {
+        case .string(let text):
+            if let duration = DurationText.parse(text) { return duration }
+            report(member.valueLocation, path,
+                   "invalid duration \"\(text)\": write a non-negative number with a unit, ms, s or m, such as \"250ms\" or \"1.5s\"")
+        case .number(let number):
+            report(member.valueLocation, path,
+                   "a duration needs a unit: found the bare number \(number); write \"\(number)ms\" or \"\(number)s\"")
+        default:
+            report(member.valueLocation, path, "expected a duration such as \"250ms\", found \(member.value.kindName)")
+        }
+        return nil
+    }
+
+    mutating func timeout(_ member: JSONMember, path: String) -> Duration? {
+        guard let value = duration(member, path: path) else { return nil }
+        guard value > .zero else {
+            report(member.valueLocation, path, "a timeout must be longer than zero")
+            return nil
+        }
+        return value
+    }
+
+    mutating func retries(_ member: JSONMember, path: String) -> Int? {
+        guard let value = integer(member, path: path) else { return nil }
+        guard (0...100).contains(value) else {
+            report(member.valueLocation, path, "retries must be from 0 to 100, found \(value)")
+            return nil
+        }
+        return value
+    }
+
+    mutating func priority(_ member: JSONMember, path: String) -> CommandPriority? {
+        switch member.value {
+        case .string("low"): return .low
+        case .string("normal"): return .normal
+        case .string("high"): return .high
+        case .number(let number):
+            if let value = number.integerValue, abs(value) <= 1_000_000 { return CommandPriority(value) }
+        default: break
+        }
+        report(member.valueLocation, path,
+               "expected \"low\", \"normal\", \"high\" or a whole number from -1000000 to 1000000, found \(describe(member.value))")
+        return nil
+    }
+
+    mutating func runLine(_ member: JSONMember, path: String) -> String? {
+        guard let line = string(member, path: path) else { return nil }
+        guard line.contains(where: { !$0.isWhitespace }) else {
+            report(member.valueLocation, path, "empty run line; leave \"run\" out to make the command a milestone")
+            return nil
+        }
+        return line
+    }
+
+    mutating func workingDirectory(_ member: JSONMember, path: String) -> String? {
+        guard let directory = string(member, path: path) else { return nil }
+        guard !directory.isEmpty else {
+            report(member.valueLocation, path, "empty directory; use \".\" for the manifest's folder")
+            return nil
+        }
+        return directory
+    }
+
+    mutating func environment(_ member: JSONMember, path: String) -> [String: String]? {
+        guard case .object(let members) = member.value else {
+            report(member.valueLocation, path, "expected an object of variable names to strings, found \(member.value.kindName)")
+            return nil
+        }
+        var environment: [String: String] = [:]
+        for variable in members {
+            let variablePath = "\(path).\(variable.key)"
+            guard !variable.key.isEmpty, !variable.key.contains("="), !variable.key.unicodeScalars.contains("\0") else {
+                report(variable.keyLocation, variablePath, "invalid variable name \"\(variable.key)\"")
+                continue
+            }
+            guard environment[variable.key] == nil else {
+                report(variable.keyLocation, variablePath, "duplicate variable \"\(variable.key)\"")
+                continue
+            }
+            if let value = string(variable, path: variablePath) { environment[variable.key] = value }
+        }
+        return environment
+    }
+
+    private func describe(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let text): "\"\(text)\""
+        case .number(let number): "the number \(number)"
+        default: value.kindName
+        }
+    }
+}

@@ -1,0 +1,180 @@
+import StartupKit
+
+/// Reads a manifest's JSON into a ``Manifest``, collecting every problem instead of stopping at
+/// the first: unknown or duplicate keys, wrong types, durations without units, bad values, and
+/// then the graph's own problems (unknown dependencies, cycles, duplicate ids).
+struct ManifestDecoder {
+    /// The keys of the top-level object.
+    static let rootKeys = ["version", "defaults", "commands"]
+    /// The keys of `defaults`.
+    static let defaultsKeys = ["timeout", "retries", "env", "cwd"]
+    /// The keys of a command.
+    static let commandKeys = ["id", "summary", "dependencies", "run", "estimate", "timeout", "retries",
+                              "optional", "priority", "env", "cwd"]
+    /// Words people write for a key, mapped to the key they meant.
+    static let keySynonyms = [
+        "dependsOn": "dependencies", "depends_on": "dependencies", "depends": "dependencies", "deps": "dependencies",
+        "after": "dependencies", "requires": "dependencies", "needs": "dependencies",
+        "command": "run", "cmd": "run", "script": "run", "exec": "run", "shell": "run",
+        "name": "id", "description": "summary", "environment": "env", "workdir": "cwd",
+        "workingDirectory": "cwd", "dir": "cwd", "retry": "retries", "optional?": "optional",
+    ]
+
+    private(set) var problems: [ManifestProblem] = []
+
+    /// Parses and validates manifest bytes.
+    ///
+    /// - Parameters:
+    ///   - bytes: The JSON text.
+    ///   - file: The name the error gives the manifest.
+    /// - Throws: ``ManifestError`` (`.invalid`) with every problem found, in document order.
+    static func decode(_ bytes: [UInt8], file: String) throws(ManifestError) -> Manifest {
+        let root: JSONElement
+        do {
+            root = try JSONParser.parse(bytes)
+        } catch {
+            throw ManifestError(code: .invalid, file: file, problems: [ManifestProblem(
+                line: error.location.line, column: error.location.column, path: "", message: "invalid JSON: \(error.message)")])
+        }
+        var decoder = ManifestDecoder()
+        let manifest = decoder.manifest(from: root)
+        if decoder.problems.isEmpty, let manifest {
+            return manifest
+        }
+        let inDocumentOrder = decoder.problems.enumerated().sorted { lhs, rhs in
+            (lhs.element.line ?? 0, lhs.element.column ?? 0, lhs.offset) < (rhs.element.line ?? 0, rhs.element.column ?? 0, rhs.offset)
+        }
+        throw ManifestError(code: .invalid, file: file, problems: inDocumentOrder.map(\.element))
+    }
+
+    // MARK: - Structure
+
+    private mutating func manifest(from root: JSONElement) -> Manifest? {
+        guard let members = object(root, path: "", allowed: Self.rootKeys, what: "the manifest") else { return nil }
+        var version: Int?
+        if let member = members["version"] {
+            version = integer(member, path: "version")
+            if let found = version, found != Manifest.supportedVersion {
+                report(member.valueLocation, "version", "unsupported version \(found); this startup reads version \(Manifest.supportedVersion)")
+                version = nil
+            }
+        } else {
+            report(root.location, "", "missing \"version\"; add \"version\": \(Manifest.supportedVersion)")
+        }
+        let defaults = members["defaults"].map { self.defaults(from: $0) } ?? ManifestDefaults()
+        var sources: [CommandSource] = []
+        if let member = members["commands"] {
+            if case .array(let elements) = member.value {
+                for (index, element) in elements.enumerated() {
+                    if let source = command(from: element, index: index) { sources.append(source) }
+                }
+            } else {
+                report(member.valueLocation, "commands", "expected an array of commands, found \(member.value.kindName)")
+            }
+        } else {
+            report(root.location, "", "missing \"commands\"; add \"commands\": [ ... ]")
+        }
+        problems += ManifestGraphCheck.problems(in: sources)
+        guard let version else { return nil }
+        return Manifest(version: version, defaults: defaults, commands: sources.map(\.command))
+    }
+
+    private mutating func defaults(from member: JSONMember) -> ManifestDefaults {
+        let element = JSONElement(value: member.value, location: member.valueLocation)
+        guard let members = object(element, path: "defaults", allowed: Self.defaultsKeys, what: "defaults") else {
+            return ManifestDefaults()
+        }
+        return ManifestDefaults(
+            timeout: members["timeout"].flatMap { timeout($0, path: "defaults.timeout") },
+            retries: members["retries"].flatMap { retries($0, path: "defaults.retries") },
+            environment: members["env"].flatMap { environment($0, path: "defaults.env") } ?? [:],
+            workingDirectory: members["cwd"].flatMap { workingDirectory($0, path: "defaults.cwd") })
+    }
+
+    private mutating func command(from element: JSONElement, index: Int) -> CommandSource? {
+        var path = "commands[\(index)]"
+        if case .object(let members) = element.value,
+           case .string(let id)? = members.first(where: { $0.key == "id" })?.value, !id.isEmpty {
+            path += " (\"\(id)\")"  // Name the command in every message about its keys.
+        }
+        guard let members = object(element, path: path, allowed: Self.commandKeys, what: "a command") else { return nil }
+        guard let idMember = members["id"] else {
+            report(element.location, path, "missing \"id\"")
+            return nil
+        }
+        guard let id = identifier(idMember.value, at: idMember.valueLocation, path: path + ".id") else { return nil }
+
+        var dependencies: [(id: CommandID, index: Int, location: JSONLocation)] = []
+        if let member = members["dependencies"] {
+            if case .array(let elements) = member.value {
+                for (position, dependency) in elements.enumerated() {
+                    if let dependencyID = identifier(dependency.value, at: dependency.location, path: "\(path).dependencies[\(position)]") {
+                        dependencies.append((dependencyID, position, dependency.location))
+                    }
+                }
+            } else {
+                report(member.valueLocation, path + ".dependencies", "expected an array of command ids, found \(member.value.kindName)")
+            }
+        }
+        let command = ManifestCommand(
+            id: id,
+            summary: members["summary"].flatMap { string($0, path: path + ".summary") },
+            dependencies: dependencies.map(\.id),
+            run: members["run"].flatMap { runLine($0, path: path + ".run") },
+            estimate: members["estimate"].flatMap { duration($0, path: path + ".estimate") },
+            timeout: members["timeout"].flatMap { timeout($0, path: path + ".timeout") },
+            retries: members["retries"].flatMap { retries($0, path: path + ".retries") },
+            isOptional: members["optional"].flatMap { boolean($0, path: path + ".optional") } ?? false,
+            priority: members["priority"].flatMap { priority($0, path: path + ".priority") } ?? .normal,
+            environment: members["env"].flatMap { environment($0, path: path + ".env") } ?? [:],
+            workingDirectory: members["cwd"].flatMap { workingDirectory($0, path: path + ".cwd") })
+        return CommandSource(
+            command: command, manifestIndex: index, path: path, idLocation: idMember.valueLocation,
+            dependencyIndexes: dependencies.map(\.index), dependencyLocations: dependencies.map(\.location),
+            dependenciesLocation: members["dependencies"]?.keyLocation ?? idMember.keyLocation)
+    }
+
+    // MARK: - Objects
+
+    /// The members of an object by key, reporting unknown and repeated keys; `nil` if not an object.
+    private mutating func object(_ element: JSONElement, path: String, allowed: [String], what: String) -> [String: JSONMember]? {
+        guard case .object(let members) = element.value else {
+            report(element.location, path, "expected \(what) as an object, found \(element.value.kindName)")
+            return nil
+        }
+        var byKey: [String: JSONMember] = [:]
+        for member in members {
+            let memberPath = path.isEmpty ? member.key : "\(path).\(member.key)"
+            if !allowed.contains(member.key) {
+                let meant = Self.keySynonyms[member.key].flatMap { allowed.contains($0) ? $0 : nil }
+                    ?? IdentifierSuggestion.closest(to: member.key, in: allowed)
+                let hint = meant.map { " (did you mean \"\($0)\"?)" } ?? ""
+                report(member.keyLocation, memberPath,
+                       "unknown key \"\(member.key)\"\(hint); allowed keys: " + allowed.joined(separator: ", "))
+            } else if byKey[member.key] != nil {
+                report(member.keyLocation, memberPath, "duplicate key \"\(member.key)\"")
+            } else {
+                byKey[member.key] = member
+            }
+        }
+        return byKey
+    }
+
+    /// Records a problem.
+    mutating func report(_ location: JSONLocation, _ path: String, _ message: String) {
+        problems.append(ManifestProblem(line: location.line, column: location.column, path: path, message: message))
+    }
+}
+
+/// A decoded command with where its parts were written, for the graph check's messages.
+struct CommandSource {
+    let command: ManifestCommand
+    let manifestIndex: Int
+    /// `commands[4] ("database")`.
+    let path: String
+    let idLocation: JSONLocation
+    /// For each of `command.dependencies`, its position in the written array and its place.
+    let dependencyIndexes: [Int]
+    let dependencyLocations: [JSONLocation]
+    let dependenciesLocation: JSONLocation
+}

@@ -1,0 +1,51 @@
+import StartupKit
+
+/// Checks a manifest's commands as a graph, with StartupKit's own builder, and words the problems
+/// in terms of the manifest: `commands[4] ("database").dependencies[1]: unknown command "confg"`.
+enum ManifestGraphCheck {
+    /// The graph problems of the commands: duplicate ids, unknown dependencies, self-dependencies,
+    /// cycles.
+    static func problems(in sources: [CommandSource]) -> [ManifestProblem] {
+        var builder = StartupPlanBuilder()
+        for source in sources {
+            builder.add(source.command.id, dependsOn: source.command.dependencies) { _ in }
+        }
+        do {
+            _ = try builder.build()
+            return []
+        } catch {
+            return error.issues.map { problem(for: $0, sources: sources) }
+        }
+    }
+
+    private static func problem(for issue: PlanIssue, sources: [CommandSource]) -> ManifestProblem {
+        switch issue {
+        case .duplicateID(let id, let first, let duplicate):
+            let source = sources[duplicate]
+            return ManifestProblem(
+                line: source.idLocation.line, column: source.idLocation.column, path: source.path + ".id",
+                message: "duplicate id \"\(id)\", already used by commands[\(sources[first].manifestIndex)]")
+        case .selfDependency(let id, let command, let dependency):
+            let source = sources[command]
+            let location = source.dependencyLocations[dependency]
+            return ManifestProblem(
+                line: location.line, column: location.column,
+                path: "\(source.path).dependencies[\(source.dependencyIndexes[dependency])]",
+                message: "\"\(id)\" cannot depend on itself")
+        case .unknownDependency(_, let command, let missing, let dependency, let suggestion):
+            let source = sources[command]
+            let location = source.dependencyLocations[dependency]
+            let hint = suggestion.map { " (did you mean \"\($0)\"?)" } ?? ""
+            return ManifestProblem(
+                line: location.line, column: location.column,
+                path: "\(source.path).dependencies[\(source.dependencyIndexes[dependency])]",
+                message: "unknown command \"\(missing)\"\(hint)")
+        case .cycle(let path, let command):
+            let source = sources[command]
+            return ManifestProblem(
+                line: source.dependenciesLocation.line, column: source.dependenciesLocation.column,
+                path: source.path + ".dependencies",
+                message: "dependency cycle: " + path.map(\.rawValue).joined(separator: " -> "))
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Testing
+@testable import StartupCLI
+
+@Suite struct ArgumentParserTests {
+    @Test func parse_runWithEveryOption() throws {
+        let invocation = try ArgumentParser.parse([
+            "run", "--file", "x.json", "-j4", "--fail-fast", "--simulate", "--output=stream", "--format", "json",
+            "--trace-file", "t.json", "--grace-period", "500ms",
+        ])
+        var expected = RunOptions()
+        expected.file = "x.json"
+        expected.jobs = 4
+        expected.failFast = true
+        expected.simulate = true
+        expected.output = .stream
+        expected.format = .json
+        expected.trace = true
+        expected.traceFile = "t.json"
+        expected.gracePeriod = .milliseconds(500)
+        #expect(invocation == .run(expected))
+    }
+
+    @Test func parse_planDefaultsAndShortForms() throws {
+        #expect(try ArgumentParser.parse(["plan"]) == .plan(PlanOptions()))
+        #expect(try ArgumentParser.parse(["plan", "-f", "a.json", "-j", "2", "--format", "mermaid"])
+                == .plan(PlanOptions(file: "a.json", jobs: 2, format: .mermaid)))
+        #expect(try ArgumentParser.parse(["graph"]) == .graph(PlanOptions(format: .dot)))
+    }
+
+    @Test func parse_helpAndVersion() throws {
+        #expect(try ArgumentParser.parse([]) == .help(nil))
+        #expect(try ArgumentParser.parse(["--help"]) == .help(nil))
+        #expect(try ArgumentParser.parse(["run", "--help"]) == .help(.run))
+        #expect(try ArgumentParser.parse(["help", "plan"]) == .help(.plan))
+        #expect(try ArgumentParser.parse(["--version"]) == .version)
+    }
+
+    @Test(arguments: [
+        (["rnu"], #"unknown subcommand "rnu" (did you mean "run"?); the subcommands are plan, run and graph"#),
+        (["run", "--jbos", "2"], "unknown option --jbos (did you mean --jobs?)"),
+        (["run", "-j", "0"], #"-j needs a whole number of at least 1, not "0""#),
+        (["run", "--jobs"], "--jobs needs a value"),
+        (["run", "--output", "loud"], #"--output must be one of grouped, stream, quiet, not "loud""#),
+        (["plan", "extra"], #"unexpected argument "extra"; plan takes only options (see startup plan --help)"#),
+        (["graph", "--format", "text"], #"--format must be one of dot, mermaid, not "text""#),
+        (["run", "--grace-period", "2"], #"invalid duration "2" for --grace-period; write it with a unit, such as "500ms" or "2s""#),
+        (["run", "--fail-fast=yes"], #"unexpected value "yes""#),
+    ])
+    func parse_rejectsWithAMessage(arguments: [String], message: String) {
+        #expect(throws: UsageError.self) { try ArgumentParser.parse(arguments) }
+        do {
+            _ = try ArgumentParser.parse(arguments)
+        } catch {
+            #expect(error.message == message)
+        }
+    }
+}
