@@ -7,8 +7,11 @@ public struct StartupContext: Sendable {
     public let attempt: Int
 
     let index: Int
-    let plan: StartupPlan
-    let outputs: OutputStore
+    /// The run's plan and outputs, as seen by one worker.
+    let run: WorkerResources
+
+    var plan: StartupPlan { run.plan }
+    var outputs: OutputStore { run.outputs }
 
     /// Returns the output of a command this one depends on, directly or transitively.
     ///

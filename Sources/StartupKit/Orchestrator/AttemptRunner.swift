@@ -8,40 +8,21 @@ enum AttemptOutcome: Sendable {
     case timedOut(Duration)
 }
 
-/// The result a child task hands back to the orchestrator's loop; child tasks never throw.
-struct AttemptResult: Sendable {
-    /// The command's position in the plan.
-    let position: Int
-    /// How the attempt ended.
-    let outcome: AttemptOutcome
-    /// When it ended, from the start of the run.
-    let end: Duration
-}
-
-/// Runs one attempt of a command in a child task: the retry delay, the command under its
-/// timeout, and storing its output.
+/// Runs one attempt of a command in a worker: the retry delay, the command under its timeout,
+/// and storing its output. Never throws: how the attempt ended is the result.
 enum AttemptRunner {
     /// Runs the attempt and reports how it ended.
-    static func run(
-        _ command: AnyStartupCommand, position: Int, context: StartupContext,
-        delay: Duration, clock: StartedClock
-    ) async -> AttemptResult {
-        let outcome = await attempt(command, position: position, context: context, delay: delay, clock: clock)
-        return AttemptResult(position: position, outcome: outcome, end: clock.elapsed())
-    }
-
-    private static func attempt(
-        _ command: AnyStartupCommand, position: Int, context: StartupContext,
-        delay: Duration, clock: StartedClock
-    ) async -> AttemptOutcome {
-        if delay > .zero {
-            do { try await clock.sleep(delay) } catch { return .threw(error) }
+    static func run(_ job: Job, resources: WorkerResources, clock: StartedClock) async -> AttemptOutcome {
+        let context = StartupContext(attempt: job.attempt, index: job.position, run: resources)
+        if job.delay > .zero {
+            do { try await clock.sleep(job.delay) } catch { return .threw(error) }
         }
-        guard let timeout = command.options.timeout else {
-            return await execute(command, position: position, context: context)
+        // Fields are read in place: copying the whole command would retain all of its parts.
+        guard let timeout = resources.plan.storage.commands[job.position].options.timeout else {
+            return await execute(context)
         }
         return await withTaskGroup(of: AttemptOutcome?.self) { group in
-            group.addTask { await execute(command, position: position, context: context) }
+            group.addTask { await execute(context) }
             group.addTask {
                 do {
                     try await clock.sleep(timeout)
@@ -59,10 +40,12 @@ enum AttemptRunner {
         }
     }
 
-    private static func execute(_ command: AnyStartupCommand, position: Int, context: StartupContext) async -> AttemptOutcome {
+    private static func execute(_ context: StartupContext) async -> AttemptOutcome {
+        let position = context.index
         do {
-            let output = try await command.execute(context)
-            if command.producesOutput { context.outputs.store(output, at: position) }
+            let commands = context.run.plan.storage.commands
+            let output = try await commands[position].execute(context)
+            if commands[position].producesOutput { context.run.outputs.store(output, at: position) }
             return .succeeded
         } catch {
             return .threw(error)

@@ -55,15 +55,24 @@ public struct StartupOrchestrator: Sendable {
     /// Cancelling the calling task cancels the commands in flight, starts nothing more, and still
     /// returns the report, with status `.cancelled`. A run may be repeated; each has its own outputs.
     ///
+    /// Commands run inline in a pool of worker tasks that grows, one worker at a time, while
+    /// commands are ready and no worker is free, so a command that suspends never holds up
+    /// another, and commands that do not suspend cost no task of their own.
+    ///
     /// - Complexity: O((commands + edges) log commands) scheduling work, plus the commands' own.
     public func run() async -> StartupReport {
-        var run = OrchestratorRun(plan: plan, options: options, clock: clock.started())
-        await withTaskGroup(of: AttemptResult.self) { group in
-            run.begin(group: &group)
-            while let result = await group.next() {
-                run.handle(result, group: &group)
+        let scheduler = RunScheduler(plan: plan, options: options, clock: clock.started())
+        await withTaskGroup(of: Void.self) { group in
+            scheduler.begin()
+            while true {
+                let signal = await scheduler.nextOwnerSignal()
+                for _ in 0..<signal.spawn {
+                    group.addTask { await scheduler.work() }
+                }
+                if signal.cancelAll { group.cancelAll() }
+                if signal.finished { break }
             }
         }
-        return run.finish()
+        return scheduler.makeReport()
     }
 }

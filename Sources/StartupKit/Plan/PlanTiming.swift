@@ -40,25 +40,35 @@ public struct PlanTiming: Sendable {
     init(plan: StartupPlan, durations: [Int64]) {
         let graph = plan.storage.graph
         let commands = plan.storage.commands
+        let (dependencyStart, dependencyList) = (graph.dependencyStart, graph.dependencyList)
+        let (dependentStart, dependentList) = (graph.dependentStart, graph.dependentList)
+        let level = graph.level
         var earliest = [Int64](repeating: 0, count: commands.count)
+        var earliestFinish = [Int64](repeating: 0, count: commands.count)
         var end: Int64 = 0
         var last = -1
         for command in graph.order {
-            for dependency in graph.dependencies(of: command) {
-                earliest[command] = max(earliest[command], earliest[dependency].addingSaturating(durations[dependency]))
+            var start: Int64 = 0
+            for edge in dependencyStart[command]..<dependencyStart[command + 1] {
+                start = max(start, earliestFinish[dependencyList[edge]])
             }
-            let finish = earliest[command].addingSaturating(durations[command])
+            earliest[command] = start
+            let finish = start.addingSaturating(durations[command])
+            earliestFinish[command] = finish
             // Among equal finishes, the deepest chain: without durations, the longest by count.
-            if last == -1 || finish > end || (finish == end && graph.level[command] > graph.level[last]) {
+            if last == -1 || finish > end || (finish == end && level[command] > level[last]) {
                 end = finish
                 last = command
             }
         }
         var latestFinish = [Int64](repeating: end, count: commands.count)
         for command in graph.order.reversed() {
-            for dependent in graph.dependents(of: command) {
-                latestFinish[command] = min(latestFinish[command], latestFinish[dependent] - durations[dependent])
+            var latest = end
+            for edge in dependentStart[command]..<dependentStart[command + 1] {
+                let dependent = dependentList[edge]
+                latest = min(latest, latestFinish[dependent] - durations[dependent])
             }
+            latestFinish[command] = latest
         }
 
         var path: [Int] = []
@@ -68,8 +78,7 @@ public struct PlanTiming: Sendable {
             // The dependency that finishes last held this command back; among several, the deepest.
             var holdingBack = -1
             for dependency in graph.dependencies(of: step)
-            where earliest[dependency].addingSaturating(durations[dependency]) == earliest[step]
-                && (holdingBack == -1 || graph.level[dependency] > graph.level[holdingBack]) {
+            where earliestFinish[dependency] == earliest[step] && (holdingBack == -1 || level[dependency] > level[holdingBack]) {
                 holdingBack = dependency
             }
             step = holdingBack

@@ -46,3 +46,4 @@ struct PriorityHeap<Element: Comparable> {
         return smallest
     }
 }
+extension PriorityHeap: Sendable where Element: Sendable {}

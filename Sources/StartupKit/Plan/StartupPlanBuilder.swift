@@ -76,39 +76,41 @@ public struct StartupPlanBuilder: Sendable {
         var issues: [PlanIssue] = []
         var index: [CommandID: Int] = [:]
         index.reserveCapacity(commands.count)
-        for (position, command) in commands.enumerated() {
-            if let first = index[command.id] {
-                issues.append(.duplicateID(command.id, firstIndex: first, duplicateIndex: position))
-            } else {
-                index[command.id] = position
+        var isDuplicate = [Bool](repeating: false, count: commands.count)
+        for position in commands.indices {
+            let id = commands[position].id
+            // One hash lookup per command; a duplicate puts the first position back.
+            if let first = index.updateValue(position, forKey: id) {
+                index[id] = first
+                isDuplicate[position] = true
+                issues.append(.duplicateID(id, firstIndex: first, duplicateIndex: position))
             }
         }
 
-        var dependencyStart = [0]
-        dependencyStart.reserveCapacity(commands.count + 1)
+        var dependencyStart = [Int](repeating: 0, count: commands.count + 1)
         var dependencyList: [Int] = []
+        dependencyList.reserveCapacity(commands.count * 4)
         var lastNamedBy = [Int](repeating: -1, count: commands.count)
-        for (position, command) in commands.enumerated() {
+        for position in commands.indices {
             // A duplicate keeps no edges: the error already names it, and its edges would confuse.
-            if index[command.id] == position {
-                for (dependencyIndex, dependency) in command.dependencies.enumerated() {
+            if !isDuplicate[position] {
+                for (dependencyIndex, dependency) in commands[position].dependencies.enumerated() {
                     guard let target = index[dependency] else {
+                        let id = commands[position].id
                         issues.append(.unknownDependency(
-                            command.id, commandIndex: position, dependency: dependency,
-                            dependencyIndex: dependencyIndex,
-                            suggestion: IdentifierSuggestion.closest(
-                                to: dependency, in: commands.lazy.map(\.id).filter { $0 != command.id })))
+                            id, commandIndex: position, dependency: dependency, dependencyIndex: dependencyIndex,
+                            suggestion: IdentifierSuggestion.closest(to: dependency, in: commands.lazy.map(\.id).filter { $0 != id })))
                         continue
                     }
                     if target == position {
-                        issues.append(.selfDependency(command.id, commandIndex: position, dependencyIndex: dependencyIndex))
+                        issues.append(.selfDependency(commands[position].id, commandIndex: position, dependencyIndex: dependencyIndex))
                     } else if lastNamedBy[target] != position {
                         lastNamedBy[target] = position
                         dependencyList.append(target)
                     }
                 }
             }
-            dependencyStart.append(dependencyList.count)
+            dependencyStart[position + 1] = dependencyList.count
         }
 
         switch DependencyGraph.make(dependencyStart: dependencyStart, dependencyList: dependencyList) {
