@@ -27,18 +27,21 @@ struct OwnerSignal: Sendable {
 /// worker or the owner) after leaving the lock.
 struct SchedulerState: Sendable {
     /// Where a command stands.
-    enum Progress {
-        case waiting
-        case running
-        case done(CommandStatus)
+    enum Progress: UInt8 {
+        case waiting, running, done
     }
 
-    /// What the run knows of one command.
+    /// What the run knows of one command, kept small (24 bytes) because the scheduler touches one
+    /// per command start and end; how a command ended, unless it succeeded, is in `outcomes`.
     struct Record {
+        /// Nanoseconds from the start of the run; -1 until it starts or ends.
+        var start: Int64 = -1
+        var end: Int64 = -1
+        var attempts: Int32 = 0
         var progress = Progress.waiting
-        var start: Duration?
-        var end: Duration?
-        var attempts = 0
+
+        var startOffset: Duration? { start < 0 ? nil : .nanoseconds(start) }
+        var endOffset: Duration? { end < 0 ? nil : .nanoseconds(end) }
     }
 
     /// Why nothing more starts.
@@ -56,7 +59,9 @@ struct SchedulerState: Sendable {
     private let slots: Int
     private var pendingDependencies: [Int]
     private var ready = PriorityHeap<ReadyKey>()
-    private(set) var records: [Record]
+    private var records: [Record]
+    /// The status of every command that ended other than by succeeding.
+    private var outcomes: [Int: CommandStatus] = [:]
     /// Commands taken by workers and not yet ended (including retries waiting for their delay).
     private var running = 0
     /// Commands not yet ended.
@@ -117,10 +122,10 @@ struct SchedulerState: Sendable {
     }
 
     private mutating func start(_ job: Job) -> Job {
-        records[job.position].attempts = job.attempt
-        records[job.position].progress = .running
         let now = clock.elapsed()
-        if job.attempt == 1 { records[job.position].start = now }
+        records[job.position].attempts = Int32(job.attempt)
+        records[job.position].progress = .running
+        if job.attempt == 1 { records[job.position].start = now.clampedNanoseconds }
         emit(.commandStarted(plan.storage.commands[job.position].id, attempt: job.attempt, at: now))
         return job
     }
@@ -148,7 +153,7 @@ struct SchedulerState: Sendable {
     mutating func finish(_ job: Job, outcome: AttemptOutcome, at endOffset: Duration, effects: inout Effects) -> Job? {
         let position = job.position
         let command = plan.storage.commands[position]
-        records[position].end = endOffset
+        records[position].end = endOffset.clampedNanoseconds
         running -= 1
         switch outcome {
         case .succeeded:
@@ -207,7 +212,7 @@ struct SchedulerState: Sendable {
         let failedID = plan.storage.commands[failed].id
         var stack = graph.dependents(of: failed).map { (command: $0, via: failed) }
         while let (command, via) = stack.popLast() {
-            guard case .waiting = records[command].progress else { continue }
+            guard records[command].progress == .waiting else { continue }
             end(command, as: .skipped(SkipReason(failedCommand: failedID, dependency: plan.storage.commands[via].id)))
             stack.append(contentsOf: graph.dependents(of: command).map { ($0, command) })
         }
@@ -225,11 +230,12 @@ struct SchedulerState: Sendable {
     }
 
     private mutating func end(_ position: Int, as status: CommandStatus) {
-        records[position].progress = .done(status)
+        records[position].progress = .done
+        if !status.isSuccess { outcomes[position] = status }
         unfinished -= 1
         emit(.commandFinished(plan.storage.commands[position].id, status: status,
-                              attempts: records[position].attempts, startOffset: records[position].start,
-                              at: records[position].end ?? clock.elapsed()))
+                              attempts: Int(records[position].attempts), startOffset: records[position].startOffset,
+                              at: records[position].endOffset ?? clock.elapsed()))
     }
 
     /// When nothing runs and nothing more will start, releases the idle workers and the owner.
@@ -292,25 +298,23 @@ extension SchedulerState {
     mutating func makeReport() -> StartupReport {
         let wallTime = clock.elapsed()
         for position in records.indices {
-            if case .done = records[position].progress { continue }
+            if records[position].progress == .done { continue }
             end(position, as: .cancelled)
         }
         let commands = plan.storage.commands
-        let durations = records.map { record in
-            record.start.flatMap { start in record.end.map { ($0 - start).clampedNanoseconds } } ?? 0
-        }
+        let durations = records.map { record in record.start < 0 || record.end < 0 ? 0 : record.end - record.start }
         let timing = PlanTiming(plan: plan, durations: durations)
         var isCritical = [Bool](repeating: false, count: commands.count)
         for id in timing.criticalPath { isCritical[plan.storage.index[id]!] = true }
         var anyRequiredFailed = false
         let reports = records.indices.map { position in
             let record = records[position]
-            guard case .done(let status) = record.progress else { preconditionFailure("every command has ended") }
+            let status = outcomes[position] ?? .succeeded
             let isOptional = commands[position].options.isOptional
             if !isOptional, !status.isSuccess { anyRequiredFailed = true }
             return CommandReport(
-                id: commands[position].id, status: status, startOffset: record.start, endOffset: record.end,
-                attempts: record.attempts, isOptional: isOptional,
+                id: commands[position].id, status: status, startOffset: record.startOffset, endOffset: record.endOffset,
+                attempts: Int(record.attempts), isOptional: isOptional,
                 slack: timing.entries[position].slack, isOnCriticalPath: isCritical[position])
         }
         let status: StartupReport.Status = if case .cancelled = stop { .cancelled } else if anyRequiredFailed { .failed } else { .succeeded }
