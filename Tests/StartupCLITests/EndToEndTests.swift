@@ -52,7 +52,7 @@ import Testing
         #expect(result.output.contains("✓ quick"))
         for text in [pidText, childText] {
             let pid = try #require(pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)))
-            #expect(!processExists(pid), "process \(pid) was left behind")
+            #expect(await SpawnTestSupport.eventuallyGone(pid), "process \(pid) was left behind")
         }
         let trace = try Data(contentsOf: URL(fileURLWithPath: folder.file(".startup/trace.json")))
         #expect(try JSONSerialization.jsonObject(with: trace) is [String: Any])

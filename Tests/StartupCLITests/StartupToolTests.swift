@@ -139,7 +139,7 @@ import Testing
         #expect(code == .failure)
         #expect(console.capturedOutput.contains("timed out after 300ms"))
         let pid = try #require(pid_t(String(contentsOfFile: folder.file("pid"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
-        #expect(!processExists(pid))
+        #expect(await SpawnTestSupport.eventuallyGone(pid))
     }
 
     @Test func run_retriesAFailingCommand() async throws {
@@ -163,7 +163,7 @@ import Testing
         task.cancel()
         #expect(await task.value == .interrupted)
         #expect(console.capturedOutput.contains("Interrupted in "))
-        #expect(!processExists(try #require(pid_t(pidText.trimmingCharacters(in: .whitespacesAndNewlines)))))
+        #expect(await SpawnTestSupport.eventuallyGone(try #require(pid_t(pidText.trimmingCharacters(in: .whitespacesAndNewlines)))))
     }
 
     @Test func manifestErrors_exit65WithEveryProblem_missingFileExits66() async throws {

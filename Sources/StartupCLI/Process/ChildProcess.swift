@@ -31,14 +31,14 @@ actor ChildProcess {
         self.pid = pid
     }
 
-    /// Waits for the child to exit on a dedicated thread (no polling, no cooperative thread blocked), then reaps it.
-    /// If the calling task is cancelled meanwhile, the group gets SIGTERM, then SIGKILL after `gracePeriod`.
-    nonisolated func waitForExit(gracePeriod: Duration) async -> ChildExit {
-        let pid = self.pid
+    /// Waits for the child to exit (no polling, no cooperative thread blocked), then reaps it. If the calling task
+    /// is cancelled meanwhile, the group gets SIGTERM, then SIGKILL after `gracePeriod`.
+    nonisolated func waitForExit(
+        gracePeriod: Duration,
+        strategy: ExitWatcher.Strategy = .automatic
+    ) async -> ChildExit {
         let waitError = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
-                continuation.resume(returning: ExitWatcher.waitWithoutReaping(pid))
-            }
+            await ExitWatcher.exited(pid, strategy: strategy)
         } onCancel: {
             Task { await self.requestTermination(gracePeriod: gracePeriod) }
         }
@@ -89,7 +89,8 @@ actor ChildProcess {
     /// The outcome when the child could not be waited for (e.g. someone else reaped it, or SIGCHLD is ignored).
     private func lost(_ code: Int32) -> ChildExit {
         ChildExit(
-            termination: .failedToStart(errno: code, message: "lost track of process \(pid): \(errnoDescription(code))"),
+            termination: .failedToStart(
+                errno: code, message: "lost track of process \(pid): \(errnoDescription(code))"),
             cancellation: signal)
     }
 }

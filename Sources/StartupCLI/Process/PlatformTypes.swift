@@ -15,8 +15,3 @@ typealias SpawnFileActions = posix_spawn_file_actions_t
 /// `posix_spawnattr_t` as a value we can take `&` of (a struct on glibc).
 typealias SpawnAttributes = posix_spawnattr_t
 #endif
-
-/// Human-readable text for an errno value.
-func errnoDescription(_ code: Int32) -> String {
-    String(cString: strerror(code))
-}

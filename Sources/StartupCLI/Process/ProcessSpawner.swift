@@ -16,11 +16,12 @@ package enum ProcessSpawner {
         await run(spec, terminationGracePeriod: terminationGracePeriod, directoryStrategy: .automatic)
     }
 
-    /// `run(_:terminationGracePeriod:)` with an explicit working-directory strategy (tests force the fallback).
+    /// `run(_:terminationGracePeriod:)` with explicit platform strategies (tests force the fallbacks).
     static func run(
         _ spec: ProcessSpec,
         terminationGracePeriod: Duration,
-        directoryStrategy: ChildLauncher.DirectoryStrategy
+        directoryStrategy: ChildLauncher.DirectoryStrategy,
+        exitStrategy: ExitWatcher.Strategy = .automatic
     ) async -> ProcessOutcome {
         if Task.isCancelled {
             let program = spec.arguments.first ?? ""
@@ -29,7 +30,8 @@ package enum ProcessSpawner {
         }
         guard spec.output == .capture else {
             let exit = await launchAndWait(
-                spec, captureDescriptor: nil, gracePeriod: terminationGracePeriod, directoryStrategy: directoryStrategy)
+                spec, captureDescriptor: nil, gracePeriod: terminationGracePeriod, directoryStrategy: directoryStrategy,
+                exitStrategy: exitStrategy)
             return ProcessOutcome(termination: exit.termination, cancellation: exit.cancellation)
         }
         let capture: CaptureFile
@@ -40,7 +42,7 @@ package enum ProcessSpawner {
         }
         let exit = await launchAndWait(
             spec, captureDescriptor: capture.descriptor, gracePeriod: terminationGracePeriod,
-            directoryStrategy: directoryStrategy)
+            directoryStrategy: directoryStrategy, exitStrategy: exitStrategy)
         let tail = capture.readTail()
         return ProcessOutcome(
             termination: exit.termination, output: tail.bytes, outputTruncated: tail.truncated,
@@ -52,13 +54,14 @@ package enum ProcessSpawner {
         _ spec: ProcessSpec,
         captureDescriptor: Int32?,
         gracePeriod: Duration,
-        directoryStrategy: ChildLauncher.DirectoryStrategy
+        directoryStrategy: ChildLauncher.DirectoryStrategy,
+        exitStrategy: ExitWatcher.Strategy
     ) async -> ChildExit {
         switch ChildLauncher.launch(spec, captureDescriptor: captureDescriptor, directoryStrategy: directoryStrategy) {
         case .failure(let failure):
             return ChildExit(termination: failure.termination, cancellation: nil)
         case .success(let pid):
-            return await ChildProcess(pid: pid).waitForExit(gracePeriod: gracePeriod)
+            return await ChildProcess(pid: pid).waitForExit(gracePeriod: gracePeriod, strategy: exitStrategy)
         }
     }
 }

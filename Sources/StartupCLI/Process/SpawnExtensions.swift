@@ -4,23 +4,30 @@ import Glibc
 import Darwin
 #endif
 
-/// Non-portable `posix_spawn` file actions, resolved at run time with `dlsym`.
+/// Non-portable process-spawning functions, resolved at run time with `dlsym`.
 ///
 /// The Swift Glibc module is built without `_GNU_SOURCE`, so `posix_spawn_file_actions_addchdir_np` (glibc 2.29+)
 /// and `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34+) are not visible to Swift even though the C header
 /// declares them. Looking them up at run time also keeps older glibc working (callers fall back when `nil`) and
 /// avoids availability/deprecation noise on Darwin, which has `addchdir_np` since macOS 10.15 but no `closefrom_np`.
+/// `pidfd_open` (glibc 2.36+) is not in the Swift Glibc module either.
 enum SpawnExtensions {
     /// C signature of `posix_spawn_file_actions_addchdir_np`.
     typealias AddChdir = @convention(c) (UnsafeMutablePointer<SpawnFileActions>, UnsafePointer<CChar>) -> Int32
     /// C signature of `posix_spawn_file_actions_addclosefrom_np`.
     typealias AddClosefrom = @convention(c) (UnsafeMutablePointer<SpawnFileActions>, Int32) -> Int32
 
+    /// C signature of Linux `pidfd_open` (glibc 2.36+ wrapper).
+    typealias PidfdOpen = @convention(c) (pid_t, UInt32) -> Int32
+
     /// `posix_spawn_file_actions_addchdir_np`, or `nil` when the C library lacks it.
     static let addChdir: AddChdir? = lookUp("posix_spawn_file_actions_addchdir_np", as: AddChdir.self)
 
     /// `posix_spawn_file_actions_addclosefrom_np`, or `nil` when the C library lacks it.
     static let addClosefrom: AddClosefrom? = lookUp("posix_spawn_file_actions_addclosefrom_np", as: AddClosefrom.self)
+
+    /// `pidfd_open`, or `nil` when the C library lacks the wrapper (it still fails with ENOSYS on kernels < 5.3).
+    static let pidfdOpen: PidfdOpen? = lookUp("pidfd_open", as: PidfdOpen.self)
 
     /// Finds `symbol` in the global symbol scope and casts it to the C function type `type`.
     private static func lookUp<F>(_ symbol: String, as type: F.Type) -> F? {

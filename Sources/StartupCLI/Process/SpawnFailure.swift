@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Why a child could not be started: an errno plus a user-facing message.
 struct SpawnFailure: Error, Sendable, Hashable {
     /// The errno describing the failure.
@@ -17,4 +23,9 @@ struct SpawnFailure: Error, Sendable, Hashable {
 
     /// The `Termination` reporting this failure.
     var termination: Termination { .failedToStart(errno: errno, message: message) }
+}
+
+/// Human-readable text for an errno value, e.g. "No such file or directory".
+func errnoDescription(_ code: Int32) -> String {
+    String(cString: strerror(code))
 }

@@ -18,7 +18,7 @@ public struct StartupContext: Sendable {
     /// - Parameter command: The dependency's type.
     /// - Throws: ``StartupContextError`` when the command is not a dependency or its output has
     ///   another type.
-    public func output<Command: StartupCommand>(of command: Command.Type) throws(StartupContextError) -> Command.Output {
+    public func output<Command: StartupCommand>(of command: Command.Type) throws -> Command.Output {
         try output(of: Command.id, as: Command.Output.self)
     }
 
@@ -27,7 +27,7 @@ public struct StartupContext: Sendable {
     /// - Parameter command: The dependency's type.
     /// - Throws: ``StartupContextError`` when the command is not a dependency or its output has
     ///   another type.
-    public func output<Command: MainActorStartupCommand>(of command: Command.Type) throws(StartupContextError) -> Command.Output {
+    public func output<Command: MainActorStartupCommand>(of command: Command.Type) throws -> Command.Output {
         try output(of: Command.id, as: Command.Output.self)
     }
 
@@ -42,7 +42,7 @@ public struct StartupContext: Sendable {
     /// - Throws: ``StartupContextError`` when `id` is unknown, not a dependency, or its output is
     ///   not a `T`.
     /// - Complexity: O(1) for a direct dependency; O(ancestors) for a transitive one.
-    public func output<T: Sendable>(of id: CommandID, as type: T.Type = T.self) throws(StartupContextError) -> T {
+    public func output<T: Sendable>(of id: CommandID, as type: T.Type = T.self) throws -> T {
         guard let dependency = plan.storage.index[id] else {
             throw StartupContextError(code: .unknownCommand, command: commandID, requested: id)
         }

@@ -63,11 +63,6 @@ enum StartupBinary {
     }
 }
 
-/// Whether a process with this id still exists.
-func processExists(_ pid: pid_t) -> Bool {
-    kill(pid, 0) == 0 || errno != ESRCH
-}
-
 /// Waits until a file exists and has content, or the deadline passes; for readiness checks of
 /// processes started by a test (never for asserting timing).
 func waitForFile(_ path: String, timeout: Duration = .seconds(20)) async -> String? {

@@ -1,0 +1,401 @@
+import Foundation
+import Testing
+
+@testable import StartupCLI
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Tests for `ProcessSpawner.run`: exit statuses, output handling, spawn failures, environment, cancellation.
+@Suite struct ProcessSpawnerTests {
+    private typealias Support = SpawnTestSupport
+
+    /// Runs `/bin/sh -c script` with the test environment.
+    private func sh(
+        _ script: String,
+        output: OutputDestination = .capture,
+        gracePeriod: Duration = .seconds(2),
+        exitStrategy: ExitWatcher.Strategy = .automatic
+    ) async -> ProcessOutcome {
+        await ProcessSpawner.run(
+            ProcessSpec(arguments: ["/bin/sh", "-c", script], environment: Support.environment, output: output),
+            terminationGracePeriod: gracePeriod, directoryStrategy: .automatic, exitStrategy: exitStrategy)
+    }
+
+    // MARK: exit statuses
+
+    /// Exit statuses 0, 3 and 1 come back as `.exited`, with either exit-waiting strategy.
+    @Test(arguments: [ExitWatcher.Strategy.automatic, .dedicatedThread])
+    func exitCodesAreReported(strategy: ExitWatcher.Strategy) async {
+        #expect(await sh("exit 0", exitStrategy: strategy).termination == .exited(0))
+        #expect(await sh("exit 3", exitStrategy: strategy).termination == .exited(3))
+        let direct = await ProcessSpawner.run(ProcessSpec(arguments: ["false"], environment: Support.environment))
+        #expect(direct.termination == .exited(1))
+        #expect(!direct.wasTerminated)
+    }
+
+    /// A child killed by a signal is reported as `.signaled`, not as a cancellation.
+    @Test(arguments: [ExitWatcher.Strategy.automatic, .dedicatedThread])
+    func signaledChildIsReported(strategy: ExitWatcher.Strategy) async {
+        let outcome = await sh("kill -9 $$", exitStrategy: strategy)
+        #expect(outcome.termination == .signaled(SIGKILL))
+        #expect(outcome.cancellation == nil)
+    }
+
+    #if os(Linux)
+    /// The child starts with an empty signal mask and no inherited ignored signals.
+    @Test func signalMaskAndIgnoredSignalsAreReset() async throws {
+        // Swift programs commonly ignore SIGPIPE, and ignored dispositions survive exec; the child must not see it.
+        _ = signal(SIGPIPE, SIG_IGN)
+        let outcome = await ProcessSpawner.run(
+            ProcessSpec(
+                arguments: ["grep", "-E", "^Sig(Blk|Ign)", "/proc/self/status"], environment: Support.environment,
+                output: .capture))
+        #expect(outcome.termination == .exited(0))
+        let masks = Support.text(outcome).split(separator: "\n").compactMap { line in
+            line.split(separator: "\t").last.flatMap { UInt64($0, radix: 16) }
+        }
+        try #require(masks.count == 2)
+        // Only the classic signals 1...31: glibc's posix_spawn leaves its internal signals 32/33 ignored.
+        #expect(masks[0] == 0, "blocked signals")
+        #expect(masks[1] & 0x7fff_ffff == 0, "ignored signals")
+    }
+    #endif
+
+    // MARK: output
+
+    /// Captured stdout and stderr are interleaved in write order.
+    @Test func capturedOutputInterleavesStdoutAndStderr() async {
+        let outcome = await sh("echo out1; echo err1 >&2; echo out2; echo err2 1>&2")
+        #expect(Support.text(outcome) == "out1\nerr1\nout2\nerr2\n")
+        #expect(!outcome.outputTruncated)
+    }
+
+    /// Capture keeps the last 64 KiB and flags truncation exactly at the boundary.
+    @Test func capturedOutputKeepsOnlyTheLast64KiB() async {
+        let big = await sh("head -c 199999 /dev/zero | tr '\\0' a; printf END")
+        #expect(big.termination == .exited(0))
+        #expect(big.output.count == 65536)
+        #expect(big.outputTruncated)
+        #expect(big.output.suffix(3) == Array("END".utf8))
+        #expect(big.output.dropLast(3).allSatisfy { $0 == UInt8(ascii: "a") })
+
+        let exact = await sh("head -c 65536 /dev/zero | tr '\\0' b")
+        #expect(exact.output.count == 65536)
+        #expect(!exact.outputTruncated)
+
+        let oneOver = await sh("head -c 65537 /dev/zero | tr '\\0' c")
+        #expect(oneOver.output.count == 65536)
+        #expect(oneOver.outputTruncated)
+    }
+
+    /// `.discard` points stdout and stderr at /dev/null; `.capture` does not.
+    @Test func discardSendsOutputToDevNull() async {
+        let outcome = await sh("[ /dev/stdout -ef /dev/null ] && [ /dev/stderr -ef /dev/null ]", output: .discard)
+        #expect(outcome.termination == .exited(0))
+        #expect(outcome.output.isEmpty)
+        let captured = await sh("[ /dev/stdout -ef /dev/null ]", output: .capture)
+        #expect(captured.termination == .exited(1))
+    }
+
+    #if os(Linux)
+    /// `.inherit` gives the child our own stdout.
+    @Test func inheritWritesToOurStdout() async throws {
+        let directory = try Support.makeTemporaryDirectory()
+        defer { Support.remove(directory) }
+        var ours = stat()
+        try #require(fstat(1, &ours) == 0)
+        // fd 4 keeps the child's original stdout while `stat`'s own stdout is redirected to the file.
+        let outcome = await sh("exec 4>&1; stat -L -c %d:%i /proc/self/fd/4 > '\(directory)/id'", output: .inherit)
+        #expect(outcome.termination == .exited(0))
+        #expect(outcome.output.isEmpty)
+        let theirs = try String(contentsOfFile: directory + "/id", encoding: .utf8)
+        #expect(theirs == "\(ours.st_dev):\(ours.st_ino)\n")
+    }
+
+    /// Descriptors leaked without O_CLOEXEC by other code are not inherited.
+    @Test func strayDescriptorsAreNotInherited() async throws {
+        try #require(SpawnExtensions.addClosefrom != nil, "glibc without posix_spawn_file_actions_addclosefrom_np")
+        var fds: [Int32] = [0, 0]
+        try #require(pipe(&fds) == 0)  // deliberately without O_CLOEXEC
+        defer { _ = close(fds[0]); _ = close(fds[1]) }
+        let outcome = await sh("[ -e /proc/self/fd/\(fds[0]) ] || [ -e /proc/self/fd/\(fds[1]) ]")
+        #expect(outcome.termination == .exited(1))
+    }
+    #endif
+
+    /// The child reads stdin from /dev/null and sees EOF at once.
+    @Test func stdinIsDevNull() async {
+        let outcome = await sh("[ /dev/stdin -ef /dev/null ] && cat && echo eof")
+        #expect(outcome.termination == .exited(0))
+        #expect(Support.text(outcome) == "eof\n")
+    }
+
+    // MARK: spawn failures
+
+    /// A missing program is a `.failedToStart` outcome with a make-like message.
+    @Test func missingExecutableFailsToStartWithMessage() async {
+        let outcome = await ProcessSpawner.run(
+            ProcessSpec(arguments: ["startup-no-such-command-xyz", "a"], environment: Support.environment))
+        #expect(
+            outcome.termination
+                == .failedToStart(
+                    errno: ENOENT, message: "cannot run \"startup-no-such-command-xyz\": No such file or directory"))
+        let absolute = await ProcessSpawner.run(
+            ProcessSpec(arguments: ["/nonexistent/startup-tool"], environment: Support.environment))
+        #expect(
+            absolute.termination
+                == .failedToStart(
+                    errno: ENOENT, message: "cannot run \"/nonexistent/startup-tool\": No such file or directory"))
+    }
+
+    /// An empty argv is rejected without spawning.
+    @Test func emptyArgumentsFailToStart() async {
+        let outcome = await ProcessSpawner.run(ProcessSpec(arguments: [], environment: Support.environment))
+        guard case .failedToStart(let code, _) = outcome.termination else {
+            Issue.record("expected failedToStart, got \(outcome.termination)")
+            return
+        }
+        #expect(code == EINVAL)
+    }
+
+    /// A non-executable file found in PATH reports EACCES.
+    @Test func nonExecutableFileFailsWithPermissionDenied() async throws {
+        let directory = try Support.makeTemporaryDirectory()
+        defer { Support.remove(directory) }
+        try await Support.writeFile(directory + "/tool", "#!/bin/sh\n", executable: false)
+        let outcome = await ProcessSpawner.run(
+            ProcessSpec(arguments: ["tool"], environment: ["PATH": directory]))
+        #expect(outcome.termination == .failedToStart(errno: EACCES, message: "cannot run \"tool\": Permission denied"))
+    }
+
+    /// A missing working directory is reported as such, not as a missing program.
+    @Test func missingWorkingDirectoryIsReported() async {
+        let outcome = await ProcessSpawner.run(
+            ProcessSpec(
+                arguments: ["true"], environment: Support.environment, workingDirectory: "/nonexistent/startup-dir"))
+        #expect(
+            outcome.termination
+                == .failedToStart(
+                    errno: ENOENT,
+                    message: "cannot change directory to \"/nonexistent/startup-dir\": No such file or directory"))
+    }
+
+    /// A task cancelled before `run` starts does not spawn anything.
+    @Test func cancelledBeforeStartDoesNotSpawn() async {
+        let outcome = await Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await ProcessSpawner.run(ProcessSpec(arguments: ["true"], environment: Support.environment))
+        }.value
+        guard case .failedToStart(let code, _) = outcome.termination else {
+            Issue.record("expected failedToStart, got \(outcome.termination)")
+            return
+        }
+        #expect(code == ECANCELED)
+    }
+
+    // MARK: working directory, environment, PATH
+
+    /// The working directory is honoured with addchdir_np and with the shell fallback.
+    @Test(arguments: [ChildLauncher.DirectoryStrategy.automatic, .shellFallback])
+    func workingDirectoryIsHonoured(strategy: ChildLauncher.DirectoryStrategy) async throws {
+        let directory = try Support.makeTemporaryDirectory()
+        defer { Support.remove(directory) }
+        let outcome = await ProcessSpawner.run(
+            ProcessSpec(
+                arguments: ["pwd", "-P"], environment: Support.environment, workingDirectory: directory,
+                output: .capture),
+            terminationGracePeriod: .seconds(2), directoryStrategy: strategy)
+        #expect(outcome.termination == .exited(0))
+        #expect(Support.text(outcome) == directory + "\n")
+    }
+
+    /// A relative argv[0] resolves against the working directory.
+    @Test(arguments: [ChildLauncher.DirectoryStrategy.automatic, .shellFallback])
+    func relativeExecutableResolvesInWorkingDirectory(strategy: ChildLauncher.DirectoryStrategy) async throws {
+        let directory = try Support.makeTemporaryDirectory()
+        defer { Support.remove(directory) }
+        let script = directory + "/hello.sh"
+        try await Support.writeFile(script, "#!/bin/sh\necho \"hello $1\"\n", executable: true)
+        let outcome = await ProcessSpawner.run(
+            ProcessSpec(
+                arguments: ["./hello.sh", "a b"], environment: Support.environment, workingDirectory: directory,
+                output: .capture),
+            terminationGracePeriod: .seconds(2), directoryStrategy: strategy)
+        #expect(outcome.termination == .exited(0))
+        #expect(Support.text(outcome) == "hello a b\n")
+    }
+
+    /// The child sees exactly the given environment and nothing of ours.
+    @Test func environmentIsExactlyWhatWasGiven() async throws {
+        try #require(ProcessInfo.processInfo.environment["PATH"] != nil)
+        let outcome = await ProcessSpawner.run(
+            ProcessSpec(
+                arguments: ["env"], environment: ["PATH": "/usr/bin:/bin", "STARTUP_TEST_VALUE": "a b=c"],
+                output: .capture))
+        #expect(outcome.termination == .exited(0))
+        let lines = Support.text(outcome).split(separator: "\n").map(String.init).sorted()
+        #expect(lines == ["PATH=/usr/bin:/bin", "STARTUP_TEST_VALUE=a b=c"])
+    }
+
+    /// argv[0] is looked up in the PATH of the child environment, not ours.
+    @Test func executableIsLookedUpInTheChildsPath() async throws {
+        let directory = try Support.makeTemporaryDirectory()
+        defer { Support.remove(directory) }
+        try await Support.writeFile(directory + "/startup-private-tool", "#!/bin/sh\necho private\n", executable: true)
+        let found = await ProcessSpawner.run(
+            ProcessSpec(
+                arguments: ["startup-private-tool"], environment: ["PATH": "/nonexistent:" + directory],
+                output: .capture))
+        #expect(found.termination == .exited(0))
+        #expect(Support.text(found) == "private\n")
+        let notFound = await ProcessSpawner.run(
+            ProcessSpec(arguments: ["startup-private-tool"], environment: Support.environment))
+        #expect(notFound.termination.isSuccess == false)
+    }
+
+    // MARK: cancellation
+
+    /// Cancelling sends SIGTERM to the whole group, reaps the child and keeps captured output.
+    @Test(.timeLimit(.minutes(1)), arguments: [ExitWatcher.Strategy.automatic, .dedicatedThread])
+    func cancellationTerminatesTheWholeProcessGroup(strategy: ExitWatcher.Strategy) async throws {
+        let directory = try Support.makeTemporaryDirectory()
+        defer { Support.remove(directory) }
+        let pidFile = directory + "/pids"
+        let script = "echo started; sleep 100 & \(Support.publish("$$ $!", to: pidFile)) && sleep 100"
+        let task = Task { await sh(script, exitStrategy: strategy) }
+        let pids = try await Support.waitForPids(in: pidFile)
+        try #require(pids.count == 2)
+        task.cancel()
+        let outcome = await task.value
+        #expect(outcome.termination == .signaled(SIGTERM))
+        #expect(outcome.cancellation == .terminate)
+        #expect(outcome.wasTerminated)
+        #expect(Support.text(outcome) == "started\n")
+        #expect(kill(pids[0], 0) == -1 && errno == ESRCH)
+        #expect(await Support.eventuallyGone(pids[1]))
+    }
+
+    /// A group that ignores SIGTERM is SIGKILLed after the grace period.
+    @Test(.timeLimit(.minutes(1)), arguments: [ExitWatcher.Strategy.automatic, .dedicatedThread])
+    func cancellationEscalatesToSIGKILLAfterGracePeriod(strategy: ExitWatcher.Strategy) async throws {
+        let directory = try Support.makeTemporaryDirectory()
+        defer { Support.remove(directory) }
+        let pidFile = directory + "/pids"
+        let script = "trap '' TERM; sleep 100 & \(Support.publish("$$ $!", to: pidFile)) && sleep 100"
+        let task = Task { await sh(script, output: .discard, gracePeriod: .milliseconds(200), exitStrategy: strategy) }
+        let pids = try await Support.waitForPids(in: pidFile)
+        try #require(pids.count == 2)
+        let cancelledAt = ContinuousClock.now
+        task.cancel()
+        let outcome = await task.value
+        #expect(ContinuousClock.now - cancelledAt >= .milliseconds(200))
+        #expect(outcome.termination == .signaled(SIGKILL))
+        #expect(outcome.cancellation == .kill)
+        #expect(kill(pids[0], 0) == -1 && errno == ESRCH)
+        #expect(await Support.eventuallyGone(pids[1]))
+    }
+
+    /// A zero grace period sends SIGKILL straight away.
+    @Test(.timeLimit(.minutes(1)))
+    func zeroGracePeriodKillsImmediately() async throws {
+        let directory = try Support.makeTemporaryDirectory()
+        defer { Support.remove(directory) }
+        let pidFile = directory + "/pids"
+        let script = "trap '' TERM; \(Support.publish("$$", to: pidFile)) && sleep 100"
+        let task = Task { await sh(script, output: .discard, gracePeriod: .zero) }
+        _ = try await Support.waitForPids(in: pidFile)
+        task.cancel()
+        let outcome = await task.value
+        #expect(outcome.termination == .signaled(SIGKILL))
+        #expect(outcome.cancellation == .kill)
+    }
+
+    /// After a cancelled leader exits, group members that ignored SIGTERM are killed.
+    @Test(.timeLimit(.minutes(1)))
+    func grandchildIgnoringSIGTERMIsKilledWhenTheLeaderExits() async throws {
+        let directory = try Support.makeTemporaryDirectory()
+        defer { Support.remove(directory) }
+        let pidFile = directory + "/pids"
+        // The background subshell ignores SIGTERM; the leader does not, so it exits long before the grace period.
+        let script = "(trap '' TERM; exec sleep 100) & \(Support.publish("$$ $!", to: pidFile)) && sleep 100"
+        let task = Task { await sh(script, output: .discard, gracePeriod: .seconds(60)) }
+        let pids = try await Support.waitForPids(in: pidFile)
+        try #require(pids.count == 2)
+        task.cancel()
+        let outcome = await task.value
+        #expect(outcome.termination == .signaled(SIGTERM))
+        #expect(outcome.cancellation == .terminate)
+        #expect(await Support.eventuallyGone(pids[1]))
+    }
+
+    /// A child that handles SIGTERM and exits keeps its own exit status.
+    @Test(.timeLimit(.minutes(1)))
+    func childHandlingSIGTERMKeepsItsExitStatus() async throws {
+        let directory = try Support.makeTemporaryDirectory()
+        defer { Support.remove(directory) }
+        let pidFile = directory + "/pids"
+        let script = "trap 'exit 7' TERM; sleep 100 & \(Support.publish("$$", to: pidFile)) && wait"
+        let task = Task { await sh(script, output: .discard) }
+        _ = try await Support.waitForPids(in: pidFile)
+        task.cancel()
+        let outcome = await task.value
+        #expect(outcome.termination == .exited(7))
+        #expect(outcome.cancellation == .terminate)
+    }
+
+    /// A normal exit leaves deliberately backgrounded processes running.
+    @Test func normalExitLeavesBackgroundProcessesAlone() async throws {
+        let directory = try Support.makeTemporaryDirectory()
+        defer { Support.remove(directory) }
+        let pidFile = directory + "/pids"
+        let outcome = await sh("sleep 100 & \(Support.publish("$!", to: pidFile))", output: .discard)
+        #expect(outcome.termination == .exited(0))
+        let pids = try await Support.waitForPids(in: pidFile)
+        try #require(pids.count == 1)
+        #expect(Support.isRunningAndUnsignalled(pids[0]))
+        _ = kill(pids[0], SIGKILL)
+    }
+
+    /// Waiting for children does not tie up the cooperative thread pool.
+    @Test(.timeLimit(.minutes(1)))
+    func waitingDoesNotOccupyCooperativeThreads() async throws {
+        // More simultaneous waits than cooperative threads. If waiting blocked the pool, nothing (not even the
+        // readiness loop below) could run until the sleeps ended, so the children would exit 0 instead of being
+        // cancelled.
+        let directory = try Support.makeTemporaryDirectory()
+        defer { Support.remove(directory) }
+        let count = 3 * ProcessInfo.processInfo.activeProcessorCount + 2
+        let tasks = (0..<count).map { index in
+            Task {
+                await sh("\(Support.publish("$$", to: "\(directory)/\(index)")) && exec sleep 10", output: .discard)
+            }
+        }
+        for index in 0..<count {
+            _ = try await Support.waitForPids(in: "\(directory)/\(index)")
+        }
+        for task in tasks { task.cancel() }
+        for task in tasks {
+            #expect(await task.value.termination == .signaled(SIGTERM))
+        }
+    }
+
+    // MARK: throughput
+
+    /// 200 concurrent `true` children all exit 0.
+    @Test func manyConcurrentChildrenAllSucceed() async {
+        let outcomes = await withTaskGroup(of: ProcessOutcome.self, returning: [ProcessOutcome].self) { group in
+            for _ in 0..<200 {
+                group.addTask {
+                    await ProcessSpawner.run(ProcessSpec(arguments: ["true"], environment: Support.environment))
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(outcomes.count == 200)
+        #expect(outcomes.allSatisfy { $0.termination == .exited(0) })
+    }
+}
