@@ -48,7 +48,9 @@ enum RunCommand {
         case .cancelled: .interrupted
         }
         if options.trace {
-            let path = options.traceFile ?? URL(fileURLWithPath: manifestDirectory).appendingPathComponent(".startup/trace.json").path
+            // Beside the manifest, spelled as the user spelled the manifest's path.
+            let path = options.traceFile
+                ?? ((options.file as NSString).deletingLastPathComponent as NSString).appendingPathComponent(".startup/trace.json")
             do {
                 try AtomicFileWriter.write(ReportExport.chromeTrace(report).text() + "\n", to: path)
                 if options.format == .text { console.out("\nTrace written to \(path) (open it in https://ui.perfetto.dev or chrome://tracing)\n") }
