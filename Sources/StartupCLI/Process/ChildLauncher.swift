@@ -113,11 +113,15 @@ enum ChildLauncher {
     private static func configureAttributes(_ attributes: inout SpawnAttributes) -> Int32 {
         var noSignals = sigset_t()
         sigemptyset(&noSignals)
-        // Ignored dispositions survive exec (e.g. SIGPIPE, which Swift programs often ignore), so reset them all.
+        // Ignored dispositions survive exec (e.g. SIGPIPE, which Swift programs often ignore, and SIGINT
+        // and SIGTERM while `startup run` handles them), so reset those a process may ignore. Not all
+        // 64: the child resets each with a system call while the parent waits for it to exec.
         var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        sigdelset(&allSignals, SIGKILL)
-        sigdelset(&allSignals, SIGSTOP)
+        sigemptyset(&allSignals)
+        for signal in [SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGALRM, SIGTERM, SIGUSR1, SIGUSR2, SIGCHLD,
+                       SIGTSTP, SIGTTIN, SIGTTOU, SIGURG, SIGXFSZ, SIGWINCH] {
+            sigaddset(&allSignals, signal)
+        }
         let flags = POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
         let codes = [
             posix_spawnattr_setflags(&attributes, Int16(flags)),

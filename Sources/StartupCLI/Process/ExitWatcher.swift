@@ -25,7 +25,10 @@ enum ExitWatcher {
         #if os(Linux)
         if strategy == .automatic, let pidfdOpen = SpawnExtensions.pidfdOpen {
             let descriptor = pidfdOpen(pid, 0)  // pidfds are always close-on-exec
-            if descriptor >= 0 { return await readable(pidfd: descriptor) }
+            if descriptor >= 0 {
+                if let monitor = PidfdMonitor.shared, await monitor.exited(pidfd: descriptor) == 0 { return 0 }
+                return await readable(pidfd: descriptor)
+            }
         }
         #endif
         return await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in

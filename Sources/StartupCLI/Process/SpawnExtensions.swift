@@ -29,6 +29,15 @@ enum SpawnExtensions {
     /// `pidfd_open`, or `nil` when the C library lacks the wrapper (it still fails with ENOSYS on kernels < 5.3).
     static let pidfdOpen: PidfdOpen? = lookUp("pidfd_open", as: PidfdOpen.self)
 
+    typealias EpollCreate1 = @convention(c) (Int32) -> Int32
+    typealias EpollControl = @convention(c) (Int32, Int32, Int32, UnsafeMutableRawPointer?) -> Int32
+    typealias EpollWait = @convention(c) (Int32, UnsafeMutableRawPointer?, Int32, Int32) -> Int32
+
+    /// `epoll_create1`, `epoll_ctl` and `epoll_wait` (Linux), hidden by the Glibc module like the above.
+    static let epollCreate1: EpollCreate1? = lookUp("epoll_create1", as: EpollCreate1.self)
+    static let epollControl: EpollControl? = lookUp("epoll_ctl", as: EpollControl.self)
+    static let epollWait: EpollWait? = lookUp("epoll_wait", as: EpollWait.self)
+
     /// Finds `symbol` in the global symbol scope and casts it to the C function type `type`.
     private static func lookUp<F>(_ symbol: String, as type: F.Type) -> F? {
         guard let handle = dlopen(nil, RTLD_NOW), let address = dlsym(handle, symbol) else { return nil }

@@ -64,13 +64,21 @@ enum RunCommand {
 
     /// Runs the orchestrator in a task that an interrupt, or cancelling the caller, cancels.
     private static func run(_ orchestrator: StartupOrchestrator, handlesSignals: Bool) async -> StartupReport {
-        let task = Task { await orchestrator.run() }
-        let interrupts = handlesSignals ? InterruptHandler { task.cancel() } : nil
+        // Handlers go in before the first command starts, so no Ctrl-C can slip past them.
+        let interrupted = Locked(false)
+        let task = Locked<Task<StartupReport, Never>?>(nil)
+        let interrupts = handlesSignals ? InterruptHandler {
+            interrupted.withLock { $0 = true }
+            task.withLock { $0 }?.cancel()
+        } : nil
         defer { interrupts?.stop() }
+        let run = Task { await orchestrator.run() }
+        task.withLock { $0 = run }
+        if interrupted.withLock({ $0 }) { run.cancel() }
         return await withTaskCancellationHandler {
-            await task.value
+            await run.value
         } onCancel: {
-            task.cancel()
+            run.cancel()
         }
     }
 }

@@ -13,6 +13,8 @@ struct ShellExecution: Sendable {
     let gracePeriod: Duration
     let simulate: Bool
     let outputs: CommandOutputs
+    /// This process's working directory, where children start unless told otherwise.
+    private let currentDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
 
     /// The binding of every command that has a `run` line.
     func binding(for manifest: Manifest) -> ManifestBinding {
@@ -47,6 +49,8 @@ struct ShellExecution: Sendable {
             : URL(fileURLWithPath: directory, relativeTo: URL(fileURLWithPath: manifestDirectory, isDirectory: true)).standardizedFileURL.path
         return ProcessSpec(
             arguments: CommandLineSplitter.plan(for: line).arguments, environment: environment,
-            workingDirectory: workingDirectory, output: output == .stream ? .inherit : .capture)
+            // No chdir in the child when it would start there anyway.
+            workingDirectory: workingDirectory == currentDirectory ? nil : workingDirectory,
+            output: output == .stream ? .inherit : .capture)
     }
 }

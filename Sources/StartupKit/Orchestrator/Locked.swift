@@ -1,54 +1,60 @@
 #if canImport(Darwin)
 import Darwin
-#else
-import Synchronization
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
 #endif
 
-/// A value shared between tasks, guarded by a lock held only for the duration of one short
-/// closure.
+/// A value shared between tasks and threads, guarded by a lock held only for the duration of one
+/// short closure.
 ///
-/// Used for command outputs, which a finishing command writes from its own task while other
-/// commands read those of their dependencies from theirs; Swift cannot prove that a dependency's
-/// write always happens before its dependents' reads, so a lock says it.
-#if canImport(Darwin)
-// `Mutex` needs macOS 15 / iOS 18; the package supports macOS 13 / iOS 16, so Darwin uses
-// `os_unfair_lock`. The class is `@unchecked Sendable` because every access to `value` happens
-// between `os_unfair_lock_lock` and `os_unfair_lock_unlock` below, which the compiler cannot see.
+/// Used where Swift cannot prove an ordering that the program guarantees: a finishing command
+/// writes its output from its own task while its dependents read it later from theirs; workers
+/// share the scheduler's state; a monitor thread hands process exits to tasks.
+///
+/// `@unchecked Sendable` because every access to `value` happens between the lock and unlock
+/// calls below, which the compiler cannot see. It wraps the platform's lock rather than
+/// `Synchronization.Mutex`, which needs macOS 15 / iOS 18 (the package supports macOS 13 / iOS 16)
+/// and whose contended path the thread sanitizer cannot see on Linux (it reports false races),
+/// while it does understand `pthread_mutex_lock`.
 package final class Locked<Value: Sendable>: @unchecked Sendable {
     private var value: Value
+    #if canImport(Darwin)
     private let lock: UnsafeMutablePointer<os_unfair_lock>
+    #else
+    private let lock: UnsafeMutablePointer<pthread_mutex_t>
+    #endif
 
     /// Creates the lock around an initial value.
     package init(_ value: Value) {
         self.value = value
-        self.lock = .allocate(capacity: 1)
-        self.lock.initialize(to: os_unfair_lock())
+        lock = .allocate(capacity: 1)
+        #if canImport(Darwin)
+        lock.initialize(to: os_unfair_lock())
+        #else
+        lock.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(lock, nil)
+        #endif
     }
 
     deinit {
+        #if !canImport(Darwin)
+        pthread_mutex_destroy(lock)
+        #endif
         lock.deinitialize(count: 1)
         lock.deallocate()
     }
 
     /// Runs `body` with exclusive access to the value.
     package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        #if canImport(Darwin)
         os_unfair_lock_lock(lock)
         defer { os_unfair_lock_unlock(lock) }
+        #else
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        #endif
         return try body(&value)
     }
 }
-#else
-package final class Locked<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
-
-    /// Creates the lock around an initial value.
-    package init(_ value: sending Value) {
-        self.mutex = Mutex(value)
-    }
-
-    /// Runs `body` with exclusive access to the value.
-    package func withLock<Result: Sendable>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        try mutex.withLock { value in try body(&value) }
-    }
-}
-#endif
