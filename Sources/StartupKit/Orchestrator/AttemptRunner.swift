@@ -40,6 +40,7 @@ enum AttemptRunner {
         }
     }
 
+    @inline(__always)
     private static func execute(_ context: StartupContext) async -> AttemptOutcome {
         let position = context.index
         do {

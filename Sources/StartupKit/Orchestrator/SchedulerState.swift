@@ -57,7 +57,7 @@ struct SchedulerState: Sendable {
     let options: StartupOrchestrator.Options
     let clock: StartedClock
     private let slots: Int
-    private var pendingDependencies: [Int]
+    private var pendingDependencies: [Int32]
     private var ready = PriorityHeap<ReadyKey>()
     private var records: [Record]
     /// The status of every command that ended other than by succeeding.
@@ -79,7 +79,7 @@ struct SchedulerState: Sendable {
         self.clock = clock
         self.slots = options.maxConcurrency ?? Int.max
         let graph = plan.storage.graph
-        self.pendingDependencies = (0..<plan.count).map { graph.dependencies(of: $0).count }
+        self.pendingDependencies = (0..<plan.count).map { Int32(graph.dependencyStart[$0 + 1] - graph.dependencyStart[$0]) }
         self.records = Array(repeating: Record(), count: plan.count)
         self.unfinished = plan.count
     }
@@ -115,14 +115,15 @@ struct SchedulerState: Sendable {
         return nil
     }
 
-    private mutating func nextJob() -> Job? {
+    /// The best ready command, started `now` (by default, read from the clock).
+    private mutating func nextJob(at now: Duration? = nil) -> Job? {
         guard stop == nil, running < slots, let next = ready.popMin() else { return nil }
         running += 1
-        return start(Job(position: next.position, attempt: 1, delay: .zero))
+        return start(Job(position: next.position, attempt: 1, delay: .zero), at: now)
     }
 
-    private mutating func start(_ job: Job) -> Job {
-        let now = clock.elapsed()
+    private mutating func start(_ job: Job, at time: Duration? = nil) -> Job {
+        let now = time ?? clock.elapsed()
         records[job.position].attempts = Int32(job.attempt)
         records[job.position].progress = .running
         if job.attempt == 1 { records[job.position].start = now.clampedNanoseconds }
@@ -173,7 +174,8 @@ struct SchedulerState: Sendable {
             }
             fail(position, as: .timedOut(after: timeout), effects: &effects)
         }
-        let next = nextJob()
+        // The worker's next command starts as this one ends: one clock reading serves both.
+        let next = nextJob(at: endOffset)
         wakeWorkerIfNeeded(&effects)
         checkFinished(&effects)
         return next
@@ -303,24 +305,25 @@ extension SchedulerState {
         }
         let commands = plan.storage.commands
         let durations = records.map { record in record.start < 0 || record.end < 0 ? 0 : record.end - record.start }
-        let timing = PlanTiming(plan: plan, durations: durations)
+        let sweep = TimingSweep(graph: plan.storage.graph, durations: durations)
         var isCritical = [Bool](repeating: false, count: commands.count)
-        for id in timing.criticalPath { isCritical[plan.storage.index[id]!] = true }
+        for position in sweep.criticalPath { isCritical[position] = true }
         var anyRequiredFailed = false
         let reports = records.indices.map { position in
             let record = records[position]
-            let status = outcomes[position] ?? .succeeded
+            let status = outcomes.isEmpty ? .succeeded : outcomes[position] ?? .succeeded
             let isOptional = commands[position].options.isOptional
             if !isOptional, !status.isSuccess { anyRequiredFailed = true }
             return CommandReport(
                 id: commands[position].id, status: status, startOffset: record.startOffset, endOffset: record.endOffset,
                 attempts: Int(record.attempts), isOptional: isOptional,
-                slack: timing.entries[position].slack, isOnCriticalPath: isCritical[position])
+                slack: .nanoseconds(sweep.latestStart(position) - sweep.earliestStart[position]),
+                isOnCriticalPath: isCritical[position])
         }
         let status: StartupReport.Status = if case .cancelled = stop { .cancelled } else if anyRequiredFailed { .failed } else { .succeeded }
         let report = StartupReport(
-            status: status, commands: reports, wallTime: wallTime, criticalPath: timing.criticalPath,
-            criticalPathDuration: timing.criticalPathDuration, index: plan.storage.index)
+            status: status, commands: reports, wallTime: wallTime, criticalPath: sweep.criticalPath.map { commands[$0].id },
+            criticalPathDuration: .nanoseconds(sweep.end), index: plan.storage.index)
         emit(.runFinished(report))
         return report
     }

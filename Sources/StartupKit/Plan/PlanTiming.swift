@@ -38,59 +38,15 @@ public struct PlanTiming: Sendable {
     ///
     /// - Complexity: O(commands + edges).
     init(plan: StartupPlan, durations: [Int64]) {
-        let graph = plan.storage.graph
+        let sweep = TimingSweep(graph: plan.storage.graph, durations: durations)
         let commands = plan.storage.commands
-        let (dependencyStart, dependencyList) = (graph.dependencyStart, graph.dependencyList)
-        let (dependentStart, dependentList) = (graph.dependentStart, graph.dependentList)
-        let level = graph.level
-        var earliest = [Int64](repeating: 0, count: commands.count)
-        var earliestFinish = [Int64](repeating: 0, count: commands.count)
-        var end: Int64 = 0
-        var last = -1
-        for command in graph.order {
-            var start: Int64 = 0
-            for edge in dependencyStart[command]..<dependencyStart[command + 1] {
-                start = max(start, earliestFinish[dependencyList[edge]])
-            }
-            earliest[command] = start
-            let finish = start.addingSaturating(durations[command])
-            earliestFinish[command] = finish
-            // Among equal finishes, the deepest chain: without durations, the longest by count.
-            if last == -1 || finish > end || (finish == end && level[command] > level[last]) {
-                end = finish
-                last = command
-            }
-        }
-        var latestFinish = [Int64](repeating: end, count: commands.count)
-        for command in graph.order.reversed() {
-            var latest = end
-            for edge in dependentStart[command]..<dependentStart[command + 1] {
-                let dependent = dependentList[edge]
-                latest = min(latest, latestFinish[dependent] - durations[dependent])
-            }
-            latestFinish[command] = latest
-        }
-
-        var path: [Int] = []
-        var step = last
-        while step >= 0 {
-            path.append(step)
-            // The dependency that finishes last held this command back; among several, the deepest.
-            var holdingBack = -1
-            for dependency in graph.dependencies(of: step)
-            where earliestFinish[dependency] == earliest[step] && (holdingBack == -1 || level[dependency] > level[holdingBack]) {
-                holdingBack = dependency
-            }
-            step = holdingBack
-        }
-
         self.entries = commands.indices.map { position in
             Entry(id: commands[position].id, duration: .nanoseconds(durations[position]),
-                  earliestStart: .nanoseconds(earliest[position]),
-                  latestStart: .nanoseconds(latestFinish[position] - durations[position]))
+                  earliestStart: .nanoseconds(sweep.earliestStart[position]),
+                  latestStart: .nanoseconds(sweep.latestStart(position)))
         }
-        self.criticalPath = path.reversed().map { commands[$0].id }
-        self.criticalPathDuration = .nanoseconds(end)
+        self.criticalPath = sweep.criticalPath.map { commands[$0].id }
+        self.criticalPathDuration = .nanoseconds(sweep.end)
         self.index = plan.storage.index
     }
 }
