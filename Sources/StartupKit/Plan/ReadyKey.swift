@@ -20,11 +20,12 @@ struct ReadyKey: Comparable, Sendable {
     ///
     /// - Complexity: O(commands + edges).
     static func keys(for commands: [AnyStartupCommand], graph: DependencyGraph) -> [ReadyKey] {
+        let (dependentStart, dependentList) = (graph.dependentStart, graph.dependentList)
         var remaining = [Int64](repeating: 0, count: commands.count)
         for command in graph.order.reversed() {
             var longestAfter: Int64 = 0
-            for dependent in graph.dependents(of: command) {
-                longestAfter = max(longestAfter, remaining[dependent])
+            for edge in dependentStart[command]..<dependentStart[command + 1] {
+                longestAfter = max(longestAfter, remaining[dependentList[edge]])
             }
             let own = (commands[command].options.estimate?.clampedNanoseconds ?? 0).addingSaturating(1)
             remaining[command] = longestAfter.addingSaturating(own)
