@@ -28,8 +28,14 @@ package enum StartupTool {
         case .version:
             console.out("startup \(HelpText.version)\n")
             return .success
-        case .plan(let options), .graph(let options):
+        case .plan(let options):
             do { try PlanCommand.execute(options, console: console) } catch { return error }
+        case .graph(let options):
+            do { try PlanCommand.execute(options, console: console, learnsFromLastRun: false) } catch { return error }
+        case .plot(let options):
+            do { try PlotCommand.execute(options, console: console) } catch { return error }
+        case .diff(let options):
+            do { try DiffCommand.execute(options, console: console) } catch { return error }
         case .run(let options):
             do {
                 try await RunCommand.execute(options, console: console, environment: environment, handlesSignals: handlesSignals)

@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (["rnu"], #"unknown subcommand "rnu" (did you mean "run"?); the subcommands are plan, run and graph"#),
+        (["rnu"], #"unknown subcommand "rnu" (did you mean "run"?); the subcommands are plan, run, graph, plot and diff"#),
         (["run", "--jbos", "2"], "unknown option --jbos (did you mean --jobs?)"),
         (["run", "-j", "0"], #"-j needs a whole number of at least 1, not "0""#),
         (["run", "--jobs"], "--jobs needs a value"),

@@ -3,33 +3,33 @@ import Testing
 
 /// Runs the built `startup` binary and checks standard output, standard error and exit status.
 @Suite struct EndToEndTests {
-    @Test func plan_validManifest_exits0() throws {
+    @Test func plan_validManifest_exits0() async throws {
         let folder = try TemporaryDirectory()
         try folder.write("commands.json", #"{"version": 1, "commands": [{"id": "a", "run": "true", "estimate": "5ms"}]}"#)
-        let result = try StartupBinary.run(["plan"], in: folder.path)
+        let result = try await StartupBinary.run(["plan"], in: folder.path)
         #expect(result.status == 0)
         #expect(result.output.contains("Plan for commands.json: 1 command in 1 wave"))
         #expect(result.error.isEmpty)
     }
 
-    @Test func run_failingCommand_exits1AndShowsOutput() throws {
+    @Test func run_failingCommand_exits1AndShowsOutput() async throws {
         let folder = try TemporaryDirectory()
         try folder.write("commands.json", #"{"version": 1, "commands": [{"id": "a", "run": "echo broken; exit 2"}, {"id": "b", "dependencies": ["a"], "run": "true"}]}"#)
-        let result = try StartupBinary.run(["run"], in: folder.path)
+        let result = try await StartupBinary.run(["run"], in: folder.path)
         #expect(result.status == 1)
         #expect(result.output.contains("│ broken"))
         #expect(result.output.contains("- b"))
     }
 
-    @Test func invalidManifest_exits65_missing66_usage64() throws {
+    @Test func invalidManifest_exits65_missing66_usage64() async throws {
         let folder = try TemporaryDirectory()
         try folder.write("bad.json", #"{"version": 1, "commands": [{"id": "a", "dependencies": ["a"]}]}"#)
-        let invalid = try StartupBinary.run(["run", "-f", "bad.json"], in: folder.path)
+        let invalid = try await StartupBinary.run(["run", "-f", "bad.json"], in: folder.path)
         #expect(invalid.status == 65)
         #expect(invalid.error.contains(#"bad.json:1:58: commands[0] ("a").dependencies[0]: "a" cannot depend on itself"#))
         #expect(invalid.output.isEmpty)
-        #expect(try StartupBinary.run(["plan", "-f", "missing.json"], in: folder.path).status == 66)
-        let usage = try StartupBinary.run(["plna"], in: folder.path)
+        #expect(try await StartupBinary.run(["plan", "-f", "missing.json"], in: folder.path).status == 66)
+        let usage = try await StartupBinary.run(["plna"], in: folder.path)
         #expect(usage.status == 64)
         #expect(usage.error.contains(#"(did you mean "plan"?)"#))
     }
@@ -46,7 +46,7 @@ import Testing
         let pidText = try #require(await waitForFile(folder.file("pid")))
         let childText = try #require(await waitForFile(folder.file("child")))
         kill(running.pid, SIGINT)
-        let result = running.finish()
+        let result = await running.finish()
         #expect(result.status == 130)
         #expect(result.output.contains("Interrupted in "))
         #expect(result.output.contains("✓ quick"))

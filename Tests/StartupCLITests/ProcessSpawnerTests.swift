@@ -260,7 +260,7 @@ import Darwin
     // MARK: cancellation
 
     /// Cancelling sends SIGTERM to the whole group, reaps the child and keeps captured output.
-    @Test(.timeLimit(.minutes(1)), arguments: [ExitWatcher.Strategy.automatic, .dedicatedThread])
+    @Test(.timeLimit(.minutes(5)), arguments: [ExitWatcher.Strategy.automatic, .dedicatedThread])
     func cancellationTerminatesTheWholeProcessGroup(strategy: ExitWatcher.Strategy) async throws {
         let directory = try Support.makeTemporaryDirectory()
         defer { Support.remove(directory) }
@@ -280,7 +280,7 @@ import Darwin
     }
 
     /// A group that ignores SIGTERM is SIGKILLed after the grace period.
-    @Test(.timeLimit(.minutes(1)), arguments: [ExitWatcher.Strategy.automatic, .dedicatedThread])
+    @Test(.timeLimit(.minutes(5)), arguments: [ExitWatcher.Strategy.automatic, .dedicatedThread])
     func cancellationEscalatesToSIGKILLAfterGracePeriod(strategy: ExitWatcher.Strategy) async throws {
         let directory = try Support.makeTemporaryDirectory()
         defer { Support.remove(directory) }
@@ -300,7 +300,7 @@ import Darwin
     }
 
     /// A zero grace period sends SIGKILL straight away.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func zeroGracePeriodKillsImmediately() async throws {
         let directory = try Support.makeTemporaryDirectory()
         defer { Support.remove(directory) }
@@ -315,7 +315,7 @@ import Darwin
     }
 
     /// After a cancelled leader exits, group members that ignored SIGTERM are killed.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func grandchildIgnoringSIGTERMIsKilledWhenTheLeaderExits() async throws {
         let directory = try Support.makeTemporaryDirectory()
         defer { Support.remove(directory) }
@@ -333,7 +333,7 @@ import Darwin
     }
 
     /// A child that handles SIGTERM and exits keeps its own exit status.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func childHandlingSIGTERMKeepsItsExitStatus() async throws {
         let directory = try Support.makeTemporaryDirectory()
         defer { Support.remove(directory) }
@@ -361,7 +361,7 @@ import Darwin
     }
 
     /// Waiting for children does not tie up the cooperative thread pool.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func waitingDoesNotOccupyCooperativeThreads() async throws {
         // More simultaneous waits than cooperative threads. If waiting blocked the pool, nothing (not even the
         // readiness loop below) could run until the sleeps ended, so the children would exit 0 instead of being
@@ -371,7 +371,7 @@ import Darwin
         let count = 3 * ProcessInfo.processInfo.activeProcessorCount + 2
         let tasks = (0..<count).map { index in
             Task {
-                await sh("\(Support.publish("$$", to: "\(directory)/\(index)")) && exec sleep 10", output: .discard)
+                await sh("\(Support.publish("$$", to: "\(directory)/\(index)")) && exec sleep 300", output: .discard)
             }
         }
         for index in 0..<count {

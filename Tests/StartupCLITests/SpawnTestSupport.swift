@@ -40,7 +40,7 @@ enum SpawnTestSupport {
     }
 
     /// Readiness check only: waits (bounded) until a child has atomically created `path`, then returns its pids.
-    static func waitForPids(in path: String, timeout: Duration = .seconds(20)) async throws -> [pid_t] {
+    static func waitForPids(in path: String, timeout: Duration = .seconds(120)) async throws -> [pid_t] {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let text = try? String(contentsOfFile: path, encoding: .utf8) {
@@ -88,7 +88,7 @@ enum SpawnTestSupport {
 
     /// Waits (bounded) for a signalled grandchild to die. Delivery of a signal to a process we do not reap is
     /// asynchronous, so a bounded wait is the only non-flaky way to observe it.
-    static func eventuallyGone(_ pid: pid_t, timeout: Duration = .seconds(10)) async -> Bool {
+    static func eventuallyGone(_ pid: pid_t, timeout: Duration = .seconds(60)) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if isGone(pid) { return true }

@@ -15,7 +15,7 @@ import Testing
         // never get there, and the timeout would fail "slow".
         let gate = Gate()
         var builder = StartupPlanBuilder()
-        builder.add("slow", options: CommandOptions(timeout: .seconds(30))) { _ in await gate.wait() }
+        builder.add("slow", options: CommandOptions(timeout: .seconds(300))) { _ in await gate.wait() }
         builder.add("quick") { _ in }
         builder.add("late", dependsOn: ["quick"]) { _ in gate.open() }
         let report = await StartupOrchestrator(try builder.build()).run()

@@ -1,7 +1,9 @@
 import Testing
 @testable import StartupKit
 
-@Suite struct PlanBuilderTests {
+/// Serialized: the two million-command tests each keep a thread busy for seconds (tens of seconds
+/// under the thread sanitizer); one at a time leaves the other cooperative thread to the rest.
+@Suite(.serialized) struct PlanBuilderTests {
     private func builder(_ commands: [(CommandID, [CommandID])]) -> StartupPlanBuilder {
         var builder = StartupPlanBuilder()
         for (id, dependencies) in commands {

@@ -22,33 +22,83 @@ package enum ArgumentParser {
             let hint = IdentifierSuggestion.closest(to: first, in: Invocation.Subcommand.allCases.map(\.rawValue))
                 .map { " (did you mean \"\($0)\"?)" } ?? ""
             let what = first.hasPrefix("-") ? "expected a subcommand before \"\(first)\"" : "unknown subcommand \"\(first)\"\(hint)"
-            throw UsageError(message: what + "; the subcommands are plan, run and graph", subcommand: nil)
+            throw UsageError(message: what + "; the subcommands are plan, run, graph, plot and diff", subcommand: nil)
         }
         var reader = OptionReader(arguments: Array(arguments.dropFirst()), subcommand: subcommand)
         if reader.wantsHelp { return .help(subcommand) }
         switch subcommand {
-        case .plan: return .plan(try planOptions(&reader, formats: PlanFormat.allCases))
-        case .graph: return .graph(try planOptions(&reader, formats: [.dot, .mermaid], default: .dot))
+        case .plan: return .plan(try planOptions(&reader))
+        case .graph: return .graph(try graphOptions(&reader))
         case .run: return .run(try runOptions(&reader))
+        case .plot: return .plot(try plotOptions(&reader))
+        case .diff: return .diff(try diffOptions(&reader))
         }
     }
 
-    private static func planOptions(_ reader: inout OptionReader, formats: [PlanFormat], default format: PlanFormat = .text) throws(UsageError) -> PlanOptions {
-        var options = PlanOptions(format: format)
-        while let option = try reader.nextOption(known: ["--file", "-f", "--jobs", "-j", "--format"]) {
+    private static func planOptions(_ reader: inout OptionReader) throws(UsageError) -> PlanOptions {
+        var options = PlanOptions()
+        let known = ["--file", "-f", "--jobs", "-j", "--format", "--what-if", "--report", "--no-report"]
+        while let option = try reader.nextOption(known: known) {
             switch option {
             case "--file", "-f": options.file = try reader.value(for: option)
             case "--jobs", "-j": options.jobs = try reader.positiveInteger(for: option)
-            default: options.format = try reader.choice(for: option, from: formats)
+            case "--what-if":
+                let text = try reader.value(for: option)
+                do {
+                    options.whatIf += try WhatIfSyntax.parse(text)
+                } catch {
+                    throw reader.error("--what-if: \(error.message)")
+                }
+            case "--report": options.report = try reader.value(for: option)
+            case "--no-report": options.usesLastRun = false
+            default: options.format = try reader.choice(for: option, from: PlanFormat.allCases)
+            }
+        }
+        if options.report != nil, !options.usesLastRun { throw reader.error("--report and --no-report cannot be used together") }
+        return options
+    }
+
+    private static func graphOptions(_ reader: inout OptionReader) throws(UsageError) -> PlanOptions {
+        var options = PlanOptions(format: .dot)
+        while let option = try reader.nextOption(known: ["--file", "-f", "--format"]) {
+            switch option {
+            case "--file", "-f": options.file = try reader.value(for: option)
+            default: options.format = try reader.choice(for: option, from: [PlanFormat.dot, .mermaid])
             }
         }
         return options
     }
 
+    private static func plotOptions(_ reader: inout OptionReader) throws(UsageError) -> PlotOptions {
+        var options = PlotOptions()
+        var reports: [String] = []
+        while let option = try reader.nextOption(known: ["--output", "-o"], positionals: &reports) {
+            options.output = try reader.value(for: option)
+        }
+        guard reports.count <= 1 else {
+            throw reader.error("unexpected argument \"\(reports[1])\"; plot draws one report (see startup plot --help)")
+        }
+        if let report = reports.first { options.report = report }
+        return options
+    }
+
+    private static func diffOptions(_ reader: inout OptionReader) throws(UsageError) -> DiffOptions {
+        var format = DiffFormat.text
+        var reports: [String] = []
+        while let option = try reader.nextOption(known: ["--format"], positionals: &reports) {
+            format = try reader.choice(for: option, from: DiffFormat.allCases)
+        }
+        guard reports.count == 2 else {
+            let problem = reports.count < 2 ? "diff needs two report files" : "unexpected argument \"\(reports[2])\"; diff compares two report files"
+            throw reader.error(problem + ": startup diff BEFORE.json AFTER.json (startup run saves .startup/last-run.json)")
+        }
+        return DiffOptions(before: reports[0], after: reports[1], format: format)
+    }
+
     private static func runOptions(_ reader: inout OptionReader) throws(UsageError) -> RunOptions {
         var options = RunOptions()
         let known = ["--file", "-f", "--jobs", "-j", "--fail-fast", "--simulate", "--output", "--format", "--trace",
-                     "--trace-file", "--grace-period"]
+                     "--trace-file", "--grace-period", "--plot", "--budget", "--report", "--no-report"]
         while let option = try reader.nextOption(known: known) {
             switch option {
             case "--file", "-f": options.file = try reader.value(for: option)
@@ -61,14 +111,17 @@ package enum ArgumentParser {
             case "--trace-file":
                 options.trace = true
                 options.traceFile = try reader.value(for: option)
-            default:
-                let text = try reader.value(for: option)
-                guard let duration = DurationText.parse(text) else {
-                    throw reader.error("invalid duration \"\(text)\" for \(option); write it with a unit, such as \"500ms\" or \"2s\"")
-                }
-                options.gracePeriod = duration
+            case "--plot": options.plot = try reader.value(for: option)
+            case "--budget":
+                let budget = try reader.duration(for: option)
+                guard budget > .zero else { throw reader.error("--budget must be longer than zero") }
+                options.budget = budget
+            case "--report": options.report = try reader.value(for: option)
+            case "--no-report": options.savesReport = false
+            default: options.gracePeriod = try reader.duration(for: option)
             }
         }
+        if options.report != nil, !options.savesReport { throw reader.error("--report and --no-report cannot be used together") }
         return options
     }
 }
@@ -78,6 +131,7 @@ private struct OptionReader {
     private var arguments: [String]
     private var position = 0
     private var pendingValue: String?
+    private var optionsEnded = false
     let subcommand: Invocation.Subcommand
 
     init(arguments: [String], subcommand: Invocation.Subcommand) {
@@ -89,10 +143,35 @@ private struct OptionReader {
 
     /// The next option's name, splitting `--name=value` and `-j4`; `nil` at the end.
     mutating func nextOption(known: [String]) throws(UsageError) -> String? {
+        var positionals: [String]?
+        return try nextOption(known: known, collecting: &positionals)
+    }
+
+    /// The next option's name; arguments that are not options (and all after `--`) are added to
+    /// `positionals`.
+    mutating func nextOption(known: [String], positionals: inout [String]) throws(UsageError) -> String? {
+        var collected: [String]? = positionals
+        defer { positionals = collected ?? [] }
+        return try nextOption(known: known, collecting: &collected)
+    }
+
+    private mutating func nextOption(known: [String], collecting positionals: inout [String]?) throws(UsageError) -> String? {
         if let pendingValue { throw error("unexpected value \"\(pendingValue)\"") }
-        guard position < arguments.count else { return nil }
-        var argument = arguments[position]
-        position += 1
+        var argument: String
+        while true {
+            guard position < arguments.count else { return nil }
+            argument = arguments[position]
+            position += 1
+            if positionals != nil, optionsEnded || argument == "-" || !argument.hasPrefix("-") {
+                positionals?.append(argument)
+                continue
+            }
+            if positionals != nil, argument == "--" {
+                optionsEnded = true
+                continue
+            }
+            break
+        }
         if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
             pendingValue = String(argument[argument.index(after: equals)...])
             argument = String(argument[..<equals])
@@ -128,6 +207,15 @@ private struct OptionReader {
             throw error("\(option) needs a whole number of at least 1, not \"\(text)\"")
         }
         return number
+    }
+
+    /// A duration with a unit: `500ms`, `2s`.
+    mutating func duration(for option: String) throws(UsageError) -> Duration {
+        let text = try value(for: option)
+        guard let duration = DurationText.parse(text) else {
+            throw error("invalid duration \"\(text)\" for \(option); write it with a unit, such as \"500ms\" or \"2s\"")
+        }
+        return duration
     }
 
     mutating func choice<Choice: RawRepresentable>(for option: String, from choices: [Choice]) throws(UsageError) -> Choice

@@ -5,12 +5,13 @@ package enum HelpText {
 
     static let exitCodes = """
     EXIT CODES:
-      0    every required command succeeded (run), or the manifest is valid (plan, graph)
-      1    a required command failed, timed out or was skipped
+      0    every required command succeeded within its budget (run), the manifest is valid (plan,
+           graph), or the report was drawn or compared (plot, diff)
+      1    a required command failed, timed out or was skipped, or a budget was exceeded
       64   usage error: unknown subcommand or option, bad value
-      65   the manifest was read but is invalid (every problem is listed)
-      66   the manifest file is missing, a directory, or unreadable
-      73   the trace file could not be written
+      65   the manifest or report file was read but is invalid (every problem is listed)
+      66   the manifest or report file is missing, a directory, or unreadable
+      73   a file could not be written (trace, report, plot)
       130  interrupted (Ctrl-C or SIGTERM); the report so far is still printed
     """
 
@@ -21,6 +22,8 @@ package enum HelpText {
         case .plan: plan
         case .run: run
         case .graph: graph
+        case .plot: plot
+        case .diff: diff
         }
     }
 
@@ -30,9 +33,12 @@ package enum HelpText {
     USAGE: startup <subcommand> [options]
 
     SUBCOMMANDS:
-      plan     Validate the manifest and print the waves, critical path and predicted wall time
-      run      Run the commands, each as soon as its dependencies succeed
+      plan     Validate the manifest and print the waves, critical path and predicted wall time;
+               --what-if predicts the effect of removing, speeding up or detaching commands
+      run      Run the commands, each as soon as its dependencies succeed; saves the report
       graph    Print the dependency graph as Graphviz DOT or Mermaid
+      plot     Draw a saved run report as an SVG timeline
+      diff     Compare two saved run reports: what changed and what moved the wall time
 
     OPTIONS:
       -h, --help      Show help (also: startup <subcommand> --help)
@@ -43,15 +49,30 @@ package enum HelpText {
 
     static let plan = """
     OVERVIEW: Validate the manifest and print the plan: the waves, each command with its dependencies and
-    estimate, the predicted critical path and the predicted wall time.
+    estimate, the predicted critical path and the predicted wall time. Commands without an estimate use
+    the duration measured in the last run (.startup/last-run.json), and the output says which.
 
-    USAGE: startup plan [--file <path>] [--jobs <n>] [--format text|json|dot|mermaid]
+    USAGE: startup plan [--file <path>] [--jobs <n>] [--format text|json|dot|mermaid] [--what-if <changes>]
 
     OPTIONS:
-      -f, --file <path>     The manifest (default: commands.json)
-      -j, --jobs <n>        Predict the wall time with n slots (default: unlimited)
-      --format <format>     text (default), json, dot or mermaid
-      -h, --help            Show this help
+      -f, --file <path>       The manifest (default: commands.json)
+      -j, --jobs <n>          Predict the wall time with n slots (default: unlimited)
+      --format <format>       text (default), json, dot or mermaid
+      --what-if <changes>     Predict the wall time and critical path after changes, separated by ";"
+                              (the option may be repeated; a verb takes several arguments with ","):
+                                drop=ID          remove the command; what waited for it waits for its
+                                                 dependencies instead
+                                detach=ID        nothing waits for the command any more (alias: defer)
+                                cut=A->B         B no longer waits for A
+                                scale=ID:F       the command takes F times as long (0.5, 50%)
+                                set=ID:TIME      the command takes TIME (80ms, 1.5s)
+                              e.g. --what-if "drop=search-index; scale=database:0.5; detach=analytics"
+                              json prints the changed plan with a "whatIf" object; dot and mermaid
+                              draw the changed graph
+      --report <path>         The run report to take measured durations from (default:
+                              .startup/last-run.json beside the manifest)
+      --no-report             Use estimates only
+      -h, --help              Show this help
 
     \(exitCodes)
     """
@@ -72,7 +93,9 @@ package enum HelpText {
     static let run = """
     OVERVIEW: Run the manifest's commands, each with /bin/sh -c (or directly when the line has no shell
     syntax) in its own process group, as soon as its dependencies have succeeded. Prints each command as
-    it finishes, then the wall time, the critical path and the failures with their output.
+    it finishes, then the wall time, the critical path and the failures with their output. Saves the
+    report (the JSON of --format json) to .startup/last-run.json beside the manifest, atomically; the
+    next run and plan use its measured durations for commands without an estimate.
 
     USAGE: startup run [--file <path>] [--jobs <n>] [--fail-fast] [--simulate] [--trace] [options]
 
@@ -86,11 +109,53 @@ package enum HelpText {
       --trace                 Also print the timeline and write a Chrome trace file
       --trace-file <path>     Where to write the trace (implies --trace; default: .startup/trace.json
                               beside the manifest)
+      --plot <path>           Also draw the run as an SVG timeline (as startup plot does)
+      --budget <time>         Exit 1 if the wall time exceeds this (e.g. 800ms); commands may have
+                              their own "budget" in the manifest
+      --report <path>         Where to save the report, and the last one to learn from (default:
+                              .startup/last-run.json beside the manifest)
+      --no-report             Neither save the report nor use the last one
       --grace-period <time>   Between SIGTERM and SIGKILL on timeout or Ctrl-C (default: 2s)
       -h, --help              Show this help
 
     ENVIRONMENT:
       Each command gets STARTUP_COMMAND_ID. NO_COLOR turns colours off; they are only used on a terminal.
+
+    \(exitCodes)
+    """
+
+    static let plot = """
+    OVERVIEW: Draw a saved run report as an SVG timeline: one bar per command on a time axis, coloured by
+    status, the critical path highlighted, slack as a lighter tail, dependencies as thin lines (and on
+    hover in a browser), details in each bar's tooltip.
+
+    USAGE: startup plot [<report>] [--output <path>]
+
+    ARGUMENTS:
+      <report>                A report saved by startup run (default: .startup/last-run.json)
+
+    OPTIONS:
+      -o, --output <path>     Where to write the SVG (default: the report's path with .svg;
+                              - for standard output)
+      -h, --help              Show this help
+
+    \(exitCodes)
+    """
+
+    static let diff = """
+    OVERVIEW: Compare two saved run reports: the wall time, each command's duration change, the critical
+    path before and after, and what moved the wall time: each change's effect on the critical path
+    (a slower command with slack to spare moves nothing).
+
+    USAGE: startup diff <before> <after> [--format text|json]
+
+    ARGUMENTS:
+      <before> <after>        Reports saved by startup run (.startup/last-run.json, --report, or the
+                              output of startup run --format json)
+
+    OPTIONS:
+      --format <format>       text (default) or json
+      -h, --help              Show this help
 
     \(exitCodes)
     """

@@ -10,10 +10,14 @@ package enum Invocation: Equatable, Sendable {
     case graph(PlanOptions)
     /// Run the manifest's commands.
     case run(RunOptions)
+    /// Draw a saved run report as an SVG timeline.
+    case plot(PlotOptions)
+    /// Compare two saved run reports.
+    case diff(DiffOptions)
 
     /// The subcommands.
     package enum Subcommand: String, CaseIterable, Sendable {
-        case plan, run, graph
+        case plan, run, graph, plot, diff
     }
 }
 
@@ -37,11 +41,23 @@ package enum RunFormat: String, CaseIterable, Sendable {
     case text, json
 }
 
+/// How `startup diff` reports.
+package enum DiffFormat: String, CaseIterable, Sendable {
+    case text, json
+}
+
 /// The options of `startup plan` and `startup graph`.
 package struct PlanOptions: Equatable, Sendable {
     package var file = "commands.json"
     package var jobs: Int?
     package var format = PlanFormat.text
+    /// Changes to predict the effect of (`--what-if`), in order; none for the plain plan.
+    package var whatIf: [WhatIfChange] = []
+    /// The run report whose measured durations stand in for missing estimates (`--report`);
+    /// `nil` for `.startup/last-run.json` beside the manifest.
+    package var report: String?
+    /// Whether to use the last run's measured durations at all (`--no-report` turns it off).
+    package var usesLastRun = true
 }
 
 /// The options of `startup run`.
@@ -56,4 +72,30 @@ package struct RunOptions: Equatable, Sendable {
     package var traceFile: String?
     /// How long a process group has between SIGTERM and SIGKILL.
     package var gracePeriod = Duration.seconds(2)
+    /// Where to write the SVG timeline (`--plot`); `nil` for none.
+    package var plot: String?
+    /// The budget of the whole run's wall time (`--budget`); `nil` for none.
+    package var budget: Duration?
+    /// Where the run's report is saved, and the last one read (`--report`); `nil` for
+    /// `.startup/last-run.json` beside the manifest.
+    package var report: String?
+    /// Whether to save the report and learn from the last one (`--no-report` turns it off).
+    package var savesReport = true
+}
+
+/// The options of `startup plot`.
+package struct PlotOptions: Equatable, Sendable {
+    /// The run report to draw.
+    package var report = ".startup/last-run.json"
+    /// Where to write the SVG; `nil` for the report's path with `.svg`, `-` for standard output.
+    package var output: String?
+}
+
+/// The options of `startup diff`.
+package struct DiffOptions: Equatable, Sendable {
+    /// The earlier run's report.
+    package var before: String
+    /// The later run's report.
+    package var after: String
+    package var format = DiffFormat.text
 }

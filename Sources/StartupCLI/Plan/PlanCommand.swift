@@ -1,15 +1,58 @@
 import StartupKit
 import StartupManifest
 
-/// `startup plan` and `startup graph`: validate the manifest and print the plan or the graph.
+/// `startup plan` and `startup graph`: validate the manifest and print the plan or the graph;
+/// with `--what-if`, the plan after hypothetical changes.
 enum PlanCommand {
     /// Prints the plan in the requested format; throws the exit code when the manifest is unusable.
-    static func execute(_ options: PlanOptions, console: Console) throws(ExitCode) {
-        let manifest = try ManifestLoading.load(options.file, console: console)
+    ///
+    /// - Parameters:
+    ///   - options: The parsed options.
+    ///   - console: Where to print.
+    ///   - learnsFromLastRun: Whether measured durations of the last run stand in for missing
+    ///     estimates (`plan`, not `graph`).
+    static func execute(_ options: PlanOptions, console: Console, learnsFromLastRun: Bool = true) throws(ExitCode) {
+        var manifest = try ManifestLoading.load(options.file, console: console)
+        var measured: MeasuredEstimates?
+        if learnsFromLastRun, options.usesLastRun {
+            let path = options.report ?? ReportFiles.defaultPath(forManifest: options.file)
+            let record = if options.report != nil {
+                try ReportFiles.load(path, console: console)
+            } else {
+                ReportFiles.lastRun(path, console: console)
+            }
+            if let record {
+                let estimates = MeasuredEstimates(record: record, manifest: manifest, source: options.report ?? ReportFiles.displayPath(forManifest: options.file))
+                manifest = estimates.applied(to: manifest)
+                measured = estimates.isEmpty ? nil : estimates
+            }
+        }
         let plan = try ManifestLoading.plan(manifest, binding: ManifestLoading.graphOnly(manifest), console: console)
+        if !options.whatIf.isEmpty {
+            let scenario: WhatIfScenario
+            do {
+                scenario = try WhatIfScenario.apply(options.whatIf, to: manifest)
+            } catch {
+                console.err("error: --what-if \(error.message)\nUsage: see startup plan --help\n")
+                throw .usage
+            }
+            let changed = try ManifestLoading.plan(scenario.manifest, binding: ManifestLoading.graphOnly(scenario.manifest), console: console)
+            let prediction = WhatIfPrediction(baseline: plan, scenario: scenario, changed: changed, jobs: options.jobs)
+            switch options.format {
+            case .text: console.out(prediction.text(file: options.file) + (measured.map { $0.line + "\n" } ?? ""))
+            case .json: console.out(MeasuredEstimates.annotate(prediction.json(), manifest: manifest, measured: measured).text(pretty: true) + "\n")
+            case .dot: console.out(PlanExport.dot(changed) + "\n")
+            case .mermaid: console.out(PlanExport.mermaid(changed) + "\n")
+            }
+            return
+        }
         switch options.format {
-        case .text: console.out(PlanTextRenderer(plan: plan, manifest: manifest, jobs: options.jobs, file: options.file).render())
-        case .json: console.out(PlanExport.json(plan, jobs: options.jobs).text(pretty: true) + "\n")
+        case .text:
+            console.out(PlanTextRenderer(plan: plan, manifest: manifest, jobs: options.jobs, file: options.file).render()
+                        + (measured.map { $0.line + "\n" } ?? ""))
+        case .json:
+            console.out(MeasuredEstimates.annotate(PlanExport.json(plan, jobs: options.jobs), manifest: manifest, measured: measured)
+                .text(pretty: true) + "\n")
         case .dot: console.out(PlanExport.dot(plan) + "\n")
         case .mermaid: console.out(PlanExport.mermaid(plan) + "\n")
         }

@@ -3,9 +3,11 @@ import StartupKit
 import StartupManifest
 
 /// `startup run`: runs the manifest's commands, prints progress and the summary, the timeline and
-/// trace with `--trace`, or the JSON report.
+/// trace with `--trace`, or the JSON report; saves the report, draws it with `--plot`, and checks
+/// the budgets.
 enum RunCommand {
-    /// Runs the manifest; throws the exit code unless every required command succeeded.
+    /// Runs the manifest; throws the exit code unless every required command succeeded within
+    /// its budget.
     ///
     /// - Parameters:
     ///   - options: The parsed options.
@@ -14,8 +16,13 @@ enum RunCommand {
     ///   - handlesSignals: Whether SIGINT and SIGTERM interrupt the run (the binary); in-process
     ///     callers cancel the calling task instead.
     static func execute(_ options: RunOptions, console: Console, environment: [String: String], handlesSignals: Bool) async throws(ExitCode) {
-        let manifest = try ManifestLoading.load(options.file, console: console)
+        var manifest = try ManifestLoading.load(options.file, console: console)
         let manifestDirectory = URL(fileURLWithPath: options.file).deletingLastPathComponent().path
+        let reportPath = options.report ?? ReportFiles.defaultPath(forManifest: options.file)
+        if options.savesReport, let lastRun = ReportFiles.lastRun(reportPath, console: console) {
+            // Measured durations order commands without an estimate, critical path first.
+            manifest = MeasuredEstimates(record: lastRun, manifest: manifest, source: reportPath).applied(to: manifest)
+        }
         let outputs = CommandOutputs()
         let execution = ShellExecution(
             manifestDirectory: manifestDirectory, environment: environment, output: options.output,
@@ -33,31 +40,59 @@ enum RunCommand {
             observers: observers))
 
         let report = await run(orchestrator, handlesSignals: handlesSignals)
+        let record = RunRecord(
+            report: report, plan: plan, manifest: manifest,
+            manifestPath: URL(fileURLWithPath: options.file).standardizedFileURL.path,
+            wallBudget: options.budget, jobs: options.jobs, isSimulated: options.simulate)
+        let violations = report.status == .cancelled ? [] : record.budgetViolations
 
         switch options.format {
         case .json:
-            console.out(ReportExport.json(report).text(pretty: true) + "\n")
+            console.out(record.json().text(pretty: true) + "\n")
         case .text:
             console.out(RunSummaryRenderer(report: report, outputs: outputs, style: style,
                                            outputAlreadyShown: options.output == .grouped).render())
+            console.out(BudgetRenderer(record: record, style: style).render())
             if options.trace { console.out(TimelineRenderer(report: report, style: style, width: console.width).render()) }
         }
         var exitCode: ExitCode? = switch report.status {
-        case .succeeded: nil
+        case .succeeded: violations.isEmpty ? nil : .failure
         case .failed: .failure
         case .cancelled: .interrupted
         }
+        var written: [String] = []
         if options.trace {
             // Beside the manifest, spelled as the user spelled the manifest's path.
             let path = options.traceFile
                 ?? ((options.file as NSString).deletingLastPathComponent as NSString).appendingPathComponent(".startup/trace.json")
-            do {
-                try AtomicFileWriter.write(ReportExport.chromeTrace(report).text() + "\n", to: path)
-                if options.format == .text { console.out("\nTrace written to \(path) (open it in https://ui.perfetto.dev or chrome://tracing)\n") }
-            } catch {
-                console.err("error: cannot write the trace to \(path): \(error.localizedDescription)\n")
+            if ReportFiles.write(ReportExport.chromeTrace(report).text() + "\n", to: path, what: "trace", console: console) {
+                written.append("Trace written to \(path) (open it in https://ui.perfetto.dev or chrome://tracing)")
+            } else {
                 exitCode = exitCode ?? .cannotCreate
             }
+        }
+        if options.savesReport {
+            if ReportFiles.write(record.json().text(pretty: true) + "\n", to: reportPath, what: "report", console: console,
+                                 isWarning: options.report == nil) {
+                let shown = options.report ?? ReportFiles.displayPath(forManifest: options.file)
+                written.append("Report saved to \(shown) (startup plot, startup diff and startup plan read it)")
+            } else if options.report != nil {
+                exitCode = exitCode ?? .cannotCreate
+            }
+        }
+        if let plotPath = options.plot {
+            let svg = TimelineSVG(record: record, title: "startup run " + options.file).render()
+            if ReportFiles.write(svg, to: plotPath, what: "plot", console: console) {
+                written.append("Timeline drawn in \(plotPath)")
+            } else {
+                exitCode = exitCode ?? .cannotCreate
+            }
+        }
+        if options.format == .text, !written.isEmpty {
+            console.out("\n" + written.joined(separator: "\n") + "\n")
+        }
+        if !violations.isEmpty {
+            console.err("error: over budget: " + violations.map(\.description).joined(separator: "; ") + "\n")
         }
         if let exitCode { throw exitCode }
     }

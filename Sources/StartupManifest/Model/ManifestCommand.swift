@@ -13,6 +13,9 @@ public struct ManifestCommand: Sendable, Hashable {
     public var run: String?
     /// The expected duration (`"estimate"`), used by `startup plan` and for ordering.
     public var estimate: Duration?
+    /// The longest the command may take before `startup run` fails the run as over budget
+    /// (`"budget"`); `nil` for no budget.
+    public var budget: Duration?
     /// The longest one attempt may take (`"timeout"`); `nil` to inherit the default.
     public var timeout: Duration?
     /// Retries after a failed attempt (`"retries"`); `nil` to inherit the default.
@@ -28,13 +31,14 @@ public struct ManifestCommand: Sendable, Hashable {
 
     /// Creates a command; only the id is required.
     public init(id: CommandID, summary: String? = nil, dependencies: [CommandID] = [], run: String? = nil,
-                estimate: Duration? = nil, timeout: Duration? = nil, retries: Int? = nil, isOptional: Bool = false,
+                estimate: Duration? = nil, budget: Duration? = nil, timeout: Duration? = nil, retries: Int? = nil, isOptional: Bool = false,
                 priority: CommandPriority = .normal, environment: [String: String] = [:], workingDirectory: String? = nil) {
         self.id = id
         self.summary = summary
         self.dependencies = dependencies
         self.run = run
         self.estimate = estimate
+        self.budget = budget
         self.timeout = timeout
         self.retries = retries
         self.isOptional = isOptional

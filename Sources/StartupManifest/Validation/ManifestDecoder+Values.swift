@@ -71,6 +71,15 @@ extension ManifestDecoder {
         return value
     }
 
+    mutating func budget(_ member: JSONMember, path: String) -> Duration? {
+        guard let value = duration(member, path: path) else { return nil }
+        guard value > .zero else {
+            report(member.valueLocation, path, "a budget must be longer than zero")
+            return nil
+        }
+        return value
+    }
+
     mutating func retries(_ member: JSONMember, path: String) -> Int? {
         guard let value = integer(member, path: path) else { return nil }
         guard (0...100).contains(value) else {

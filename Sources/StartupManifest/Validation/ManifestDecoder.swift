@@ -9,7 +9,7 @@ struct ManifestDecoder {
     /// The keys of `defaults`.
     static let defaultsKeys = ["timeout", "retries", "env", "cwd"]
     /// The keys of a command.
-    static let commandKeys = ["id", "summary", "dependencies", "run", "estimate", "timeout", "retries",
+    static let commandKeys = ["id", "summary", "dependencies", "run", "estimate", "budget", "timeout", "retries",
                               "optional", "priority", "env", "cwd"]
     /// Words people write for a key, mapped to the key they meant.
     static let keySynonyms = [
@@ -18,6 +18,7 @@ struct ManifestDecoder {
         "command": "run", "cmd": "run", "script": "run", "exec": "run", "shell": "run",
         "name": "id", "description": "summary", "environment": "env", "workdir": "cwd",
         "workingDirectory": "cwd", "dir": "cwd", "retry": "retries", "optional?": "optional",
+        "limit": "budget", "maxDuration": "budget", "max": "budget",
     ]
 
     private(set) var problems: [ManifestProblem] = []
@@ -122,6 +123,7 @@ struct ManifestDecoder {
             dependencies: dependencies.map(\.id),
             run: members["run"].flatMap { runLine($0, path: path + ".run") },
             estimate: members["estimate"].flatMap { duration($0, path: path + ".estimate") },
+            budget: members["budget"].flatMap { budget($0, path: path + ".budget") },
             timeout: members["timeout"].flatMap { timeout($0, path: path + ".timeout") },
             retries: members["retries"].flatMap { retries($0, path: path + ".retries") },
             isOptional: members["optional"].flatMap { boolean($0, path: path + ".optional") } ?? false,

@@ -1,4 +1,5 @@
-/// A manifest could not be used: the file could not be read, or it is not a valid manifest.
+/// A manifest (or a saved run report, ``RunRecordError``) could not be used: the file could not be
+/// read, or its content is not valid.
 public struct ManifestError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Which kind of failure.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
@@ -16,7 +17,7 @@ public struct ManifestError: Error, Sendable, Hashable, CustomStringConvertible 
 
     /// Which kind of failure.
     public let code: Code
-    /// The manifest's path as given, or a name such as `<stdin>`.
+    /// The file's path as given, or a name such as `<stdin>`.
     public let file: String
     /// Every problem found, in document order.
     public let problems: [ManifestProblem]

@@ -1,4 +1,5 @@
 import Foundation
+@testable import StartupKit
 
 /// Runs the built `startup` binary as a user would, capturing standard output, standard error and
 /// the exit status.
@@ -14,19 +15,45 @@ enum StartupBinary {
         let process: Process
         let outputFile: String
         let errorFile: String
+        let exit: ExitSignal
 
         var pid: pid_t { process.processIdentifier }
 
-        /// Waits for the exit and reads what was written.
-        func finish() -> Result {
-            process.waitUntilExit()
+        /// Waits for the exit without holding a thread (a blocking wait on the cooperative pool
+        /// stalls every other async test on a 2-core machine) and reads what was written.
+        func finish() async -> Result {
+            let status = await exit.wait()
             defer {
                 try? FileManager.default.removeItem(atPath: outputFile)
                 try? FileManager.default.removeItem(atPath: errorFile)
             }
-            return Result(status: process.terminationStatus,
+            return Result(status: status,
                           output: (try? String(contentsOfFile: outputFile, encoding: .utf8)) ?? "",
                           error: (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? "")
+        }
+    }
+
+    /// The exit status, handed from the process's termination handler to whoever waits.
+    final class ExitSignal: Sendable {
+        private let state = Locked<(status: Int32?, waiter: CheckedContinuation<Int32, Never>?)>((nil, nil))
+
+        func finished(_ status: Int32) {
+            let waiter = state.withLock { state in
+                state.status = status
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume(returning: status)
+        }
+
+        func wait() async -> Int32 {
+            await withCheckedContinuation { continuation in
+                let status = state.withLock { state in
+                    if state.status == nil { state.waiter = continuation }
+                    return state.status
+                }
+                if let status { continuation.resume(returning: status) }
+            }
         }
     }
 
@@ -53,19 +80,21 @@ enum StartupBinary {
         process.standardOutput = FileHandle(forWritingAtPath: outputFile)
         process.standardError = FileHandle(forWritingAtPath: errorFile)
         process.standardInput = FileHandle.nullDevice
+        let exit = ExitSignal()
+        process.terminationHandler = { finished in exit.finished(finished.terminationStatus) }
         try process.run()
-        return Running(process: process, outputFile: outputFile, errorFile: errorFile)
+        return Running(process: process, outputFile: outputFile, errorFile: errorFile, exit: exit)
     }
 
     /// Runs the binary to the end.
-    static func run(_ arguments: [String], in directory: String, environment: [String: String] = [:]) throws -> Result {
-        try start(arguments, in: directory, environment: environment).finish()
+    static func run(_ arguments: [String], in directory: String, environment: [String: String] = [:]) async throws -> Result {
+        try await start(arguments, in: directory, environment: environment).finish()
     }
 }
 
 /// Waits until a file exists and has content, or the deadline passes; for readiness checks of
 /// processes started by a test (never for asserting timing).
-func waitForFile(_ path: String, timeout: Duration = .seconds(20)) async -> String? {
+func waitForFile(_ path: String, timeout: Duration = .seconds(120)) async -> String? {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if let text = try? String(contentsOfFile: path, encoding: .utf8), text.hasSuffix("\n") { return text }

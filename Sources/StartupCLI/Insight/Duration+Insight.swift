@@ -1,0 +1,19 @@
+import StartupManifest
+
+extension Duration {
+    /// The duration in whole nanoseconds (start-up durations are far below the 292-year limit).
+    var nanosecondsValue: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+
+    /// The duration without its sign.
+    var absolute: Duration { self < .zero ? .zero - self : self }
+
+    /// `+50ms`, `-1.2s`, `±0ms`: a change, with its sign.
+    var signedText: String {
+        let magnitude = DurationText.format(absolute)
+        if magnitude == "0ms" { return "±0ms" }
+        return (self < .zero ? "-" : "+") + magnitude
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+import StartupManifest
+
+/// `startup plot`: draws a saved run report as an SVG timeline.
+enum PlotCommand {
+    /// Writes the SVG; throws the exit code when the report is unusable or the file cannot be written.
+    static func execute(_ options: PlotOptions, console: Console) throws(ExitCode) {
+        let record = try ReportFiles.load(options.report, console: console)
+        let svg = TimelineSVG(record: record, title: title(of: record, report: options.report)).render()
+        if options.output == "-" {
+            console.out(svg)
+            return
+        }
+        let path = options.output ?? defaultOutput(for: options.report)
+        guard ReportFiles.write(svg, to: path, what: "plot", console: console) else { throw .cannotCreate }
+        console.out("Timeline drawn in \(path): \(record.commands.count) command\(record.commands.count == 1 ? "" : "s"), "
+                    + "critical path \(DurationText.format(record.criticalPathDuration)) of \(DurationText.format(record.wallTime))\n")
+    }
+
+    /// `startup run commands.json`, after the manifest the report names.
+    static func title(of record: RunRecord, report: String) -> String {
+        let name = record.manifest.map { URL(fileURLWithPath: $0).lastPathComponent } ?? URL(fileURLWithPath: report).lastPathComponent
+        return "startup run \(name)"
+    }
+
+    /// The report's path with `.svg` instead of `.json`.
+    private static func defaultOutput(for report: String) -> String {
+        (report.hasSuffix(".json") ? String(report.dropLast(5)) : report) + ".svg"
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import StartupManifest
+
+/// Finds, reads and writes run reports for the subcommands, turning failures into the message
+/// and exit code the user sees: 66 for a missing or unreadable file, 65 for one that is not a
+/// report, as for manifests.
+enum ReportFiles {
+    /// `.startup/last-run.json` in the manifest's folder: where `startup run` saves its report
+    /// and `startup plan` looks for it, unless `--report` says otherwise.
+    static func defaultPath(forManifest file: String) -> String {
+        URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent(".startup/last-run.json").path
+    }
+
+    /// The default report's path as the user would write it: `.startup/last-run.json` for a
+    /// manifest given as `commands.json`, `app/.startup/last-run.json` for `app/commands.json`.
+    static func displayPath(forManifest file: String) -> String {
+        let folder = file.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        return (file.hasPrefix("/") && folder.isEmpty ? "/" : folder.isEmpty ? "" : folder + "/") + ".startup/last-run.json"
+    }
+
+    /// A report that must be usable; throws the exit code after printing why it is not.
+    static func load(_ path: String, console: Console) throws(ExitCode) -> RunRecord {
+        do {
+            return try RunRecord.load(path: path)
+        } catch {
+            report(error, console: console)
+            throw error.code == .unreadable ? .manifestUnreadable : .invalidManifest
+        }
+    }
+
+    /// The last run's report, if there is a usable one: a missing file is no report, and one that
+    /// cannot be used is reported as a warning and ignored.
+    static func lastRun(_ path: String, console: Console) -> RunRecord? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        do {
+            return try RunRecord.load(path: path)
+        } catch {
+            let first = error.problems.first.map { ": \($0)" } ?? ""
+            console.err("warning: ignoring the last run's report \(path)\(first)\n")
+            return nil
+        }
+    }
+
+    /// Writes text to a file atomically; prints why not and returns `false` on failure.
+    ///
+    /// - Parameter isWarning: Whether a failure is only a warning (the default report's path).
+    static func write(_ text: String, to path: String, what: String, console: Console, isWarning: Bool = false) -> Bool {
+        do {
+            try AtomicFileWriter.write(text, to: path)
+            return true
+        } catch {
+            console.err("\(isWarning ? "warning" : "error"): cannot write the \(what) to \(path): \(error.localizedDescription)\n")
+            return false
+        }
+    }
+
+    private static func report(_ error: RunRecordError, console: Console) {
+        if error.code == .unreadable {
+            console.err("error: cannot read report \(error.file): \(error.problems.map(\.message).joined(separator: "; "))\n")
+        } else {
+            let count = error.problems.count
+            console.err("error: \(error.file) is not a valid run report (\(count) problem\(count == 1 ? "" : "s")):\n")
+            console.err(error.description + "\n")
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import StartupKit
+import StartupManifest
+import Testing
+@testable import StartupCLI
+
+/// The SVG timeline: well-formed XML, one bar per command, the critical path marked, slack,
+/// statuses, budgets and escaping; readable sizes at 300 commands.
+@Suite struct TimelineSVGTests {
+    private func sample() throws -> RunRecord {
+        try RecordFixtures.record([
+            ("configuration", 40, []),
+            ("database", 120, ["configuration"]),
+            ("cache", 30, ["configuration"]),
+            ("ready", 0, ["database", "cache"]),
+        ], budgets: ["cache": .milliseconds(10)])
+    }
+
+    @Test func render_isWellFormed_withOneBarPerCommandAndTheCriticalPathMarked() throws {
+        let record = try sample()
+        let document = try SVGDocument.parse(TimelineSVG(record: record, title: "startup run commands.json").render())
+        #expect(document.elements.first?.name == "svg")
+        #expect(document.commandGroups.count == 4)
+        #expect(document.bars.count == 4)
+        let critical = document.commandGroups.filter { $0.attributes["data-critical"] == "true" }.compactMap { $0.attributes["data-id"] }
+        #expect(critical == ["configuration", "database", "ready"])
+        #expect(document.bars.filter { $0.classes.contains("critical") }.count == 3)
+        // Rows by start: configuration first; cache's slack is a tail, the critical path is linked.
+        #expect(document.commandGroups.first?.attributes["data-id"] == "configuration")
+        #expect(document.elements.filter { $0.classes.contains("slack") }.count == 1)
+        let links = document.elements.firstIndex { $0.name == "g" && $0.classes.contains("critical-path") }.map { index in
+            document.elements[(index + 1)...].prefix { $0.name == "path" }.count
+        }
+        #expect(links == 2)
+        // Cache went over its 10ms budget: the tick is drawn and the tooltip says so.
+        #expect(document.elements.filter { $0.classes.contains("budget") }.count == 1)
+        #expect(document.titles.contains { $0.hasPrefix("cache\n") && $0.contains("budget 10ms, over by 20ms") })
+        #expect(document.titles.contains { $0.hasPrefix("database\n") && $0.contains("on the critical path") && $0.contains("after configuration") })
+    }
+
+    @Test func render_statuses_neverStartedCommandsStillGetABar() throws {
+        let record = try RecordFixtures.record([
+            ("a", 10, []), ("b", 20, ["a"]), ("c", 5, ["b"]), ("d", 5, []),
+        ], status: ["b": .failed, "c": .skipped, "d": .timedOut])
+        let svg = TimelineSVG(record: record, title: "t").render()
+        let document = try SVGDocument.parse(svg)
+        #expect(document.bars.count == 4)
+        let statuses = Dictionary(uniqueKeysWithValues: document.commandGroups.map { ($0.attributes["data-id"]!, $0.attributes["data-status"]!) })
+        #expect(statuses == ["a": "succeeded", "b": "failed", "c": "skipped", "d": "timedOut"])
+        #expect(document.bars.first { $0.classes.contains("skipped") }?.attributes["fill"] == "none")
+        #expect(svg.contains("skipped (b did not succeed)"))
+        #expect(svg.contains("20ms · failed"))
+    }
+
+    @Test func render_escapesIdsAndText() throws {
+        let record = try RecordFixtures.record([("a&b", 5, []), ("<c>\"'", 5, ["a&b"])])
+        let document = try SVGDocument.parse(TimelineSVG(record: record, title: "<title & more>").render())
+        #expect(document.commandGroups.map { $0.attributes["data-id"] } == ["a&b", "<c>\"'"])
+        #expect(document.titles.first == "<title & more>")
+    }
+
+    @Test func render_emptyRun_isStillAPicture() throws {
+        let record = RunRecord(status: .succeeded, wallTime: .zero, commands: [], criticalPath: [], criticalPathDuration: .zero)
+        let document = try SVGDocument.parse(TimelineSVG(record: record, title: "empty").render())
+        #expect(document.commandGroups.isEmpty)
+    }
+
+    @Test func render_300Commands_staysReadable() throws {
+        var generator = SplitMix(seed: 300)
+        var commands: [(CommandID, Int, [CommandID])] = []
+        for index in 0..<300 {
+            let dependencies = index == 0 ? [] : Array(Set((0..<Int(generator.next() % 4)).map { _ in
+                CommandID("service-\(Int(generator.next() % UInt64(index)))")
+            })).sorted()
+            commands.append((CommandID("service-\(index)"), 5 + Int(generator.next() % 120), dependencies))
+        }
+        let record = try RecordFixtures.record(commands)
+        let svg = TimelineSVG(record: record, title: "big").render()
+        let document = try SVGDocument.parse(svg)
+        #expect(document.bars.count == 300)
+        let root = try #require(document.elements.first)
+        let height = try #require(Double(root.attributes["height"] ?? ""))
+        #expect(height >= 300 * 14, "rows stay at least 14 pixels high")
+        #expect(try #require(Double(root.attributes["font-size"] ?? "")) >= 11, "labels stay at least 11 pixels")
+        #expect(document.elements.filter { $0.classes.contains("label") }.count == 300)
+        // Too many dependency lines to draw them all: they show on hover instead.
+        #expect(!document.elements.contains { $0.name == "g" && $0.classes.contains("dependencies") })
+        #expect(document.elements.filter { $0.name == "g" && $0.classes.contains("deps") }.count > 200)
+    }
+
+    @Test func timeAxis_picksRoundSteps() {
+        #expect(TimeAxis(span: 491, target: 10).step == 50)
+        #expect(TimeAxis(span: 491, target: 10).end == 500)
+        #expect(TimeAxis(span: 1_450, target: 14).step == 200)
+        #expect(TimeAxis(span: 0.3, target: 10).step == 0.05)
+        #expect(TimeAxis(span: 491).label(250) == "250ms")
+        #expect(TimeAxis(span: 491).label(1_500) == "1.5s")
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// An SVG file parsed with Foundation's `XMLParser`: every element with its attributes, and the
+/// text of each `<title>`; parsing fails on anything that is not well-formed XML.
+final class SVGDocument: NSObject, XMLParserDelegate {
+    struct Element {
+        let name: String
+        let attributes: [String: String]
+
+        /// The element's classes.
+        var classes: Set<String> { Set((attributes["class"] ?? "").split(separator: " ").map(String.init)) }
+    }
+
+    struct ParseError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private(set) var elements: [Element] = []
+    private(set) var titles: [String] = []
+    private var titleText: String?
+
+    /// Parses the text, or throws where it is not well-formed.
+    static func parse(_ text: String) throws -> SVGDocument {
+        let document = SVGDocument()
+        let parser = XMLParser(data: Data(text.utf8))
+        parser.delegate = document
+        guard parser.parse() else {
+            throw ParseError(description: "not well-formed XML at line \(parser.lineNumber): \(parser.parserError.map { "\($0)" } ?? "?")")
+        }
+        return document
+    }
+
+    /// The row group of every command.
+    var commandGroups: [Element] { elements.filter { $0.name == "g" && $0.classes.contains("command") } }
+    /// Every command's bar.
+    var bars: [Element] { elements.filter { $0.name == "rect" && $0.classes.contains("bar") } }
+
+    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+                qualifiedName: String?, attributes: [String: String] = [:]) {
+        elements.append(Element(name: elementName, attributes: attributes))
+        if elementName == "title" { titleText = "" }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        titleText? += string
+    }
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+        if elementName == "title", let text = titleText {
+            titles.append(text)
+            titleText = nil
+        }
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import StartupKit
+import Testing
+@testable import StartupManifest
+
+/// The saved run report: made from a live run, written as JSON that keeps every key of
+/// `ReportExport.json`, read back exactly, and rejected with precise problems when it is not a report.
+@Suite struct RunRecordTests {
+    private func liveRecord() async throws -> (StartupReport, RunRecord) {
+        var builder = StartupPlanBuilder()
+        builder.add("configuration") { _ in }
+        builder.add("database", dependsOn: ["configuration"]) { _ in }
+        builder.add("bad") { _ in throw CancellationError() }
+        builder.add("after-bad", dependsOn: ["bad"]) { _ in }
+        let plan = try builder.build()
+        let report = await StartupOrchestrator(plan).run()
+        let manifest = Manifest(commands: [
+            ManifestCommand(id: "configuration"), ManifestCommand(id: "database", dependencies: ["configuration"], budget: .seconds(5)),
+            ManifestCommand(id: "bad"), ManifestCommand(id: "after-bad", dependencies: ["bad"]),
+        ])
+        let record = RunRecord(report: report, plan: plan, manifest: manifest, manifestPath: "/tmp/commands.json",
+                               wallBudget: .seconds(9), jobs: 2)
+        return (report, record)
+    }
+
+    @Test func json_keepsEveryKeyOfTheReportExportInOrder() async throws {
+        let (report, record) = try await liveRecord()
+        guard case .object(let exported) = ReportExport.json(report), case .object(let saved) = record.json() else {
+            Issue.record("not objects")
+            return
+        }
+        #expect(Array(saved.prefix(exported.count).map(\.key)) == exported.map(\.key))
+        for (index, member) in exported.enumerated() where member.key != "commands" {
+            #expect(saved[index].value == member.value, "\(member.key)")
+        }
+        guard case .array(let exportedCommands) = exported[2].value, case .array(let savedCommands) = saved[2].value else {
+            Issue.record("commands are not arrays")
+            return
+        }
+        for (left, right) in zip(exportedCommands, savedCommands) {
+            guard case .object(let expected) = left, case .object(let actual) = right else { continue }
+            #expect(Array(actual.prefix(expected.count).map(\.key)) == expected.map(\.key))
+            #expect(zip(expected, actual).allSatisfy { $0.value == $1.value })
+        }
+        let keys = saved.map(\.key)
+        #expect(keys.suffix(6) == ["parallelism", "manifest", "simulated", "jobs", "wallBudgetMs", "budgetViolations"])
+    }
+
+    @Test func decode_readsBackWhatJSONWrote() async throws {
+        let (_, record) = try await liveRecord()
+        let text = record.json().text(pretty: true)
+        let decoded = try RunRecord.decode(Array(text.utf8))
+        // Times are written to the microsecond; after that one rounding, reading and writing is exact.
+        let rewritten = decoded.json().text(pretty: true)
+        #expect(try RunRecord.decode(Array(rewritten.utf8)).json().text(pretty: true) == rewritten)
+        for (original, read) in zip(record.commands, decoded.commands) {
+            #expect(original.id == read.id && original.status == read.status && original.attempts == read.attempts)
+            #expect((original.duration - read.duration).absoluteMicroseconds <= 1)
+            #expect(original.isOnCriticalPath == read.isOnCriticalPath && original.detail == read.detail)
+        }
+        #expect(decoded.status == record.status && decoded.criticalPath == record.criticalPath)
+        #expect(decoded.commands.map(\.status) == [.succeeded, .succeeded, .failed, .skipped])
+        #expect(decoded.commands[1].dependencies == ["configuration"])
+        #expect(decoded.commands[1].budget == .seconds(5))
+        #expect(decoded.commands[3].startOffset == nil)
+        #expect(decoded.manifest == "/tmp/commands.json")
+        #expect(decoded.jobs == 2)
+        #expect(decoded.wallBudget == .seconds(9))
+    }
+
+    @Test func decode_minimalReport_fillsDefaults() throws {
+        let record = try RunRecord.decode(Array("""
+        {"status": "succeeded", "wallMs": 12.5, "criticalPath": ["a", "b"], "criticalPathMs": 12,
+         "commands": [
+           {"id": "a", "status": "succeeded", "startMs": 0, "endMs": 2, "durationMs": 2, "dependencies": []},
+           {"id": "b", "status": "succeeded", "startMs": 2, "endMs": 12, "durationMs": 10, "dependencies": ["a"], "future": {"x": 1}},
+           {"id": "c", "status": "skipped", "durationMs": 0, "dependencies": ["a"]}
+         ]}
+        """.utf8))
+        #expect(record.wallTime == .microseconds(12_500))
+        #expect(record.commands.map(\.isOnCriticalPath) == [true, true, false])
+        #expect(record.commands.map(\.attempts) == [1, 1, 0])
+        #expect(record.isSimulated == false && record.jobs == nil && record.manifest == nil)
+    }
+
+    @Test func decode_reportsEveryProblemWithItsPlace() {
+        let text = """
+        {"status": "fine", "wallMs": -1, "criticalPath": ["zz"], "criticalPathMs": "1",
+         "commands": [
+           {"id": "a", "status": "succeeded", "startMs": 0, "durationMs": 2, "dependencies": []},
+           {"id": "b", "status": "won", "durationMs": "2", "dependencies": ["nope"]},
+           {"status": "succeeded", "durationMs": 1}
+         ]}
+        """
+        #expect(throws: RunRecordError.self) { try RunRecord.decode(Array(text.utf8), file: "r.json") }
+        do {
+            _ = try RunRecord.decode(Array(text.utf8), file: "r.json")
+        } catch {
+            #expect(error.code == .invalid)
+            #expect(error.description == """
+            r.json:1:12: status: expected one of succeeded, failed, cancelled, found "fine"
+            r.json:1:30: wallMs: expected a non-negative number of milliseconds, found -1
+            r.json:1:76: criticalPathMs: expected milliseconds as a number, found a string
+            r.json:3:4: commands[0] ("a"): "startMs" and "endMs" must both be numbers or both be null
+            r.json:4:26: commands[1] ("b").status: expected one of succeeded, failed, skipped, timedOut, cancelled, found "won"
+            r.json:4:47: commands[1] ("b").durationMs: expected milliseconds as a number, found a string
+            r.json:5:4: commands[2]: missing "id"
+            r.json:5:4: commands[2]: missing "dependencies"
+            """)
+        }
+    }
+
+    @Test func decode_checksTheGraphAndTheCriticalPath() {
+        let text = """
+        {"status": "succeeded", "wallMs": 1, "criticalPath": ["zz"], "criticalPathMs": 1, "commands": [
+          {"id": "a", "status": "succeeded", "durationMs": 1, "dependencies": ["b"]},
+          {"id": "b", "status": "succeeded", "durationMs": 1, "dependencies": ["a"]},
+          {"id": "c", "status": "succeeded", "durationMs": 1, "dependencies": ["cc"]}
+        ]}
+        """
+        do {
+            _ = try RunRecord.decode(Array(text.utf8), file: "r.json")
+            Issue.record("a cyclic report was accepted")
+        } catch {
+            #expect(error.problems.map(\.description) == [
+                #"criticalPath: unknown command "zz""#,
+                "commands: dependency cycle: a -> b -> a",
+                #"commands: unknown dependency "cc" of "c""#,
+            ])
+        }
+    }
+
+    @Test func decode_invalidJSONAndNonObjects() {
+        for (text, message) in [("{", "invalid JSON"), ("[1]", "expected a run report (an object"), ("{}", #"missing "status""#)] {
+            do {
+                _ = try RunRecord.decode(Array(text.utf8))
+                Issue.record("accepted \(text)")
+            } catch {
+                #expect(error.problems.first?.message.hasPrefix(message) == true, "\(text): \(error)")
+            }
+        }
+    }
+
+    @Test func load_missingFileAndDirectory_areUnreadable() throws {
+        #expect(throws: RunRecordError.self) { try RunRecord.load(path: "/nonexistent/report.json") }
+        do {
+            _ = try RunRecord.load(path: NSTemporaryDirectory())
+        } catch {
+            #expect(error.code == .unreadable)
+            #expect(error.problems.first?.message == "is a directory, not a report file")
+        }
+    }
+
+    @Test func budgetViolations_wallFirstThenCommandsInOrder() {
+        let record = RunRecord(
+            status: .succeeded, wallTime: .milliseconds(900),
+            commands: [
+                RunRecordCommand(id: "a", status: .succeeded, startOffset: .zero, endOffset: .milliseconds(300), duration: .milliseconds(300), budget: .milliseconds(200)),
+                RunRecordCommand(id: "b", status: .succeeded, startOffset: .zero, endOffset: .milliseconds(100), duration: .milliseconds(100), budget: .milliseconds(100)),
+                RunRecordCommand(id: "c", status: .failed, startOffset: .zero, endOffset: .milliseconds(900), duration: .milliseconds(900), budget: .milliseconds(800)),
+            ],
+            criticalPath: ["c"], criticalPathDuration: .milliseconds(900), wallBudget: .milliseconds(800))
+        #expect(record.budgetViolations == [
+            BudgetViolation(id: nil, budget: .milliseconds(800), actual: .milliseconds(900)),
+            BudgetViolation(id: "a", budget: .milliseconds(200), actual: .milliseconds(300)),
+            BudgetViolation(id: "c", budget: .milliseconds(800), actual: .milliseconds(900)),
+        ])
+        #expect(record.budgetViolations[0].description == "wall time 900ms is over its budget of 800ms by 100ms")
+        #expect(record.budgetViolations[1].description == #""a" took 300ms, over its budget of 200ms by 100ms"#)
+    }
+
+    @Test func makePlan_usesMeasuredDurationsAsEstimates() throws {
+        let record = RunRecord(
+            status: .succeeded, wallTime: .milliseconds(30),
+            commands: [
+                RunRecordCommand(id: "a", status: .succeeded, duration: .milliseconds(10)),
+                RunRecordCommand(id: "b", status: .succeeded, duration: .milliseconds(20), dependencies: ["a"]),
+                RunRecordCommand(id: "c", status: .succeeded, duration: .milliseconds(5), dependencies: ["a"]),
+            ],
+            criticalPath: ["a", "b"], criticalPathDuration: .milliseconds(30))
+        let plan = try record.makePlan()
+        #expect(plan.timing().criticalPath == ["a", "b"])
+        #expect(plan.predictedWallTime(slots: 1) == .milliseconds(35))
+    }
+}
+
+extension Duration {
+    fileprivate var absoluteMicroseconds: Double {
+        abs(milliseconds * 1_000)
+    }
+}
