@@ -38,8 +38,9 @@ import Testing
         let folder = try TemporaryDirectory()
         try folder.write("commands.json", """
         {"version": 1, "commands": [
-          {"id": "quick", "run": "true"},
-          {"id": "server", "dependencies": ["quick"], "run": "sh -c 'sleep 60 & echo $! > child; echo $$ > pid; wait'"}
+          {"id": "quick", "run": "true", "stop": "echo stopped > quick-stopped"},
+          {"id": "server", "dependencies": ["quick"], "run": "sh -c 'sleep 60 & echo $! > child; echo $$ > pid; wait'",
+           "stop": "touch server-stopped"}
         ]}
         """)
         let running = try StartupBinary.start(["run", "--trace", "--grace-period", "200ms"], in: folder.path)
@@ -54,6 +55,10 @@ import Testing
             let pid = try #require(pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)))
             #expect(await SpawnTestSupport.eventuallyGone(pid), "process \(pid) was left behind")
         }
+        // Stop lines run for what succeeded (quick), not for what was cancelled (server).
+        #expect(result.output.contains("Stopping in reverse dependency order:"))
+        #expect(FileManager.default.fileExists(atPath: folder.file("quick-stopped")))
+        #expect(!FileManager.default.fileExists(atPath: folder.file("server-stopped")))
         let trace = try Data(contentsOf: URL(fileURLWithPath: folder.file(".startup/trace.json")))
         #expect(try JSONSerialization.jsonObject(with: trace) is [String: Any])
     }

@@ -175,7 +175,7 @@ import Testing
         #expect(invalid.0 == .invalidManifest)
         #expect(invalid.1.capturedError == """
         error: \(file) is not a valid manifest (3 problems):
-        \(file):1:41: commands[0] ("a").dependsOn: unknown key "dependsOn" (did you mean "dependencies"?); allowed keys: id, summary, dependencies, run, estimate, budget, timeout, retries, optional, priority, env, cwd
+        \(file):1:41: commands[0] ("a").dependsOn: unknown key "dependsOn" (did you mean "dependencies"?); allowed keys: id, summary, dependencies, run, estimate, budget, timeout, retries, optional, priority, env, cwd, stop
         \(file):1:91: commands[1] ("c").dependencies[0]: unknown command "cc"
         \(file):1:110: commands[1] ("c").estimate: a duration needs a unit: found the bare number 5; write "5ms" or "5s"
 
@@ -199,5 +199,48 @@ import Testing
         #expect(help.1.capturedOutput.contains("130  interrupted"))
         let version = await run(["--version"])
         #expect(version.1.capturedOutput == "startup \(HelpText.version)\n")
+    }
+
+    @Test func run_keepRunning_stopsInReverseDependencyOrderWhenInterrupted() async throws {
+        let folder = try TemporaryDirectory()
+        let file = try folder.write("commands.json", """
+        {"version": 1, "commands": [
+          {"id": "database", "run": "true", "stop": "echo database >> stops"},
+          {"id": "cache", "dependencies": ["database"], "run": "true", "stop": "echo cache >> stops"},
+          {"id": "logging", "run": "true", "stop": "echo logging > logging-stopped"},
+          {"id": "api", "dependencies": ["cache", "logging"], "run": "true", "stop": "echo api >> stops"}
+        ]}
+        """)
+        let console = Console.capturing()
+        let task = Task { await StartupTool.main(["run", "-f", file, "--keep-running", "--no-report"], environment: [:], console: console) }
+        let deadline = ContinuousClock.now + .seconds(120)
+        while !console.capturedOutput.contains("Keeping running"), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.file("stops")), "nothing stops before the interrupt")
+        task.cancel()
+        #expect(await task.value == .success)
+        #expect(try String(contentsOfFile: folder.file("stops"), encoding: .utf8) == "api\ncache\ndatabase\n")
+        #expect(FileManager.default.fileExists(atPath: folder.file("logging-stopped")))
+        #expect(console.capturedOutput.contains("Stopped in "))
+    }
+
+    @Test func run_whenAStopLineFails_exits1AndShowsItsOutput() async throws {
+        let folder = try TemporaryDirectory()
+        let file = try folder.write("commands.json", """
+        {"version": 1, "commands": [{"id": "server", "run": "true", "stop": "echo cannot stop; exit 4"}]}
+        """)
+        let console = Console.capturing()
+        let task = Task { await StartupTool.main(["run", "-f", file, "--keep-running", "--no-report"], environment: [:], console: console) }
+        let deadline = ContinuousClock.now + .seconds(120)
+        while !console.capturedOutput.contains("Keeping running"), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        task.cancel()
+        #expect(await task.value == .failure)
+        #expect(console.capturedOutput.contains("✗ server"))
+        #expect(console.capturedOutput.contains("exit status 4"))
+        #expect(console.capturedOutput.contains("    │ cannot stop"))
+        #expect(console.capturedOutput.contains("Stopping failed in "))
     }
 }

@@ -20,7 +20,7 @@ import Testing
             { "id": "configuration", "summary": "Load", "run": "sleep 0.04", "estimate": "40ms" },
             { "id": "database", "dependencies": ["configuration"], "run": "sleep 0.12", "estimate": "1.5s",
               "timeout": "5s", "retries": 1, "optional": true, "priority": "high", "env": {"MODE": "fast"}, "cwd": "." },
-            { "id": "ready", "dependencies": ["database"], "priority": -7 }
+            { "id": "ready", "dependencies": ["database"], "priority": -7, "stop": "./undo-ready" }
           ] }
         """.utf8))
         #expect(manifest.defaults == ManifestDefaults(timeout: .seconds(30), retries: 2, environment: ["A": "1"], workingDirectory: "sub"))
@@ -32,6 +32,8 @@ import Testing
             workingDirectory: "."))
         #expect(manifest.commands[2].run == nil)
         #expect(manifest.commands[2].priority == CommandPriority(-7))
+        #expect(manifest.commands[2].stop == "./undo-ready")
+        #expect(manifest.commands[0].stop == nil)
         let options = manifest.commands[0].options(defaults: manifest.defaults)
         #expect(options.timeout == .seconds(30) && options.retry.maxRetries == 2 && options.estimate == .milliseconds(40))
     }
@@ -62,7 +64,7 @@ import Testing
         {"version": 1, "extra": true, "defaults": {"timeout": 30},
          "commands": [
           {"id": "a", "estimate": "40", "retries": -1, "priority": "urgent"},
-          {"id": "b", "dependencies": ["b"], "optional": "yes", "run": ""},
+          {"id": "b", "dependencies": ["b"], "optional": "yes", "run": "", "stop": " "},
           {"id": "a", "timeout": "0s"},
           {"id": "c", "dependencies": ["d"]}, {"id": "d", "dependencies": ["c"]},
           {"summary": "no id"}, 42, {"id": "has space"}, {"id": "e", "env": {"X": 1}, "cwd": ""}
@@ -77,6 +79,7 @@ import Testing
             #"commands[1] ("b").dependencies[0]: "b" cannot depend on itself"#,
             #"commands[1] ("b").optional: expected true or false, found a string"#,
             #"commands[1] ("b").run: empty run line; leave "run" out to make the command a milestone"#,
+            #"commands[1] ("b").stop: empty stop line; leave "stop" out when nothing needs undoing"#,
             #"commands[2] ("a").id: duplicate id "a", already used by commands[0]"#,
             #"commands[2] ("a").timeout: a timeout must be longer than zero"#,
             #"commands[3] ("c").dependencies: dependency cycle: c -> d -> c"#,

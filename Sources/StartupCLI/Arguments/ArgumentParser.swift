@@ -98,7 +98,7 @@ package enum ArgumentParser {
     private static func runOptions(_ reader: inout OptionReader) throws(UsageError) -> RunOptions {
         var options = RunOptions()
         let known = ["--file", "-f", "--jobs", "-j", "--fail-fast", "--simulate", "--output", "--format", "--trace",
-                     "--trace-file", "--grace-period", "--plot", "--budget", "--report", "--no-report"]
+                     "--trace-file", "--grace-period", "--plot", "--budget", "--report", "--no-report", "--keep-running"]
         while let option = try reader.nextOption(known: known) {
             switch option {
             case "--file", "-f": options.file = try reader.value(for: option)
@@ -118,6 +118,7 @@ package enum ArgumentParser {
                 options.budget = budget
             case "--report": options.report = try reader.value(for: option)
             case "--no-report": options.savesReport = false
+            case "--keep-running": options.keepRunning = true
             default: options.gracePeriod = try reader.duration(for: option)
             }
         }

@@ -116,7 +116,13 @@ package enum HelpText {
                               .startup/last-run.json beside the manifest)
       --no-report             Neither save the report nor use the last one
       --grace-period <time>   Between SIGTERM and SIGKILL on timeout or Ctrl-C (default: 2s)
+      --keep-running          After the run, stay up until Ctrl-C or SIGTERM, then run the stop lines
       -h, --help              Show this help
+
+    STOP LINES:
+      A command's "stop" line undoes it. After Ctrl-C (or when --keep-running is stopped), the stop
+      lines of the commands that succeeded run in reverse dependency order: a command stops only after
+      everything depending on it has; independent ones at once; each within the command's timeout.
 
     ENVIRONMENT:
       Each command gets STARTUP_COMMAND_ID. NO_COLOR turns colours off; they are only used on a terminal.

@@ -81,6 +81,8 @@ package struct RunOptions: Equatable, Sendable {
     package var report: String?
     /// Whether to save the report and learn from the last one (`--no-report` turns it off).
     package var savesReport = true
+    /// Whether to stay up after the run until Ctrl-C or SIGTERM, then run the `stop` lines.
+    package var keepRunning = false
 }
 
 /// The options of `startup plot`.

@@ -13,8 +13,10 @@ final class PidfdMonitor: Sendable {
 
     private let epoll: Int32
     private let control: SpawnExtensions.EpollControl
-    /// The waiter of each registered pidfd.
-    private let waiters = Locked<[Int32: CheckedContinuation<Int32, Never>]>([:])
+    /// Each registration's pidfd and waiter, by a token that is never reused. The token, not the
+    /// pidfd, is the epoll key: a spawn in progress can briefly hold a copy of a closed pidfd,
+    /// which keeps its old registration alive under a number that may already name another pidfd.
+    private let waiters = Locked<(next: UInt64, byToken: [UInt64: (pidfd: Int32, waiter: CheckedContinuation<Int32, Never>)])>((0, [:]))
 
     // `struct epoll_event` is packed on x86_64 (12 bytes), naturally aligned elsewhere (16).
     #if arch(x86_64)
@@ -25,7 +27,10 @@ final class PidfdMonitor: Sendable {
     private static let dataOffset = 8
     #endif
     private static let epollIn: UInt32 = 0x001
+    /// EPOLLONESHOT: a registration reports once, so a stale one cannot report forever.
+    private static let oneShot: UInt32 = 0x4000_0000
     private static let controlAdd: Int32 = 1
+    private static let controlDelete: Int32 = 2
     private static let closeOnExec: Int32 = 0o2_000_000
 
     private init?() {
@@ -36,7 +41,7 @@ final class PidfdMonitor: Sendable {
         self.epoll = epoll
         self.control = control
         let waiters = self.waiters
-        DedicatedThread.run { Self.watch(epoll: epoll, wait: wait, waiters: waiters) }
+        DedicatedThread.run { Self.watch(epoll: epoll, control: control, wait: wait, waiters: waiters) }
     }
 
     /// Waits until the process behind `pidfd` has exited, then closes `pidfd`.
@@ -45,16 +50,20 @@ final class PidfdMonitor: Sendable {
     ///   `pidfd` is left open for it).
     func exited(pidfd: Int32) async -> Int32 {
         await withCheckedContinuation { continuation in
-            waiters.withLock { $0[pidfd] = continuation }
+            let token = waiters.withLock { waiters in
+                waiters.next += 1
+                waiters.byToken[waiters.next] = (pidfd, continuation)
+                return waiters.next
+            }
             var event = [UInt8](repeating: 0, count: Self.eventSize)
             event.withUnsafeMutableBytes { bytes in
-                bytes.storeBytes(of: Self.epollIn, toByteOffset: 0, as: UInt32.self)
-                bytes.storeBytes(of: UInt64(UInt32(bitPattern: pidfd)), toByteOffset: Self.dataOffset, as: UInt64.self)
+                bytes.storeBytes(of: Self.epollIn | Self.oneShot, toByteOffset: 0, as: UInt32.self)
+                bytes.storeBytes(of: token, toByteOffset: Self.dataOffset, as: UInt64.self)
             }
             let added = event.withUnsafeMutableBytes { control(epoll, Self.controlAdd, pidfd, $0.baseAddress) }
             if added != 0 {
                 let code = errno
-                if let waiter = waiters.withLock({ $0.removeValue(forKey: pidfd) }) { waiter.resume(returning: code) }
+                if let entry = waiters.withLock({ $0.byToken.removeValue(forKey: token) }) { entry.waiter.resume(returning: code) }
             }
         }
     }
@@ -62,24 +71,28 @@ final class PidfdMonitor: Sendable {
     /// The monitor thread: forever waits for readable pidfds, closes them (which also removes them
     /// from the set) and resumes their waiters.
     private static func watch(
-        epoll: Int32, wait: SpawnExtensions.EpollWait, waiters: Locked<[Int32: CheckedContinuation<Int32, Never>]>
+        epoll: Int32, control: SpawnExtensions.EpollControl, wait: SpawnExtensions.EpollWait,
+        waiters: Locked<(next: UInt64, byToken: [UInt64: (pidfd: Int32, waiter: CheckedContinuation<Int32, Never>)])>
     ) {
         let capacity: Int32 = 64
         var events = [UInt8](repeating: 0, count: Int(capacity) * eventSize)
         while true {
             let count = events.withUnsafeMutableBytes { wait(epoll, $0.baseAddress, capacity, -1) }
             guard count > 0 else { continue }  // EINTR
-            var ready: [Int32] = []
+            var ready: [UInt64] = []
             events.withUnsafeBytes { bytes in
                 for index in 0..<Int(count) {
-                    let data = bytes.loadUnaligned(fromByteOffset: index * eventSize + dataOffset, as: UInt64.self)
-                    ready.append(Int32(truncatingIfNeeded: data))
+                    ready.append(bytes.loadUnaligned(fromByteOffset: index * eventSize + dataOffset, as: UInt64.self))
                 }
             }
-            for pidfd in ready {
-                guard let waiter = waiters.withLock({ $0.removeValue(forKey: pidfd) }) else { continue }
-                _ = close(pidfd)
-                waiter.resume(returning: 0)
+            for token in ready {
+                // A token without a waiter is a stale registration (see `waiters`); one-shot, it is done.
+                guard let entry = waiters.withLock({ $0.byToken.removeValue(forKey: token) }) else { continue }
+                // Delete before closing: a copy of the descriptor held by a spawn in progress would
+                // otherwise keep the registration alive.
+                _ = control(epoll, controlDelete, entry.pidfd, nil)
+                _ = close(entry.pidfd)
+                entry.waiter.resume(returning: 0)
             }
         }
     }

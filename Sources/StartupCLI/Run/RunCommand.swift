@@ -39,7 +39,9 @@ enum RunCommand {
             maxConcurrency: options.jobs, failurePolicy: options.failFast ? .failFast : .continueIndependent,
             observers: observers))
 
-        let report = await run(orchestrator, handlesSignals: handlesSignals)
+        let interrupts = handlesSignals ? InterruptHandler() : nil
+        defer { interrupts?.stop() }
+        let report = await run(orchestrator, interrupts: interrupts)
         let record = RunRecord(
             report: report, plan: plan, manifest: manifest,
             manifestPath: URL(fileURLWithPath: options.file).standardizedFileURL.path,
@@ -94,22 +96,58 @@ enum RunCommand {
         if !violations.isEmpty {
             console.err("error: over budget: " + violations.map(\.description).joined(separator: "; ") + "\n")
         }
+        if await shutDown(plan: plan, report: report, stops: execution.stopModules(for: manifest), options: options,
+                          console: console, style: style, outputs: outputs, interrupts: interrupts) {
+            exitCode = exitCode ?? .failure
+        }
         if let exitCode { throw exitCode }
     }
 
+    /// After Ctrl-C, or when `--keep-running` is stopped, runs the stop lines of the commands that
+    /// succeeded in reverse dependency order. Returns whether a stop line failed.
+    private static func shutDown(
+        plan: StartupPlan, report: StartupReport, stops: [CommandID: any LifecycleModule], options: RunOptions,
+        console: Console, style: Style, outputs: CommandOutputs, interrupts: InterruptHandler?
+    ) async -> Bool {
+        var interrupted = report.status == .cancelled
+        if options.keepRunning, !interrupted {
+            if options.format == .text {
+                console.out("\nKeeping running: press Ctrl-C to stop" + (stops.isEmpty ? ".\n" : " (stop lines run in reverse dependency order).\n"))
+            }
+            await waitForInterrupt(interrupts)
+            interrupted = true
+        }
+        guard interrupted, !stops.isEmpty,
+              let lifecycle = try? StartupLifecycle(plan: plan, report: report, modules: stops) else { return false }
+        // Its own task: the interrupt that started the shutdown must not cancel it; a second one does.
+        let shutdown = Task { await lifecycle.shutdown() }
+        interrupts?.route { shutdown.cancel() }
+        let stopped = await shutdown.value
+        interrupts?.unroute()
+        if options.format == .text {
+            console.out(ShutdownRenderer(report: stopped, outputs: outputs, style: style).render())
+        }
+        return !stopped.failures.isEmpty
+    }
+
+    /// Suspends until SIGINT or SIGTERM (the binary) or until the calling task is cancelled.
+    private static func waitForInterrupt(_ interrupts: InterruptHandler?) async {
+        let waiting = Task { try? await Task.sleep(for: .seconds(10 * 365 * 86_400)) }
+        interrupts?.route { waiting.cancel() }
+        defer { interrupts?.unroute() }
+        await withTaskCancellationHandler {
+            await waiting.value
+        } onCancel: {
+            waiting.cancel()
+        }
+    }
+
     /// Runs the orchestrator in a task that an interrupt, or cancelling the caller, cancels.
-    private static func run(_ orchestrator: StartupOrchestrator, handlesSignals: Bool) async -> StartupReport {
-        // Handlers go in before the first command starts, so no Ctrl-C can slip past them.
-        let interrupted = Locked(false)
-        let task = Locked<Task<StartupReport, Never>?>(nil)
-        let interrupts = handlesSignals ? InterruptHandler {
-            interrupted.withLock { $0 = true }
-            task.withLock { $0 }?.cancel()
-        } : nil
-        defer { interrupts?.stop() }
+    /// The handler was installed before the first command starts, so no Ctrl-C slips past it.
+    private static func run(_ orchestrator: StartupOrchestrator, interrupts: InterruptHandler?) async -> StartupReport {
         let run = Task { await orchestrator.run() }
-        task.withLock { $0 = run }
-        if interrupted.withLock({ $0 }) { run.cancel() }
+        interrupts?.route { run.cancel() }
+        defer { interrupts?.unroute() }
         return await withTaskCancellationHandler {
             await run.value
         } onCancel: {

@@ -38,7 +38,7 @@ struct ShellExecution: Sendable {
         return binding
     }
 
-    private func processSpec(for command: ManifestCommand, line: String, defaults: ManifestDefaults) -> ProcessSpec {
+    fileprivate func processSpec(for command: ManifestCommand, line: String, defaults: ManifestDefaults) -> ProcessSpec {
         var environment = self.environment
         environment.merge(defaults.environment) { _, new in new }
         environment.merge(command.environment) { _, new in new }
@@ -52,5 +52,20 @@ struct ShellExecution: Sendable {
             // No chdir in the child when it would start there anyway.
             workingDirectory: workingDirectory == currentDirectory ? nil : workingDirectory,
             output: output == .stream ? .inherit : .capture)
+    }
+}
+
+extension ShellExecution {
+    /// The `stop` line of every command that has one, as lifecycle modules; none when simulating.
+    func stopModules(for manifest: Manifest) -> [CommandID: any LifecycleModule] {
+        guard !simulate else { return [:] }
+        var modules: [CommandID: any LifecycleModule] = [:]
+        for command in manifest.commands {
+            guard let line = command.stop else { continue }
+            modules[command.id] = ShellStopModule(
+                id: command.id, spec: processSpec(for: command, line: line, defaults: manifest.defaults),
+                gracePeriod: gracePeriod, outputs: outputs, stopTimeout: command.timeout ?? manifest.defaults.timeout)
+        }
+        return modules
     }
 }

@@ -29,10 +29,15 @@ public struct ManifestCommand: Sendable, Hashable {
     /// The working directory, relative to the manifest's folder (`"cwd"`); `nil` to inherit.
     public var workingDirectory: String?
 
+    /// The shell line that undoes the command at shutdown (`"stop"`): `startup run` runs the stop
+    /// lines in reverse dependency order after Ctrl-C, or when `--keep-running` is stopped.
+    public var stop: String?
+
     /// Creates a command; only the id is required.
     public init(id: CommandID, summary: String? = nil, dependencies: [CommandID] = [], run: String? = nil,
                 estimate: Duration? = nil, budget: Duration? = nil, timeout: Duration? = nil, retries: Int? = nil, isOptional: Bool = false,
-                priority: CommandPriority = .normal, environment: [String: String] = [:], workingDirectory: String? = nil) {
+                priority: CommandPriority = .normal, environment: [String: String] = [:], workingDirectory: String? = nil,
+                stop: String? = nil) {
         self.id = id
         self.summary = summary
         self.dependencies = dependencies
@@ -45,6 +50,7 @@ public struct ManifestCommand: Sendable, Hashable {
         self.priority = priority
         self.environment = environment
         self.workingDirectory = workingDirectory
+        self.stop = stop
     }
 
     /// The StartupKit options of this command, with the manifest's defaults filled in.

@@ -103,10 +103,11 @@ extension ManifestDecoder {
         return nil
     }
 
-    mutating func runLine(_ member: JSONMember, path: String) -> String? {
+    /// A `run` or `stop` line: a string with something in it; `ifEmpty` says what to do instead.
+    mutating func shellLine(_ member: JSONMember, path: String, ifEmpty: String) -> String? {
         guard let line = string(member, path: path) else { return nil }
         guard line.contains(where: { !$0.isWhitespace }) else {
-            report(member.valueLocation, path, "empty run line; leave \"run\" out to make the command a milestone")
+            report(member.valueLocation, path, "empty \(member.key) line; \(ifEmpty)")
             return nil
         }
         return line

@@ -10,12 +10,12 @@ struct ManifestDecoder {
     static let defaultsKeys = ["timeout", "retries", "env", "cwd"]
     /// The keys of a command.
     static let commandKeys = ["id", "summary", "dependencies", "run", "estimate", "budget", "timeout", "retries",
-                              "optional", "priority", "env", "cwd"]
+                              "optional", "priority", "env", "cwd", "stop"]
     /// Words people write for a key, mapped to the key they meant.
     static let keySynonyms = [
         "dependsOn": "dependencies", "depends_on": "dependencies", "depends": "dependencies", "deps": "dependencies",
         "after": "dependencies", "requires": "dependencies", "needs": "dependencies",
-        "command": "run", "cmd": "run", "script": "run", "exec": "run", "shell": "run",
+        "teardown": "stop", "shutdown": "stop", "command": "run", "cmd": "run", "script": "run", "exec": "run", "shell": "run",
         "name": "id", "description": "summary", "environment": "env", "workdir": "cwd",
         "workingDirectory": "cwd", "dir": "cwd", "retry": "retries", "optional?": "optional",
         "limit": "budget", "maxDuration": "budget", "max": "budget",
@@ -121,7 +121,7 @@ struct ManifestDecoder {
             id: id,
             summary: members["summary"].flatMap { string($0, path: path + ".summary") },
             dependencies: dependencies.map(\.id),
-            run: members["run"].flatMap { runLine($0, path: path + ".run") },
+            run: members["run"].flatMap { shellLine($0, path: path + ".run", ifEmpty: "leave \"run\" out to make the command a milestone") },
             estimate: members["estimate"].flatMap { duration($0, path: path + ".estimate") },
             budget: members["budget"].flatMap { budget($0, path: path + ".budget") },
             timeout: members["timeout"].flatMap { timeout($0, path: path + ".timeout") },
@@ -129,7 +129,8 @@ struct ManifestDecoder {
             isOptional: members["optional"].flatMap { boolean($0, path: path + ".optional") } ?? false,
             priority: members["priority"].flatMap { priority($0, path: path + ".priority") } ?? .normal,
             environment: members["env"].flatMap { environment($0, path: path + ".env") } ?? [:],
-            workingDirectory: members["cwd"].flatMap { workingDirectory($0, path: path + ".cwd") })
+            workingDirectory: members["cwd"].flatMap { workingDirectory($0, path: path + ".cwd") },
+            stop: members["stop"].flatMap { shellLine($0, path: path + ".stop", ifEmpty: "leave \"stop\" out when nothing needs undoing") })
         return CommandSource(
             command: command, manifestIndex: index, path: path, idLocation: idMember.valueLocation,
             dependencyIndexes: dependencies.map(\.index), dependencyLocations: dependencies.map(\.location),

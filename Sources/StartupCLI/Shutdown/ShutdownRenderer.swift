@@ -1,0 +1,36 @@
+import StartupKit
+import StartupManifest
+
+/// The text after the `stop` lines ran: one line per stop in the order they ended, its output
+/// when it failed, then the outcome.
+struct ShutdownRenderer {
+    let report: ShutdownReport
+    let outputs: CommandOutputs
+    let style: Style
+
+    func render() -> String {
+        let stopped = report.modules.filter { $0.startOffset != nil }.sorted { ($0.endOffset ?? .zero) < ($1.endOffset ?? .zero) }
+        let width = min(32, stopped.map(\.module.rawValue.count).max() ?? 0)
+        var lines = ["", "Stopping in reverse dependency order:"]
+        for call in stopped {
+            let detail: String
+            switch call.status {
+            case .succeeded: detail = ""
+            case .failed(let error): detail = "  \(error)"
+            case .timedOut(let limit): detail = "  timed out after \(DurationText.format(limit))"
+            case .cancelled: detail = "  cancelled"
+            }
+            let mark = call.status.isSuccess ? style.green("✓") : style.red("✗")
+            lines.append("\(mark) \(call.module.rawValue.padded(to: width)) \(DurationText.format(call.duration).leftPadded(to: 7))\(detail)")
+            if !call.status.isSuccess {
+                let output = ProgressPrinter.indented(outputs.output(of: call.module))
+                if !output.isEmpty { lines.append(String(output.dropLast())) }
+            }
+        }
+        let failed = report.failures.count
+        let outcome = failed == 0 ? style.green("Stopped") : style.red("Stopping failed")
+        lines.append("\(style.bold(outcome)) in \(DurationText.format(report.wallTime)): \(stopped.count - failed) stopped"
+                     + (failed > 0 ? ", \(failed) failed" : ""))
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
