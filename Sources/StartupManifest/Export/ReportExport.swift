@@ -7,31 +7,36 @@ public enum ReportExport {
     /// "durationMs", "attempts", "slackMs", ...}], "criticalPath", "criticalPathMs", ...}`.
     /// A command that never started has `startMs` and `endMs` `null`.
     public static func json(_ report: StartupReport) -> JSONOutput {
-        .object([
-            ("status", .string(report.status.rawValue)),
-            ("wallMs", .milliseconds(report.wallTime)),
-            ("commands", .array(report.commands.map(command))),
-            ("criticalPath", .array(report.criticalPath.map { .string($0.rawValue) })),
-            ("criticalPathMs", .milliseconds(report.criticalPathDuration)),
-            ("totalMs", .milliseconds(report.totalDuration)),
-            ("parallelism", .number(report.parallelism)),
-        ])
+        .object(members(of: RunRecord(report: report)))
     }
 
-    private static func command(_ command: CommandReport) -> JSONOutput {
-        var members: [(key: String, value: JSONOutput)] = [
-            ("id", .string(command.id.rawValue)),
-            ("status", .string(command.status.name)),
-            ("startMs", command.startOffset.map(JSONOutput.milliseconds) ?? .null),
-            ("endMs", command.endOffset.map(JSONOutput.milliseconds) ?? .null),
-            ("durationMs", .milliseconds(command.duration)),
-            ("attempts", .integer(command.attempts)),
-            ("slackMs", .milliseconds(command.slack)),
-            ("optional", .bool(command.isOptional)),
-            ("critical", .bool(command.isOnCriticalPath)),
+    /// The documented keys of a report, in order; the saved report (``RunRecord/json()``) adds its
+    /// own after them, per command and at the top.
+    static func members(of record: RunRecord, commandExtras: (RunRecordCommand) -> [(key: String, value: JSONOutput)] = { _ in [] })
+        -> [(key: String, value: JSONOutput)] {
+        [
+            ("status", .string(record.status.rawValue)),
+            ("wallMs", .milliseconds(record.wallTime)),
+            ("commands", .array(record.commands.map { command in
+                var members: [(key: String, value: JSONOutput)] = [
+                    ("id", .string(command.id.rawValue)),
+                    ("status", .string(command.status.rawValue)),
+                    ("startMs", command.startOffset.map(JSONOutput.milliseconds) ?? .null),
+                    ("endMs", command.endOffset.map(JSONOutput.milliseconds) ?? .null),
+                    ("durationMs", .milliseconds(command.duration)),
+                    ("attempts", .integer(command.attempts)),
+                    ("slackMs", .milliseconds(command.slack)),
+                    ("optional", .bool(command.isOptional)),
+                    ("critical", .bool(command.isOnCriticalPath)),
+                ]
+                if let detail = command.detail { members.append(("detail", .string(detail))) }
+                return .object(members + commandExtras(command))
+            })),
+            ("criticalPath", .array(record.criticalPath.map { .string($0.rawValue) })),
+            ("criticalPathMs", .milliseconds(record.criticalPathDuration)),
+            ("totalMs", .milliseconds(record.totalDuration)),
+            ("parallelism", .number(record.parallelism)),
         ]
-        if let detail = statusDetail(command.status) { members.append(("detail", .string(detail))) }
-        return .object(members)
     }
 
     /// Why a command did not succeed, in words: the error, the skip reason, the timeout.

@@ -8,14 +8,11 @@ extension RunRecord {
     ///
     /// - Complexity: O(commands + edges).
     public func json() -> JSONOutput {
-        .object([
-            ("status", .string(status.rawValue)),
-            ("wallMs", .milliseconds(wallTime)),
-            ("commands", .array(commands.map(Self.command))),
-            ("criticalPath", .array(criticalPath.map { .string($0.rawValue) })),
-            ("criticalPathMs", .milliseconds(criticalPathDuration)),
-            ("totalMs", .milliseconds(totalDuration)),
-            ("parallelism", .number(parallelism)),
+        .object(ReportExport.members(of: self) { command in
+            var extras: [(key: String, value: JSONOutput)] = [("dependencies", .array(command.dependencies.map { .string($0.rawValue) }))]
+            if let budget = command.budget { extras.append(("budgetMs", .milliseconds(budget))) }
+            return extras
+        } + [
             ("manifest", manifest.map(JSONOutput.string) ?? .null),
             ("simulated", .bool(isSimulated)),
             ("jobs", jobs.map(JSONOutput.integer) ?? .null),
@@ -28,23 +25,5 @@ extension RunRecord {
                 ])
             })),
         ])
-    }
-
-    private static func command(_ command: RunRecordCommand) -> JSONOutput {
-        var members: [(key: String, value: JSONOutput)] = [
-            ("id", .string(command.id.rawValue)),
-            ("status", .string(command.status.rawValue)),
-            ("startMs", command.startOffset.map(JSONOutput.milliseconds) ?? .null),
-            ("endMs", command.endOffset.map(JSONOutput.milliseconds) ?? .null),
-            ("durationMs", .milliseconds(command.duration)),
-            ("attempts", .integer(command.attempts)),
-            ("slackMs", .milliseconds(command.slack)),
-            ("optional", .bool(command.isOptional)),
-            ("critical", .bool(command.isOnCriticalPath)),
-        ]
-        if let detail = command.detail { members.append(("detail", .string(detail))) }
-        members.append(("dependencies", .array(command.dependencies.map { .string($0.rawValue) })))
-        if let budget = command.budget { members.append(("budgetMs", .milliseconds(budget))) }
-        return .object(members)
     }
 }

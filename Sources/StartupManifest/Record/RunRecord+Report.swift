@@ -5,14 +5,14 @@ extension RunRecord {
     ///
     /// - Parameters:
     ///   - report: The run's report.
-    ///   - plan: The plan that ran, for each command's dependencies.
+    ///   - plan: The plan that ran, for each command's dependencies; `nil` for none.
     ///   - manifest: The manifest, for each command's budget; `nil` for none.
     ///   - manifestPath: The manifest's path, saved so readers know what ran.
     ///   - wallBudget: The budget of the whole wall time, if any.
     ///   - jobs: The slot limit of the run; `nil` for unlimited.
     ///   - isSimulated: Whether the run slept for estimates instead of running commands.
     /// - Complexity: O(commands + edges).
-    public init(report: StartupReport, plan: StartupPlan, manifest: Manifest? = nil, manifestPath: String? = nil,
+    public init(report: StartupReport, plan: StartupPlan? = nil, manifest: Manifest? = nil, manifestPath: String? = nil,
                 wallBudget: Duration? = nil, jobs: Int? = nil, isSimulated: Bool = false) {
         var budgets: [CommandID: Duration] = [:]
         for command in manifest?.commands ?? [] {
@@ -24,7 +24,7 @@ extension RunRecord {
                 endOffset: command.endOffset, duration: command.duration, attempts: command.attempts, slack: command.slack,
                 isOptional: command.isOptional, isOnCriticalPath: command.isOnCriticalPath,
                 detail: ReportExport.statusDetail(command.status),
-                dependencies: plan.contains(command.id) ? plan.dependencies(of: command.id) : [],
+                dependencies: plan.map { $0.contains(command.id) ? $0.dependencies(of: command.id) : [] } ?? [],
                 budget: budgets[command.id])
         }
         self.init(status: report.status, wallTime: report.wallTime, commands: commands, criticalPath: report.criticalPath,
