@@ -25,6 +25,26 @@ import Darwin
             terminationGracePeriod: gracePeriod, directoryStrategy: .automatic, exitStrategy: exitStrategy)
     }
 
+    /// Starts `script` (made from the path of the file it must publish its pids to, with
+    /// `Support.publish`), cancels it once the pids are there, and returns them with the outcome
+    /// and how long the cancellation took.
+    private func cancelOnceStarted(
+        _ script: (_ pidFile: String) -> String,
+        output: OutputDestination = .discard,
+        gracePeriod: Duration = .seconds(2),
+        exitStrategy: ExitWatcher.Strategy = .automatic
+    ) async throws -> (pids: [pid_t], outcome: ProcessOutcome, cancellationTook: Duration) {
+        let directory = try Support.makeTemporaryDirectory()
+        defer { Support.remove(directory) }
+        let line = script(directory + "/pids")
+        let task = Task { await sh(line, output: output, gracePeriod: gracePeriod, exitStrategy: exitStrategy) }
+        let pids = try await Support.waitForPids(in: directory + "/pids")
+        let cancelledAt = ContinuousClock.now
+        task.cancel()
+        let outcome = await task.value
+        return (pids, outcome, ContinuousClock.now - cancelledAt)
+    }
+
     // MARK: exit statuses
 
     /// Exit statuses 0, 3 and 1 come back as `.exited`, with either exit-waiting strategy.
@@ -262,15 +282,10 @@ import Darwin
     /// Cancelling sends SIGTERM to the whole group, reaps the child and keeps captured output.
     @Test(.timeLimit(.minutes(5)), arguments: [ExitWatcher.Strategy.automatic, .dedicatedThread])
     func cancellationTerminatesTheWholeProcessGroup(strategy: ExitWatcher.Strategy) async throws {
-        let directory = try Support.makeTemporaryDirectory()
-        defer { Support.remove(directory) }
-        let pidFile = directory + "/pids"
-        let script = "echo started; sleep 100 & \(Support.publish("$$ $!", to: pidFile)) && sleep 100"
-        let task = Task { await sh(script, exitStrategy: strategy) }
-        let pids = try await Support.waitForPids(in: pidFile)
+        let (pids, outcome, _) = try await cancelOnceStarted({ pidFile in
+            "echo started; sleep 100 & \(Support.publish("$$ $!", to: pidFile)) && sleep 100"
+        }, output: .capture, exitStrategy: strategy)
         try #require(pids.count == 2)
-        task.cancel()
-        let outcome = await task.value
         #expect(outcome.termination == .signaled(SIGTERM))
         #expect(outcome.cancellation == .terminate)
         #expect(outcome.wasTerminated)
@@ -282,17 +297,11 @@ import Darwin
     /// A group that ignores SIGTERM is SIGKILLed after the grace period.
     @Test(.timeLimit(.minutes(5)), arguments: [ExitWatcher.Strategy.automatic, .dedicatedThread])
     func cancellationEscalatesToSIGKILLAfterGracePeriod(strategy: ExitWatcher.Strategy) async throws {
-        let directory = try Support.makeTemporaryDirectory()
-        defer { Support.remove(directory) }
-        let pidFile = directory + "/pids"
-        let script = "trap '' TERM; sleep 100 & \(Support.publish("$$ $!", to: pidFile)) && sleep 100"
-        let task = Task { await sh(script, output: .discard, gracePeriod: .milliseconds(200), exitStrategy: strategy) }
-        let pids = try await Support.waitForPids(in: pidFile)
+        let (pids, outcome, cancellationTook) = try await cancelOnceStarted({ pidFile in
+            "trap '' TERM; sleep 100 & \(Support.publish("$$ $!", to: pidFile)) && sleep 100"
+        }, gracePeriod: .milliseconds(200), exitStrategy: strategy)
         try #require(pids.count == 2)
-        let cancelledAt = ContinuousClock.now
-        task.cancel()
-        let outcome = await task.value
-        #expect(ContinuousClock.now - cancelledAt >= .milliseconds(200))
+        #expect(cancellationTook >= .milliseconds(200))
         #expect(outcome.termination == .signaled(SIGKILL))
         #expect(outcome.cancellation == .kill)
         #expect(kill(pids[0], 0) == -1 && errno == ESRCH)
@@ -302,14 +311,9 @@ import Darwin
     /// A zero grace period sends SIGKILL straight away.
     @Test(.timeLimit(.minutes(5)))
     func zeroGracePeriodKillsImmediately() async throws {
-        let directory = try Support.makeTemporaryDirectory()
-        defer { Support.remove(directory) }
-        let pidFile = directory + "/pids"
-        let script = "trap '' TERM; \(Support.publish("$$", to: pidFile)) && sleep 100"
-        let task = Task { await sh(script, output: .discard, gracePeriod: .zero) }
-        _ = try await Support.waitForPids(in: pidFile)
-        task.cancel()
-        let outcome = await task.value
+        let (_, outcome, _) = try await cancelOnceStarted({ pidFile in
+            "trap '' TERM; \(Support.publish("$$", to: pidFile)) && sleep 100"
+        }, gracePeriod: .zero)
         #expect(outcome.termination == .signaled(SIGKILL))
         #expect(outcome.cancellation == .kill)
     }
@@ -317,16 +321,11 @@ import Darwin
     /// After a cancelled leader exits, group members that ignored SIGTERM are killed.
     @Test(.timeLimit(.minutes(5)))
     func grandchildIgnoringSIGTERMIsKilledWhenTheLeaderExits() async throws {
-        let directory = try Support.makeTemporaryDirectory()
-        defer { Support.remove(directory) }
-        let pidFile = directory + "/pids"
         // The background subshell ignores SIGTERM; the leader does not, so it exits long before the grace period.
-        let script = "(trap '' TERM; exec sleep 100) & \(Support.publish("$$ $!", to: pidFile)) && sleep 100"
-        let task = Task { await sh(script, output: .discard, gracePeriod: .seconds(60)) }
-        let pids = try await Support.waitForPids(in: pidFile)
+        let (pids, outcome, _) = try await cancelOnceStarted({ pidFile in
+            "(trap '' TERM; exec sleep 100) & \(Support.publish("$$ $!", to: pidFile)) && sleep 100"
+        }, gracePeriod: .seconds(60))
         try #require(pids.count == 2)
-        task.cancel()
-        let outcome = await task.value
         #expect(outcome.termination == .signaled(SIGTERM))
         #expect(outcome.cancellation == .terminate)
         #expect(await Support.eventuallyGone(pids[1]))
@@ -335,14 +334,9 @@ import Darwin
     /// A child that handles SIGTERM and exits keeps its own exit status.
     @Test(.timeLimit(.minutes(5)))
     func childHandlingSIGTERMKeepsItsExitStatus() async throws {
-        let directory = try Support.makeTemporaryDirectory()
-        defer { Support.remove(directory) }
-        let pidFile = directory + "/pids"
-        let script = "trap 'exit 7' TERM; sleep 100 & \(Support.publish("$$", to: pidFile)) && wait"
-        let task = Task { await sh(script, output: .discard) }
-        _ = try await Support.waitForPids(in: pidFile)
-        task.cancel()
-        let outcome = await task.value
+        let (_, outcome, _) = try await cancelOnceStarted({ pidFile in
+            "trap 'exit 7' TERM; sleep 100 & \(Support.publish("$$", to: pidFile)) && wait"
+        })
         #expect(outcome.termination == .exited(7))
         #expect(outcome.cancellation == .terminate)
     }

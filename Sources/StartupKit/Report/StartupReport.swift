@@ -45,20 +45,12 @@ public struct StartupReport: Sendable {
 
     /// The achieved parallelism: total duration divided by wall time (1 when nothing overlapped).
     public var parallelism: Double {
-        let wall = wallTime / .nanoseconds(1)
-        return wall > 0 ? (totalDuration / .nanoseconds(1)) / wall : 0
+        RunFigures.parallelism(total: totalDuration, wall: wallTime)
     }
 
     /// The commands, ordered by start (those that never started last, by declaration).
     public var commandsByStart: [CommandReport] {
-        commands.enumerated().sorted { lhs, rhs in
-            switch (lhs.element.startOffset, rhs.element.startOffset) {
-            case let (left?, right?): (left, lhs.offset) < (right, rhs.offset)
-            case (.some, nil): true
-            case (nil, .some): false
-            case (nil, nil): lhs.offset < rhs.offset
-            }
-        }.map(\.element)
+        RunFigures.byStart(commands, start: \.startOffset)
     }
 
     /// The required commands that did not succeed, in declaration order.

@@ -55,19 +55,11 @@ public struct RunRecord: Sendable, Hashable {
 
     /// Total duration divided by wall time; 0 for an empty run.
     public var parallelism: Double {
-        let wall = wallTime / .nanoseconds(1)
-        return wall > 0 ? (totalDuration / .nanoseconds(1)) / wall : 0
+        RunFigures.parallelism(total: totalDuration, wall: wallTime)
     }
 
     /// The commands ordered by start; those that never started last, in declaration order.
     public var commandsByStart: [RunRecordCommand] {
-        commands.enumerated().sorted { lhs, rhs in
-            switch (lhs.element.startOffset, rhs.element.startOffset) {
-            case let (left?, right?): (left, lhs.offset) < (right, rhs.offset)
-            case (.some, nil): true
-            case (nil, .some): false
-            case (nil, nil): lhs.offset < rhs.offset
-            }
-        }.map(\.element)
+        RunFigures.byStart(commands, start: \.startOffset)
     }
 }

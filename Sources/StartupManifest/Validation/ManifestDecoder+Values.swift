@@ -63,18 +63,18 @@ extension ManifestDecoder {
     }
 
     mutating func timeout(_ member: JSONMember, path: String) -> Duration? {
-        guard let value = duration(member, path: path) else { return nil }
-        guard value > .zero else {
-            report(member.valueLocation, path, "a timeout must be longer than zero")
-            return nil
-        }
-        return value
+        positiveDuration(member, path: path, what: "timeout")
     }
 
     mutating func budget(_ member: JSONMember, path: String) -> Duration? {
+        positiveDuration(member, path: path, what: "budget")
+    }
+
+    /// A duration that must be longer than zero, such as a timeout or a budget.
+    private mutating func positiveDuration(_ member: JSONMember, path: String, what: String) -> Duration? {
         guard let value = duration(member, path: path) else { return nil }
         guard value > .zero else {
-            report(member.valueLocation, path, "a budget must be longer than zero")
+            report(member.valueLocation, path, "a \(what) must be longer than zero")
             return nil
         }
         return value
