@@ -6,11 +6,8 @@
 /// A pure state machine, driven by one owner: ``takeReady()``, run what it returns, and
 /// ``finish(_:)`` each participant when its call ends.
 struct DependencyWalk {
-    private let graph: DependencyGraph
-    private let reversed: Bool
     private let isParticipant: [Bool]
-    /// How many predecessors (dependencies, or dependents when reversed) each command still waits for.
-    private var waiting: [Int]
+    private var countdown: ReleaseCountdown
     private var ready: [Int] = []
 
     /// Starts a walk.
@@ -21,16 +18,11 @@ struct DependencyWalk {
     ///   - participants: Positions of the commands whose calls the owner runs.
     /// - Complexity: O(commands + edges) over the whole walk, no recursion.
     init<S: Sequence>(graph: DependencyGraph, reversed: Bool, participants: S) where S.Element == Int {
-        self.graph = graph
-        self.reversed = reversed
         var isParticipant = [Bool](repeating: false, count: graph.count)
         for participant in participants { isParticipant[participant] = true }
         self.isParticipant = isParticipant
-        waiting = (0..<graph.count).map { command in
-            reversed ? graph.dependents(of: command).count : graph.dependencies(of: command).count
-        }
-        let roots = (0..<graph.count).filter { waiting[$0] == 0 }
-        for root in roots { reach(root) }
+        countdown = ReleaseCountdown(graph: graph, direction: reversed ? .reverseDependencyOrder : .dependencyOrder)
+        reach(countdown.roots)
     }
 
     /// The participants that became ready since the last call, each returned once.
@@ -41,21 +33,23 @@ struct DependencyWalk {
 
     /// Marks a participant's call as ended, which may make others ready.
     mutating func finish(_ participant: Int) {
-        release(participant)
+        var released: [Int] = []
+        countdown.finish(participant, into: &released)
+        reach(released)
     }
 
-    private mutating func reach(_ command: Int) {
-        if isParticipant[command] { ready.append(command) } else { release(command) }
-    }
-
-    /// Lets the successors of `command` go, passing straight through non-participants.
-    private mutating func release(_ command: Int) {
-        var finished = [command]
-        while let current = finished.popLast() {
-            for next in reversed ? graph.dependencies(of: current) : graph.dependents(of: current) {
-                waiting[next] -= 1
-                guard waiting[next] == 0 else { continue }
-                if isParticipant[next] { ready.append(next) } else { finished.append(next) }
+    /// Takes in commands whose predecessors have all finished: participants become ready,
+    /// non-participants finish at once, passing the walk straight through them.
+    private mutating func reach(_ commands: [Int]) {
+        var reached = commands
+        var next = 0
+        while next < reached.count {
+            let command = reached[next]
+            next += 1
+            if isParticipant[command] {
+                ready.append(command)
+            } else {
+                countdown.finish(command, into: &reached)
             }
         }
     }

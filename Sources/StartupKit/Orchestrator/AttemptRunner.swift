@@ -1,13 +1,3 @@
-/// What one attempt of a command came to.
-enum AttemptOutcome: Sendable {
-    /// The command returned (its output is already in the run's output store).
-    case succeeded
-    /// The command threw.
-    case threw(any Error)
-    /// The command outlived its timeout and was cancelled.
-    case timedOut(Duration)
-}
-
 /// Runs one attempt of a command in a worker: the retry delay, the command under its timeout,
 /// and storing its output. Never throws: how the attempt ended is the result.
 enum AttemptRunner {

@@ -7,11 +7,12 @@ import Musl
 #endif
 
 /// A value shared between tasks and threads, guarded by a lock held only for the duration of one
-/// short closure.
+/// short closure, which must decide and return: never call out (observers, continuations, I/O,
+/// the clock) from inside it. Every pthread call's result is checked, as NIOLock does.
 ///
 /// Used where Swift cannot prove an ordering that the program guarantees: a finishing command
 /// writes its output from its own task while its dependents read it later from theirs; workers
-/// share the scheduler's state; a monitor thread hands process exits to tasks.
+/// share the scheduler's state machine; a monitor thread hands process exits to tasks.
 ///
 /// `@unchecked Sendable` because every access to `value` happens between the lock and unlock
 /// calls below, which the compiler cannot see. It wraps the platform's lock rather than
@@ -34,19 +35,24 @@ package final class Locked<Value: Sendable>: @unchecked Sendable {
         lock.initialize(to: os_unfair_lock())
         #else
         lock.initialize(to: pthread_mutex_t())
-        // Adaptive (PTHREAD_MUTEX_ADAPTIVE_NP, 3 in glibc): spins briefly before sleeping, as the
-        // lock is held for a few hundred nanoseconds at most.
+        // Adaptive (PTHREAD_MUTEX_ADAPTIVE_NP, 3 in glibc): spins briefly before sleeping, as
+        // every user holds it only to decide (no I/O, no callouts), a short closure.
         var attributes = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attributes)
-        pthread_mutexattr_settype(&attributes, 3)
-        pthread_mutex_init(lock, &attributes)
-        pthread_mutexattr_destroy(&attributes)
+        var result = pthread_mutexattr_init(&attributes)
+        precondition(result == 0, "pthread_mutexattr_init failed: \(result)")
+        result = pthread_mutexattr_settype(&attributes, 3)
+        precondition(result == 0, "pthread_mutexattr_settype failed: \(result)")
+        result = pthread_mutex_init(lock, &attributes)
+        precondition(result == 0, "pthread_mutex_init failed: \(result)")
+        result = pthread_mutexattr_destroy(&attributes)
+        precondition(result == 0, "pthread_mutexattr_destroy failed: \(result)")
         #endif
     }
 
     deinit {
         #if !canImport(Darwin)
-        pthread_mutex_destroy(lock)
+        let result = pthread_mutex_destroy(lock)
+        precondition(result == 0, "pthread_mutex_destroy failed: \(result)")
         #endif
         lock.deinitialize(count: 1)
         lock.deallocate()
@@ -58,8 +64,12 @@ package final class Locked<Value: Sendable>: @unchecked Sendable {
         os_unfair_lock_lock(lock)
         defer { os_unfair_lock_unlock(lock) }
         #else
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
+        let locked = pthread_mutex_lock(lock)
+        precondition(locked == 0, "pthread_mutex_lock failed: \(locked)")
+        defer {
+            let unlocked = pthread_mutex_unlock(lock)
+            precondition(unlocked == 0, "pthread_mutex_unlock failed: \(unlocked)")
+        }
         #endif
         return try body(&value)
     }

@@ -1,91 +1,147 @@
-/// Shares one run's ``SchedulerState`` between the workers and the owning task, under a lock
-/// held only while the state decides; continuations are resumed after it is released.
+/// The shell around one run's ``SchedulerStateMachine``: it holds the lock only while the state
+/// machine decides, and carries out the resulting actions (resuming workers and the event
+/// listener, messages to the owner) after leaving it. Clock readings are taken before the lock.
 final class RunScheduler: Sendable {
-    private let state: Locked<SchedulerState>
+    typealias WorkerContinuation = CheckedContinuation<WorkerStep, Never>
+    typealias ListenerContinuation = CheckedContinuation<[StartupEvent]?, Never>
+    typealias Machine = SchedulerStateMachine<WorkerContinuation, ListenerContinuation>
+
+    /// What the owning task must do.
+    enum OwnerMessage: Sendable {
+        /// Add one worker to the group.
+        case spawnWorker
+        /// Cancel every worker's attempt (fail-fast).
+        case cancelWorkers
+        /// Every command has ended.
+        case runEnded
+    }
+
+    /// Guards the run's scheduling decisions: the state machine, nothing else.
+    private let machine: Locked<Machine>
+    private let ownerContinuation: AsyncStream<OwnerMessage>.Continuation
+    /// What the owning task must do, in the order decided.
+    let ownerMessages: AsyncStream<OwnerMessage>
     /// The command outputs of this run.
     let outputs: OutputStore
     /// The plan being run.
     let plan: StartupPlan
     /// Measures offsets from the start of the run.
     let clock: StartedClock
+    private let observers: [any StartupObserver]
 
     init(plan: StartupPlan, options: StartupOrchestrator.Options, clock: StartedClock) {
         self.plan = plan
         self.clock = clock
-        self.outputs = OutputStore(count: plan.count)
-        self.state = Locked(SchedulerState(plan: plan, options: options, clock: clock))
+        self.observers = options.observers
+        outputs = OutputStore(count: plan.count)
+        machine = Locked(Machine(plan: plan, maxConcurrency: options.maxConcurrency, failurePolicy: options.failurePolicy,
+                                 recordsEvents: !options.observers.isEmpty))
+        (ownerMessages, ownerContinuation) = AsyncStream<OwnerMessage>.makeStream()
     }
 
-    /// Starts the run.
-    func begin() {
-        let cancelled = Task.isCancelled
-        state.withLock { $0.begin(cancelled: cancelled) }.perform()
+    /// Whether the run has observers, and so needs ``deliverEvents()`` running.
+    var deliversEvents: Bool { !observers.isEmpty }
+
+    /// Starts the run; `cancelled` if it was cancelled before it began.
+    func begin(cancelled: Bool) {
+        let now = clock.elapsed()
+        perform(machine.withLock { $0.begin(at: now, cancelled: cancelled) })
     }
 
-    /// A worker's loop: takes a ready command, runs it inline, reports its end and takes the next,
-    /// parking when nothing is ready, until the run is over.
+    /// Cancels the run: nothing more starts; the owner cancels the attempts in flight.
+    func cancel() {
+        let now = clock.elapsed()
+        perform(machine.withLock { $0.cancel(at: now) })
+    }
+
+    /// A worker's loop: runs its job inline, reports its end and takes the next, parking when
+    /// nothing is ready, until the run needs it no more.
     func work() async {
         let resources = WorkerResources(plan: plan, outputs: outputs)
-        var job = take()
+        let arrival = clock.elapsed()
+        var step = decide { $0.workerArrived(at: arrival) }
         while true {
-            if let current = job {
-                let outcome = await AttemptRunner.run(current, resources: resources, clock: clock)
+            switch step {
+            case .run(let job):
+                let outcome = await AttemptRunner.run(job, resources: resources, clock: clock)
                 let end = clock.elapsed()
-                job = locked { state, effects in state.finish(current, outcome: outcome, at: end, effects: &effects) }
-            } else if let (woken, handedOver) = await park() {
-                job = woken
-                if handedOver { locked { state, effects in state.workerArrived(effects: &effects) } }
-            } else {
+                step = decide { $0.attemptEnded(job, outcome: outcome, at: end) }
+            case .park:
+                step = await park()
+            case .exit:
                 return
             }
         }
     }
 
-    /// What the owner must do next, waiting until there is something.
-    func nextOwnerSignal() async -> OwnerSignal {
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                if let signal = state.withLock({ $0.takeOwnerSignal(waiter: continuation) }) {
-                    continuation.resume(returning: signal)
-                }
+    /// Delivers the run's events to the observers, in order, until the last one: the only
+    /// place observers are called, so a slow observer delays the events, never the commands.
+    func deliverEvents() async {
+        while let events = await nextEvents() {
+            for event in events {
+                for observer in observers { observer.observe(event) }
             }
-        } onCancel: {
-            locked { state, effects in state.stopAll(.cancelled, effects: &effects) }
         }
     }
 
-    /// Ends the run: marks what never ran as cancelled and builds the report.
+    /// Makes the report of the ended run and hands its last event to the observers.
+    ///
+    /// - Precondition: The owner was told the run ended.
+    /// - Complexity: O(commands + edges), outside the lock.
     func makeReport() -> StartupReport {
-        state.withLock { $0.makeReport() }
+        let result = machine.withLock { RunResult($0) }
+        let report = result.report(plan: plan)
+        perform(machine.withLock { $0.closeEvents(with: .runFinished(report)) })
+        return report
     }
 
-    private func take() -> Job? {
-        locked { state, effects in state.takeJob(parking: nil, effects: &effects) }
+    // MARK: - Carrying out decisions
+
+    private func decide(_ input: (inout Machine) -> (WorkerStep, SchedulerActions<WorkerContinuation, ListenerContinuation>)) -> WorkerStep {
+        let (step, actions) = machine.withLock(input)
+        perform(actions)
+        return step
     }
 
-    /// Waits for a job: one that is ready now, or one a finishing worker hands over (`handedOver`);
-    /// `nil` when the run is over.
-    private func park() async -> (job: Job, handedOver: Bool)? {
-        var takenNow: Job?
-        let handedOver: Job? = await withCheckedContinuation { continuation in
-            var effects = SchedulerState.Effects()
-            takenNow = state.withLock { $0.takeJob(parking: continuation, effects: &effects) }
-            effects.perform()
-            if takenNow != nil { continuation.resume(returning: nil) }
+    /// Waits to be handed a job, or told to exit.
+    private func park() async -> WorkerStep {
+        let now = clock.elapsed()
+        var takenAtOnce: WorkerStep?
+        let handedOver = await withCheckedContinuation { (continuation: WorkerContinuation) in
+            let (step, actions) = machine.withLock { $0.park(continuation, at: now) }
+            perform(actions)
+            if let step {
+                takenAtOnce = step
+                continuation.resume(returning: step)
+            }
         }
-        if let takenNow { return (takenNow, false) }
-        return handedOver.map { ($0, true) }
+        if let takenAtOnce { return takenAtOnce }
+        if case .run = handedOver {
+            let arrival = clock.elapsed()
+            perform(machine.withLock { $0.wokenWorkerArrived(at: arrival) })
+        }
+        return handedOver
     }
 
-    /// Runs `body` under the lock, then carries out its effects.
-    @discardableResult
-    private func locked<Result: Sendable>(_ body: (inout SchedulerState, inout SchedulerState.Effects) -> Result) -> Result {
-        let (result, effects) = state.withLock { state in
-            var effects = SchedulerState.Effects()
-            let result = body(&state, &effects)
-            return (result, effects)
+    /// The next events for the observers, or `nil` after the last.
+    private func nextEvents() async -> [StartupEvent]? {
+        await withCheckedContinuation { (continuation: ListenerContinuation) in
+            switch machine.withLock({ $0.takeEvents(continuation) }) {
+            case .events(let events): continuation.resume(returning: events)
+            case .end: continuation.resume(returning: nil)
+            case .wait: break
+            }
         }
-        effects.perform()
-        return result
+    }
+
+    private func perform(_ actions: SchedulerActions<WorkerContinuation, ListenerContinuation>) {
+        for (worker, step) in actions.resume { worker.resume(returning: step) }
+        if let (listener, events) = actions.deliver { listener.resume(returning: events) }
+        if actions.spawnWorker { ownerContinuation.yield(.spawnWorker) }
+        if actions.cancelWorkers { ownerContinuation.yield(.cancelWorkers) }
+        if actions.runEnded {
+            ownerContinuation.yield(.runEnded)
+            ownerContinuation.finish()
+        }
     }
 }

@@ -62,17 +62,25 @@ public struct StartupOrchestrator: Sendable {
     /// - Complexity: O((commands + edges) log commands) scheduling work, plus the commands' own.
     public func run() async -> StartupReport {
         let scheduler = RunScheduler(plan: plan, options: options, clock: clock.started())
-        await withTaskGroup(of: Void.self) { group in
-            scheduler.begin()
-            while true {
-                let signal = await scheduler.nextOwnerSignal()
-                for _ in 0..<signal.spawn {
-                    group.addTask { await scheduler.work() }
+        return await withTaskGroup(of: Void.self) { delivery in
+            if scheduler.deliversEvents { delivery.addTask { await scheduler.deliverEvents() } }
+            await withTaskGroup(of: Void.self) { workers in
+                scheduler.begin(cancelled: Task.isCancelled)
+                await withTaskCancellationHandler {
+                    messages: for await message in scheduler.ownerMessages {
+                        switch message {
+                        case .spawnWorker: workers.addTask { await scheduler.work() }
+                        case .cancelWorkers: workers.cancelAll()
+                        case .runEnded: break messages
+                        }
+                    }
+                } onCancel: {
+                    scheduler.cancel()
                 }
-                if signal.cancelAll { group.cancelAll() }
-                if signal.finished { break }
             }
+            // Every worker has returned, so the run has ended (a cancelled owner stops the
+            // messages early, but the cancellation ends the run too).
+            return scheduler.makeReport()
         }
-        return scheduler.makeReport()
     }
 }

@@ -8,12 +8,13 @@ enum ListScheduleSimulation {
     ///
     /// - Complexity: O((commands + edges) log commands).
     static func makespan(graph: DependencyGraph, durations: [Int64], readyKeys: [ReadyKey], slots: Int) -> Int64 {
-        var pending = (0..<graph.count).map { graph.dependencies(of: $0).count }
+        var countdown = ReleaseCountdown(graph: graph, direction: .dependencyOrder)
         var ready = PriorityHeap<ReadyKey>()
-        for command in 0..<graph.count where pending[command] == 0 {
+        for command in countdown.roots {
             ready.insert(readyKeys[command])
         }
         var running = PriorityHeap<Finish>()
+        var released: [Int] = []
         var now: Int64 = 0
         while true {
             while running.count < slots, let next = ready.popMin() {
@@ -21,16 +22,12 @@ enum ListScheduleSimulation {
             }
             guard let first = running.popMin() else { return now }
             now = first.time
-            var finished = [first.position]
+            countdown.finish(first.position, into: &released)
             while let other = running.min, other.time == now {
-                finished.append(running.popMin()!.position)
+                countdown.finish(running.popMin()!.position, into: &released)
             }
-            for command in finished {
-                for dependent in graph.dependents(of: command) {
-                    pending[dependent] -= 1
-                    if pending[dependent] == 0 { ready.insert(readyKeys[dependent]) }
-                }
-            }
+            for command in released { ready.insert(readyKeys[command]) }
+            released.removeAll(keepingCapacity: true)
         }
     }
 

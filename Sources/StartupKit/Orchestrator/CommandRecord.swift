@@ -1,0 +1,27 @@
+/// What a run knows of one command's timing, kept small (24 bytes) because the scheduler touches
+/// one per command start and end; how a command ended, unless it succeeded, is kept apart.
+struct CommandRecord: Sendable {
+    /// Where a command stands.
+    enum Progress: UInt8, Sendable {
+        /// Not started: waiting for dependencies, or ready for a slot.
+        case waiting
+        /// Handed to a worker (including a retry waiting for its delay).
+        case running
+        /// Ended, with its final status.
+        case done
+    }
+
+    /// Nanoseconds from the start of the run to the start of the first attempt; -1 until then.
+    var start: Int64 = -1
+    /// Nanoseconds from the start of the run to the end of the last attempt; -1 until then.
+    var end: Int64 = -1
+    /// Attempts made so far.
+    var attempts: Int32 = 0
+    /// Where the command stands.
+    var progress = Progress.waiting
+
+    /// The start as an offset, `nil` if it never started.
+    var startOffset: Duration? { start < 0 ? nil : .nanoseconds(start) }
+    /// The end as an offset, `nil` if it never started.
+    var endOffset: Duration? { end < 0 ? nil : .nanoseconds(end) }
+}

@@ -1,0 +1,19 @@
+/// One attempt of a command, handed to a worker.
+struct Job: Sendable, Hashable {
+    /// The command's position in the plan.
+    let position: Int
+    /// The attempt, counted from 1.
+    let attempt: Int
+    /// How long to wait before the attempt (a retry's backoff).
+    let delay: Duration
+}
+
+/// What a worker does next.
+enum WorkerStep: Sendable, Hashable {
+    /// Run this attempt, inline.
+    case run(Job)
+    /// Nothing to take now: park until handed a job or told to exit.
+    case park
+    /// The run needs no more work from this worker.
+    case exit
+}

@@ -1,0 +1,47 @@
+/// What a run's state machine knew when the run ended: enough to make the report, taken under
+/// the lock and turned into a report outside it.
+struct RunResult: Sendable {
+    /// The timing and progress of every command, by position.
+    let records: [CommandRecord]
+    /// The status of every command that ended other than by succeeding.
+    let outcomes: [Int: CommandStatus]
+    /// Why the run stopped early, if it did.
+    let stopReason: StopReason?
+    /// When the last command ended, in nanoseconds from the start of the run.
+    let endedAt: Int64
+
+    init<Worker, Listener>(_ machine: SchedulerStateMachine<Worker, Listener>) {
+        guard case let .ended(reason, at) = machine.phase else { preconditionFailure("the report of a run that has not ended") }
+        records = machine.records
+        outcomes = machine.outcomes
+        stopReason = reason
+        endedAt = at
+    }
+
+    /// The report: statuses, offsets, and the critical path and slack from measured durations.
+    ///
+    /// - Complexity: O(commands + edges).
+    func report(plan: StartupPlan) -> StartupReport {
+        let commands = plan.storage.commands
+        let durations = records.map { record in record.start < 0 || record.end < 0 ? 0 : record.end - record.start }
+        let sweep = TimingSweep(graph: plan.storage.graph, durations: durations)
+        var isCritical = [Bool](repeating: false, count: commands.count)
+        for position in sweep.criticalPath { isCritical[position] = true }
+        var anyRequiredFailed = false
+        let reports = records.indices.map { position in
+            let record = records[position]
+            let status = outcomes.isEmpty ? .succeeded : outcomes[position] ?? .succeeded
+            let isOptional = commands[position].options.isOptional
+            if !isOptional, !status.isSuccess { anyRequiredFailed = true }
+            return CommandReport(
+                id: commands[position].id, status: status, startOffset: record.startOffset, endOffset: record.endOffset,
+                attempts: Int(record.attempts), isOptional: isOptional,
+                slack: .nanoseconds(sweep.latestStart(position) - sweep.earliestStart[position]),
+                isOnCriticalPath: isCritical[position])
+        }
+        let status: StartupReport.Status = if stopReason == .cancelled { .cancelled } else if anyRequiredFailed { .failed } else { .succeeded }
+        return StartupReport(
+            status: status, commands: reports, wallTime: .nanoseconds(endedAt), criticalPath: sweep.criticalPath.map { commands[$0].id },
+            criticalPathDuration: .nanoseconds(sweep.end), index: plan.storage.index)
+    }
+}
