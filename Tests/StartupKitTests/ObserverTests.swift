@@ -1,0 +1,51 @@
+import Dispatch
+@testable import StartupKit
+import Testing
+
+/// Observers run off the scheduler's path: a blocked observer holds up the events, never the
+/// commands or their recorded times.
+@Suite struct ObserverTests {
+    /// Blocks on the first event until released; records every event it is given.
+    final class BlockingObserver: StartupObserver {
+        let release = DispatchSemaphore(value: 0)
+        let events = EventCollector()
+        /// Whether the failsafe ran out: the commands never finished while the observer was blocked.
+        let gaveUp = Locked(false)
+        private let blocked = Locked(false)
+
+        func observe(_ event: StartupEvent) {
+            let first = blocked.withLock { blocked in
+                defer { blocked = true }
+                return !blocked
+            }
+            // The failsafe only turns a hang (observers on the scheduler's path) into a failure.
+            if first, release.wait(timeout: .now() + .seconds(60)) == .timedOut {
+                gaveUp.withLock { $0 = true }
+            }
+            events.observe(event)
+        }
+    }
+
+    @Test func run_whenAnObserverBlocks_commandsRunOnAndTheirTimesDoNotMove() async throws {
+        let clock = SteppingClock()
+        let observer = BlockingObserver()
+        var builder = StartupPlanBuilder()
+        builder.add("a") { _ in clock.advance(by: .milliseconds(10)) }
+        builder.add("b", dependsOn: ["a"]) { _ in clock.advance(by: .milliseconds(200)) }
+        builder.add("c", dependsOn: ["b"]) { _ in
+            clock.advance(by: .milliseconds(10))
+            observer.release.signal()  // every command has run while the observer was blocked
+        }
+        let report = await StartupOrchestrator(try builder.build(), options: .init(observers: [observer]), clock: clock).run()
+
+        #expect(observer.gaveUp.withLock { $0 } == false, "commands waited for a blocked observer")
+        #expect(report.status == .succeeded)
+        #expect(report.commands.map(\.startOffset) == [.zero, .milliseconds(10), .milliseconds(210)])
+        #expect(report.commands.map(\.duration) == [.milliseconds(10), .milliseconds(200), .milliseconds(10)])
+        // Every event still arrives, in order, the report last.
+        #expect(observer.events.summaries == [
+            "started a #1", "finished a succeeded", "started b #1", "finished b succeeded", "started c #1", "finished c succeeded",
+        ])
+        guard case .runFinished? = observer.events.all.last else { Issue.record("runFinished missing or not last"); return }
+    }
+}
