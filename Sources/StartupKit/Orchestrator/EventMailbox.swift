@@ -26,16 +26,14 @@ struct EventMailbox<Listener> {
 
     private var listening: Listening
     private var pending: [StartupEvent] = []
+    /// Whether events are kept for a listener; a plain flag because it is read on every
+    /// scheduling decision, where copying the enum (and its listener) showed in profiles.
+    let isEnabled: Bool
 
     /// Creates a mailbox; a disabled one drops every event (a run without observers).
     init(enabled: Bool) {
         listening = enabled ? .away : .disabled
-    }
-
-    /// Whether events are kept for a listener.
-    var isEnabled: Bool {
-        if case .disabled = listening { return false }
-        return true
+        isEnabled = enabled
     }
 
     /// Appends an event. Events appended after ``close()`` are a programmer error.
@@ -82,7 +80,7 @@ struct EventMailbox<Listener> {
 
     /// What to resume the waiting listener with, if it waits and events came.
     mutating func handOver() -> (Listener, [StartupEvent]?)? {
-        guard case .waiting(let listener) = listening, !pending.isEmpty else { return nil }
+        guard !pending.isEmpty, case .waiting(let listener) = listening else { return nil }
         listening = .away
         return (listener, takePending())
     }

@@ -300,7 +300,7 @@ struct SchedulerStateMachine<Worker, Listener> {
 
     /// Adds the events handed to a waiting listener to the actions.
     private mutating func finishing(_ actions: SchedulerActions<Worker, Listener>) -> SchedulerActions<Worker, Listener> {
-        guard let handOver = mailbox.handOver() else { return actions }
+        guard mailbox.isEnabled, let handOver = mailbox.handOver() else { return actions }
         var actions = actions
         actions.deliver = handOver
         return actions
