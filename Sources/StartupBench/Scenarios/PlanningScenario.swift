@@ -23,10 +23,15 @@ struct PlanningScenario: Scenario {
         }
 
         let chain = PlanningInput(BenchGraph.chain(count: options.size(full: 1_000_000, quick: 100_000)))
-        let chainSamples = await Contender.interleave(
-            [Contender("chain") { Self.time { chain.builder().validatedPlan(of: chain) } }],
-            repetitions: options.size(full: 3, quick: 1), warmUps: 0)
+        let chainBuilder = chain.builder()
+        let chainSamples = await Contender.interleave([
+            Contender("chain add + build()") { Self.time { chain.builder().validatedPlan(of: chain) } },
+            Contender("chain floor") { Self.time { chain.floorOrder() } },
+            Contender("chain build()") { Self.time { chainBuilder.validatedPlan(of: chain) } },
+        ], repetitions: options.size(full: 3, quick: 1), warmUps: 0)
         printSamples("chain add + build()", chainSamples[0], extra: "  (\(chain.count) commands)")
+        printSamples("chain floor", chainSamples[1])
+        printSamples("chain build()", chainSamples[2])
         return [
             .number("plan-100k-ms", samples[0].median, decimals: 2),
             .number("plan-100k-vs-floor", samples[1].median / samples[2].median, decimals: 2, target: .atMost(2)),
