@@ -46,19 +46,24 @@ enum PlanningFloorPeer {
             }
         }
 
-        var order: [Int] = []
-        order.reserveCapacity(count)
-        for command in 0..<count where pending[command] == 0 { order.append(command) }
+        // The order doubles as the queue: `order[..<tail]` is sorted so far, `order[head..<tail]` ready.
+        var order = [Int](repeating: 0, count: count)
+        var tail = 0
+        for command in 0..<count where pending[command] == 0 {
+            order[tail] = command
+            tail += 1
+        }
         var head = 0
-        while head < order.count {
+        while head < tail {
             let command = order[head]
             head += 1
-            for edge in dependentStart[command]..<dependentStart[command + 1] {
-                let dependent = dependentList[edge]
+            for dependent in dependentList[dependentStart[command]..<dependentStart[command + 1]] {
                 pending[dependent] -= 1
-                if pending[dependent] == 0 { order.append(dependent) }
+                guard pending[dependent] == 0 else { continue }
+                order[tail] = dependent
+                tail += 1
             }
         }
-        return order.count == count ? order : nil
+        return tail == count ? order : nil
     }
 }
