@@ -1,50 +1,52 @@
 import StartupKit
 
-/// Building and validating plans: `StartupPlanBuilder.add` for every command, then `build()`, for
-/// 100,000 commands with about 400,000 edges and for a 1,000,000-command chain.
+/// Building and validating plans, for 100,000 commands with about 400,000 edges, side by side with
+/// the planning floor (`PlanningFloorPeer`) on the same graph, and for a 1,000,000-command chain.
 struct PlanningScenario: Scenario {
     let key = "plan"
-    let title = "4. Planning: StartupPlanBuilder.add + build (identifiers made beforehand)"
+    let title = "4. Planning: StartupPlanBuilder.build() against the floor (identifiers made beforehand)"
 
-    /// Times both builds; returns their medians in milliseconds.
+    /// Times the builder and the floor, interleaved; returns their medians and their ratio.
     func run(_ options: BenchOptions) async -> [Figure] {
-        let wide = BenchGraph.windowed(count: 100_000, dependencies: 4, window: 1_000, durationsMs: 0...0, seed: 1)
-        let wideTime = measureBuild(of: wide, repetitions: options.repetitions)
-        printSamples("100k commands", wideTime, extra: "  (\(wide.count) commands, \(wide.edgeCount) edges)")
+        let wide = PlanningInput(BenchGraph.windowed(
+            count: 100_000, dependencies: 4, window: 1_000, durationsMs: 0...0, seed: 1))
+        Console.line("  graph: \(wide.count) commands, \(wide.edgeCount) edges")
+        let builder = wide.builder()
+        let contenders = [
+            Contender("add + build()") { Self.time { wide.builder().validatedPlan(of: wide) } },
+            Contender("build()") { Self.time { builder.validatedPlan(of: wide) } },
+            Contender("floor") { Self.time { wide.floorOrder() } },
+        ]
+        let samples = await Contender.interleave(contenders, repetitions: options.repetitions, warmUps: 1)
+        for (index, contender) in contenders.enumerated() {
+            printSamples(contender.name, samples[index])
+        }
 
-        let chainCount = options.size(full: 1_000_000, quick: 100_000)
-        let chain = BenchGraph.chain(count: chainCount)
-        let chainTime = measureBuild(of: chain, repetitions: options.size(full: 3, quick: 1))
-        printSamples("chain", chainTime, extra: "  (\(chain.count) commands)")
+        let chain = PlanningInput(BenchGraph.chain(count: options.size(full: 1_000_000, quick: 100_000)))
+        let chainBuilder = chain.builder()
+        let chainSamples = await Contender.interleave([
+            Contender("chain add + build()") { Self.time { chain.builder().validatedPlan(of: chain) } },
+            Contender("chain floor") { Self.time { chain.floorOrder() } },
+            Contender("chain build()") { Self.time { chainBuilder.validatedPlan(of: chain) } },
+        ], repetitions: options.size(full: 3, quick: 1), warmUps: 0)
+        printSamples("chain add + build()", chainSamples[0], extra: "  (\(chain.count) commands)")
+        printSamples("chain floor", chainSamples[1])
+        printSamples("chain build()", chainSamples[2])
         return [
-            .number("plan-100k-ms", wideTime.median, decimals: 2, target: .below(50)),
-            .number("plan-chain-1m-ms", chainTime.median, decimals: 2),
+            .number("plan-100k-ms", samples[0].median, decimals: 2),
+            .number("plan-100k-vs-floor", samples[1].median / samples[2].median, decimals: 2, target: .atMost(2)),
+            .number("plan-floor-100k-ms", samples[2].median, decimals: 2),
+            .number("plan-chain-1m-ms", chainSamples[0].median, decimals: 2),
         ]
     }
 
-    /// Builds a plan of `graph` `repetitions` times; the identifiers and dependency lists are made
-    /// once, before timing, as a caller would already have them.
-    private func measureBuild(of graph: BenchGraph, repetitions: Int) -> Samples {
-        let ids = graph.commandIDs
-        let dependencyIDs = graph.dependencies.map { $0.map { ids[$0] } }
-        let noOp: @Sendable (StartupContext) async throws -> Void = { _ in }
-        var samples = Samples()
-        for _ in 0..<repetitions {
-            let clock = ContinuousClock()
-            let start = clock.now
-            var builder = StartupPlanBuilder()
-            for command in ids.indices {
-                builder.add(ids[command], dependsOn: dependencyIDs[command], execute: noOp)
-            }
-            let plan: StartupPlan
-            do {
-                plan = try builder.build()
-            } catch {
-                fatalError("StartupBench generated an invalid graph (\(graph.label)): \(error)")
-            }
-            samples.append(start.duration(to: clock.now))
-            precondition(plan.count == graph.count, "the plan lost commands")
-        }
-        return samples
+    /// Times `work`; whatever it returns is released only after the clock is read.
+    private static func time<Result>(_ work: () -> Result) -> Duration {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result = work()
+        let elapsed = start.duration(to: clock.now)
+        withExtendedLifetime(result) {}
+        return elapsed
     }
 }

@@ -16,23 +16,21 @@ struct ReadyKey: Comparable, Sendable {
         return lhs.position < rhs.position
     }
 
-    /// The keys of every command, computed by one sweep in reverse topological order.
+    /// The keys of every command, computed by one sweep in reverse topological order that reads
+    /// each command's options once.
     ///
     /// - Complexity: O(commands + edges).
     static func keys(for commands: [AnyStartupCommand], graph: DependencyGraph) -> [ReadyKey] {
-        let (dependentStart, dependentList) = (graph.dependentStart, graph.dependentList)
-        var remaining = [Int64](repeating: 0, count: commands.count)
+        var keys = [ReadyKey](repeating: ReadyKey(priority: 0, remainingPath: 0, position: 0), count: commands.count)
         for command in graph.order.reversed() {
             var longestAfter: Int64 = 0
-            for edge in dependentStart[command]..<dependentStart[command + 1] {
-                longestAfter = max(longestAfter, remaining[dependentList[edge]])
+            for dependent in graph.dependents(of: command) {
+                longestAfter = max(longestAfter, keys[dependent].remainingPath)
             }
             let own = (commands[command].options.estimate?.clampedNanoseconds ?? 0).addingSaturating(1)
-            remaining[command] = longestAfter.addingSaturating(own)
+            keys[command] = ReadyKey(priority: commands[command].options.priority.value,
+                                     remainingPath: longestAfter.addingSaturating(own), position: command)
         }
-        return commands.indices.map { position in
-            ReadyKey(priority: commands[position].options.priority.value,
-                     remainingPath: remaining[position], position: position)
-        }
+        return keys
     }
 }
