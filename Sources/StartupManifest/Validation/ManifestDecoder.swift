@@ -1,3 +1,4 @@
+import StartupJSON
 import StartupKit
 
 /// Reads a manifest's JSON into a ``Manifest``, collecting every problem instead of stopping at

@@ -1,14 +1,13 @@
-/// A manifest (or a saved run report, ``RunRecordError``) could not be used: the file could not be
-/// read, or its content is not valid.
+/// A manifest could not be used: the file could not be read, or its content is not valid.
 public struct ManifestError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Which kind of failure.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Value: Hashable, Sendable { case unreadable, invalid }
         private let value: Value
 
-        /// The file is missing, a directory, or cannot be read (the CLI exits 66).
+        /// The file is missing, a directory, or cannot be read.
         public static let unreadable = Code(value: .unreadable)
-        /// The file was read but is not a valid manifest (the CLI exits 65).
+        /// The file was read but is not a valid manifest.
         public static let invalid = Code(value: .invalid)
 
         /// The code's name.

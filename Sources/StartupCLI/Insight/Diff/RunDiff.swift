@@ -1,5 +1,6 @@
 import StartupKit
 import StartupManifest
+import StartupReporting
 
 /// Two runs compared: each command's duration change, the critical paths, and what moved the
 /// wall time.
@@ -14,9 +15,9 @@ struct RunDiff {
     struct Entry {
         let id: CommandID
         /// The command in the earlier run; `nil` if it was added.
-        let before: RunRecordCommand?
+        let before: CommandReport?
         /// The command in the later run; `nil` if it was removed.
-        let after: RunRecordCommand?
+        let after: CommandReport?
         /// How much this change alone moved the critical path.
         let effect: Duration
 
@@ -33,8 +34,8 @@ struct RunDiff {
         }
     }
 
-    let before: RunRecord
-    let after: RunRecord
+    let before: StartupReport
+    let after: StartupReport
     /// The later run's commands in its order, then those only the earlier run had.
     let entries: [Entry]
 
@@ -50,9 +51,8 @@ struct RunDiff {
     /// How much the commands of the earlier critical path changed, together (a removed command
     /// counts as taking no time).
     var oldPathChange: Duration {
-        let later = after.commandsByID, earlier = before.commandsByID
-        return before.criticalPath.reduce(.zero) { sum, id in
-            sum + (later[id]?.duration ?? .zero) - (earlier[id]?.duration ?? .zero)
+        before.criticalPath.reduce(.zero) { sum, id in
+            sum + (after[id]?.duration ?? .zero) - (before[id]?.duration ?? .zero)
         }
     }
 
@@ -66,33 +66,31 @@ struct RunDiff {
     ///
     /// - Complexity: O(commands + edges) per command on the critical path whose change is
     ///   measured, O(1) for every other.
-    init(before: RunRecord, after: RunRecord) {
+    init(before: StartupReport, after: StartupReport) {
         self.before = before
         self.after = after
-        let earlier = before.commandsByID
-        let later = after.commandsByID
-        let afterEffects = Self.effects(in: after) { id in earlier[id]?.duration ?? .zero }
+        let afterEffects = Self.effects(in: after) { id in before[id]?.duration ?? .zero }
         var entries = after.commands.map { command in
-            Entry(id: command.id, before: earlier[command.id], after: command, effect: afterEffects[command.id] ?? .zero)
+            Entry(id: command.id, before: before[command.id], after: command, effect: afterEffects[command.id] ?? .zero)
         }
-        let removed = before.commands.filter { later[$0.id] == nil }
+        let removed = before.commands.filter { after[$0.id] == nil }
         if !removed.isEmpty {
             let removedIDs = Set(removed.map(\.id))
             // Removing a command is its duration going to zero, measured on the earlier graph.
-            let saved = Self.effects(in: before) { id in removedIDs.contains(id) ? .zero : earlier[id]!.duration }
+            let saved = Self.effects(in: before) { id in removedIDs.contains(id) ? .zero : before[id]!.duration }
             entries += removed.map { Entry(id: $0.id, before: $0, after: nil, effect: .zero - (saved[$0.id] ?? .zero)) }
         }
         self.entries = entries
     }
 
-    /// For each command of `record`, by how much its critical path would shrink if that command
+    /// For each command of `report`, by how much its critical path would shrink if that command
     /// alone took `other(id)` instead (negative when it would grow).
-    private static func effects(in record: RunRecord, other: (CommandID) -> Duration) -> [CommandID: Duration] {
-        guard let plan = try? record.makePlan() else { return [:] }
+    private static func effects(in report: StartupReport, other: (CommandID) -> Duration) -> [CommandID: Duration] {
+        guard let plan = try? report.makePlan() else { return [:] }
         let timing = plan.timing()
         let length = timing.criticalPathDuration
         var effects: [CommandID: Duration] = [:]
-        for command in record.commands {
+        for command in report.commands {
             guard let entry = timing[command.id] else { continue }
             let revert = other(command.id) - entry.duration
             if revert == .zero { continue }

@@ -1,4 +1,4 @@
-import StartupManifest
+import StartupKit
 
 /// The colours of the timeline: one per status (colour-blind-safe Tableau hues), and the
 /// critical path's amber.
@@ -10,9 +10,11 @@ enum Palette {
     static let skippedStroke = "#8b929a"
     static let budget = "#111827"
     static let slackOpacity = "0.28"
+    /// Text about a failure, or a budget exceeded.
+    static let alarm = "#c0272d"
 
     /// A bar's fill.
-    static func fill(_ status: RecordedStatus) -> String {
+    static func fill(_ status: CommandStatus) -> String {
         switch status {
         case .succeeded: "#4e79a7"
         case .failed: "#e15759"
@@ -23,17 +25,21 @@ enum Palette {
     }
 
     /// Text about a status.
-    static func text(_ status: RecordedStatus) -> String {
+    static func text(_ status: CommandStatus) -> String {
         switch status {
         case .succeeded: "#111827"
-        case .failed: "#c0272d"
+        case .failed: alarm
         case .timedOut: "#b45309"
         case .cancelled, .skipped: "#6b7280"
         }
     }
 
     /// The status in words: `timed out`.
-    static func word(_ status: RecordedStatus) -> String {
-        status == .timedOut ? "timed out" : status.rawValue
+    static func word(_ status: CommandStatus) -> String {
+        if case .timedOut = status { return "timed out" }
+        return status.name
     }
+
+    /// The statuses the legend shows with a filled bar, in order.
+    static let legend: [CommandStatus] = [.succeeded, .failed(RecordedError(message: "")), .timedOut(after: .zero), .cancelled]
 }

@@ -1,5 +1,6 @@
 import StartupKit
 import StartupManifest
+import StartupReporting
 
 extension TimelineSVG {
     /// Where everything goes: rows by start, sizes that stay readable from 1 to 300+ commands,
@@ -9,7 +10,7 @@ extension TimelineSVG {
         static let headerHeight = 96
         static let longestLabel = 36
 
-        let rows: [RunRecordCommand]
+        let rows: [CommandReport]
         let rowHeight: Int
         let barHeight: Double
         let fontSize: Double
@@ -27,8 +28,8 @@ extension TimelineSVG {
         /// of its dependencies ended or was itself given up) and the command that failed first.
         private let notStarted: [CommandID: (at: Duration, cause: CommandID?)]
 
-        init(record: RunRecord) {
-            rows = record.commandsByStart
+        init(report: StartupReport) {
+            rows = report.commandsByStart
             let compact = rows.count > 60
             rowHeight = compact ? 16 : 22
             barHeight = compact ? 11 : 15
@@ -43,29 +44,28 @@ extension TimelineSVG {
             let bottomAxis = rows.count > 25 ? 24 : 8
             height = Int(rowsTop) + rows.count * rowHeight + bottomAxis + Self.margin
             let latest = rows.compactMap { row in row.endOffset.map { ($0 + row.slack).milliseconds } }.max() ?? 0
-            axis = TimeAxis(span: max(record.wallTime.milliseconds, latest), target: compact ? 14 : 10)
+            axis = TimeAxis(span: max(report.wallTime.milliseconds, latest), target: compact ? 14 : 10)
             edgeCount = rows.reduce(0) { $0 + $1.dependencies.count }
             var rowOf: [CommandID: Int] = [:]
             for (row, command) in rows.enumerated() where rowOf[command.id] == nil { rowOf[command.id] = row }
             self.rowOf = rowOf
-            notStarted = Self.notStarted(record)
+            notStarted = Self.notStarted(report)
         }
 
         /// Walks the commands in dependency order, so a chain of skipped commands is placed where
         /// the failure that skipped them ended.
-        private static func notStarted(_ record: RunRecord) -> [CommandID: (at: Duration, cause: CommandID?)] {
-            let byID = record.commandsByID
-            let order = (try? record.makePlan())?.topologicalOrder ?? record.commands.map(\.id)
+        private static func notStarted(_ report: StartupReport) -> [CommandID: (at: Duration, cause: CommandID?)] {
+            let order = (try? report.makePlan())?.topologicalOrder ?? report.commands.map(\.id)
             var result: [CommandID: (at: Duration, cause: CommandID?)] = [:]
             for id in order {
-                guard let command = byID[id], command.startOffset == nil else { continue }
+                guard let command = report[id], command.startOffset == nil else { continue }
                 var at = Duration.zero
                 var cause: CommandID?
                 for dependency in command.dependencies {
-                    guard let other = byID[dependency] else { continue }
+                    guard let other = report[dependency] else { continue }
                     if let end = other.endOffset {
                         at = max(at, end)
-                        if cause == nil, other.status != .succeeded { cause = dependency }
+                        if cause == nil, !other.status.isSuccess { cause = dependency }
                     } else if let earlier = result[dependency] {
                         at = max(at, earlier.at)
                         if cause == nil { cause = earlier.cause }
@@ -90,12 +90,12 @@ extension TimelineSVG {
         }
 
         /// Where a command that never started is drawn: when it was given up.
-        func skippedAt(_ command: RunRecordCommand) -> Duration {
+        func skippedAt(_ command: CommandReport) -> Duration {
             notStarted[command.id]?.at ?? .zero
         }
 
         /// The command whose failure kept `command` from starting, if known.
-        func cause(of command: RunRecordCommand) -> CommandID? {
+        func cause(of command: CommandReport) -> CommandID? {
             notStarted[command.id]?.cause
         }
 

@@ -1,5 +1,6 @@
 import StartupKit
 import StartupManifest
+import StartupReporting
 
 /// A run drawn as an SVG timeline, in the manner of `systemd-analyze plot`: one row per command
 /// ordered by start, a bar from its start to its end coloured by status, slack as a lighter tail,
@@ -10,7 +11,7 @@ import StartupManifest
 /// `data-critical`; its bar is the `<rect>` of class `bar`. Rows, font and ticks are sized to stay
 /// readable at 300 commands.
 struct TimelineSVG {
-    let record: RunRecord
+    let run: SavedRun
     /// The heading, such as `startup run commands.json`.
     let title: String
 
@@ -18,7 +19,7 @@ struct TimelineSVG {
     static let alwaysDrawnEdgeLimit = 400
 
     func render() -> String {
-        let layout = Layout(record: record)
+        let layout = Layout(report: run.report)
         var svg = SVGText()
         svg.line("<?xml version='1.0' encoding='UTF-8'?>")
         svg.line("<svg xmlns='http://www.w3.org/2000/svg' width='\(layout.width)' height='\(layout.height)' viewBox='0 0 \(layout.width) \(layout.height)' font-family='DejaVu Sans, Helvetica, Arial, sans-serif' font-size='\(format(layout.fontSize))'>")
@@ -55,21 +56,21 @@ struct TimelineSVG {
     private func header(_ svg: inout SVGText, _ layout: Layout) {
         let margin = Layout.margin
         svg.line("<text x='\(margin)' y='\(margin + 16)' font-size='17' font-weight='bold' fill='#111827'>\(XMLText.escape(title))</text>")
-        let statusWord = switch record.status {
+        let statusWord = switch run.report.status {
         case .succeeded: "Succeeded"
         case .failed: "Failed"
         case .cancelled: "Interrupted"
         }
         var facts = [
-            "\(statusWord) in \(DurationText.format(record.wallTime))",
-            "\(record.commands.count) command\(record.commands.count == 1 ? "" : "s")",
-            "sum of durations \(DurationText.format(record.totalDuration))",
-            "parallelism \(format(record.parallelism, decimals: 1))x",
-            "critical path \(DurationText.format(record.criticalPathDuration)) (\(record.criticalPath.count) command\(record.criticalPath.count == 1 ? "" : "s"))",
+            "\(statusWord) in \(DurationText.format(run.report.wallTime))",
+            "\(run.report.commands.count) command\(run.report.commands.count == 1 ? "" : "s")",
+            "sum of durations \(DurationText.format(run.report.totalDuration))",
+            "parallelism \(format(run.report.parallelism, decimals: 1))x",
+            "critical path \(DurationText.format(run.report.criticalPathDuration)) (\(run.report.criticalPath.count) command\(run.report.criticalPath.count == 1 ? "" : "s"))",
         ]
-        if let jobs = record.jobs { facts.append("\(jobs) job\(jobs == 1 ? "" : "s")") }
-        if record.isSimulated { facts.append("simulated") }
-        let violations = record.budgetViolations.count
+        if let jobs = run.settings.jobs { facts.append("\(jobs) job\(jobs == 1 ? "" : "s")") }
+        if run.settings.isSimulated { facts.append("simulated") }
+        let violations = run.budgetViolations.count
         if violations > 0 { facts.append("\(violations) over budget") }
         svg.line("<text x='\(margin)' y='\(margin + 38)' font-size='12.5' fill='#374151'>\(XMLText.escape(facts.joined(separator: "  ·  ")))</text>")
 
@@ -80,7 +81,7 @@ struct TimelineSVG {
             svg.line("<text x='\(format(x + 20))' y='\(format(y + 10))' font-size='11.5' fill='#374151'>\(label)</text>")
             x += 20 + Double(label.count) * 6.6 + 18
         }
-        for status in [RecordedStatus.succeeded, .failed, .timedOut, .cancelled] {
+        for status in Palette.legend {
             item(Palette.word(status)) { x in "<rect x='\(format(x))' y='\(format(y + 1))' width='14' height='11' rx='2' fill='\(Palette.fill(status))'/>" }
         }
         item("skipped") { x in "<rect x='\(format(x + 0.5))' y='\(format(y + 1.5))' width='13' height='10' rx='2' fill='none' stroke='\(Palette.skippedStroke)' stroke-dasharray='2 1.5'/>" }
@@ -88,7 +89,7 @@ struct TimelineSVG {
             "<rect x='\(format(x - 2))' y='\(format(y - 2))' width='18' height='17' fill='\(Palette.criticalBand)'/><rect x='\(format(x))' y='\(format(y + 1))' width='14' height='11' rx='2' fill='\(Palette.fill(.succeeded))' stroke='\(Palette.criticalStroke)' stroke-width='1.6'/>"
         }
         item("slack") { x in "<rect x='\(format(x))' y='\(format(y + 1))' width='14' height='11' fill='\(Palette.fill(.succeeded))' fill-opacity='\(Palette.slackOpacity)'/>" }
-        if record.wallBudget != nil || record.commands.contains(where: { $0.budget != nil }) {
+        if run.settings.wallBudget != nil || !run.settings.budgets.isEmpty {
             item("budget") { x in "<line x1='\(format(x + 7))' x2='\(format(x + 7))' y1='\(format(y - 1))' y2='\(format(y + 14))' stroke='\(Palette.budget)' stroke-width='2'/>" }
         }
         let dependencyLabel = layout.edgeCount <= Self.alwaysDrawnEdgeLimit ? "dependency" : "dependencies: hover a row"
@@ -122,9 +123,9 @@ struct TimelineSVG {
             }
         }
         svg.line("</g>")
-        if let budget = record.wallBudget, budget.milliseconds <= layout.axis.end {
+        if let budget = run.settings.wallBudget, budget.milliseconds <= layout.axis.end {
             let x = format(layout.x(budget.milliseconds))
-            let colour = record.wallTime > budget ? Palette.text(.failed) : Palette.budget
+            let colour = run.report.wallTime > budget ? Palette.alarm : Palette.budget
             svg.line("<g class='wall-budget' stroke='\(colour)' fill='\(colour)'>")
             svg.line("<line x1='\(x)' x2='\(x)' y1='\(format(top - 4))' y2='\(format(bottom + 2))' stroke-width='1.5' stroke-dasharray='5 3'/>")
             svg.line("<text x='\(x)' y='\(format(top - 20))' stroke='none' text-anchor='middle' font-size='\(format(layout.smallFontSize))'>budget \(DurationText.format(budget))</text>")
@@ -142,19 +143,19 @@ struct TimelineSVG {
         svg.line("</g>")
     }
 
-    private func commandRow(_ svg: inout SVGText, _ layout: Layout, row: Int, command: RunRecordCommand) {
+    private func commandRow(_ svg: inout SVGText, _ layout: Layout, row: Int, command: CommandReport) {
         let top = layout.rowTop(row)
         let barTop = top + (Double(layout.rowHeight) - layout.barHeight) / 2
         let middle = top + Double(layout.rowHeight) / 2
         let textBaseline = middle + layout.fontSize * 0.36
         let critical = command.isOnCriticalPath && command.startOffset != nil
-        let classes = "command \(command.status.rawValue)" + (critical ? " critical" : "")
-        svg.line("<g class='\(classes)' data-id='\(XMLText.escape(command.id.rawValue))' data-status='\(command.status.rawValue)' data-critical='\(command.isOnCriticalPath)'>")
+        let classes = "command \(command.status.name)" + (critical ? " critical" : "")
+        svg.line("<g class='\(classes)' data-id='\(XMLText.escape(command.id.rawValue))' data-status='\(command.status.name)' data-critical='\(command.isOnCriticalPath)'>")
         svg.line("<title>\(XMLText.escape(tooltip(command)))</title>")
         svg.line("<rect class='hit' x='\(Layout.margin)' y='\(format(top))' width='\(layout.width - 2 * Layout.margin)' height='\(layout.rowHeight)' fill='#ffffff' fill-opacity='0'/>")
 
         let weight = critical ? " font-weight='bold'" : ""
-        let labelColour = command.status == .succeeded ? "#111827" : Palette.text(command.status)
+        let labelColour = command.status.isSuccess ? "#111827" : Palette.text(command.status)
         svg.line("<text class='label' x='\(format(layout.chartX - 8))' y='\(format(textBaseline))' text-anchor='end' fill='\(labelColour)'\(weight)>\(XMLText.escape(layout.shortened(command.id.rawValue)))</text>")
 
         let fill = Palette.fill(command.status)
@@ -170,28 +171,28 @@ struct TimelineSVG {
                 }
             }
             let stroke = critical ? " stroke='\(Palette.criticalStroke)' stroke-width='1.6'" : ""
-            svg.line("<rect class='bar \(command.status.rawValue)\(critical ? " critical" : "")' x='\(format(x))' y='\(format(barTop))' width='\(format(width))' height='\(format(layout.barHeight))' rx='2' fill='\(fill)'\(stroke)/>")
-            if let budget = command.budget {
+            svg.line("<rect class='bar \(command.status.name)\(critical ? " critical" : "")' x='\(format(x))' y='\(format(barTop))' width='\(format(width))' height='\(format(layout.barHeight))' rx='2' fill='\(fill)'\(stroke)/>")
+            if let budget = run.settings.budgets[command.id] {
                 let budgetX = layout.x((start + budget).milliseconds)
                 if budgetX <= layout.chartX + layout.chartWidth {
                     svg.line("<line class='budget' x1='\(format(budgetX))' x2='\(format(budgetX))' y1='\(format(barTop - 2))' y2='\(format(barTop + layout.barHeight + 2))' stroke='\(Palette.budget)' stroke-width='2'/>")
                 }
             }
             note = DurationText.format(command.duration)
-            if command.status != .succeeded { note += " · " + Palette.word(command.status) }
+            if !command.status.isSuccess { note += " · " + Palette.word(command.status) }
             noteX = x + width + 4
             noteStart = x
         } else {
             let x = layout.x(layout.skippedAt(command).milliseconds)
-            svg.line("<rect class='bar \(command.status.rawValue)' x='\(format(x + 0.5))' y='\(format(barTop + 0.5))' width='8' height='\(format(layout.barHeight - 1))' rx='2' fill='none' stroke='\(Palette.skippedStroke)' stroke-dasharray='2 1.5'/>")
+            svg.line("<rect class='bar \(command.status.name)' x='\(format(x + 0.5))' y='\(format(barTop + 0.5))' width='8' height='\(format(layout.barHeight - 1))' rx='2' fill='none' stroke='\(Palette.skippedStroke)' stroke-dasharray='2 1.5'/>")
             note = Palette.word(command.status) + (layout.cause(of: command).map { " (\($0) did not succeed)" } ?? "")
             noteX = x + 12
             noteStart = x
         }
-        if let budget = command.budget, command.duration > budget {
+        if let budget = run.settings.budgets[command.id], command.duration > budget {
             note += " · over budget \(DurationText.format(budget))"
         }
-        let noteColour = command.status == .succeeded && !(command.budget.map { command.duration > $0 } ?? false) ? "#4b5563" : Palette.text(command.status == .succeeded ? .failed : command.status)
+        let noteColour = command.status.isSuccess && !(run.settings.budgets[command.id].map { command.duration > $0 } ?? false) ? "#4b5563" : (command.status.isSuccess ? Palette.alarm : Palette.text(command.status))
         // Past the right edge, the note goes before the bar instead.
         let fits = noteX + layout.textWidth(note, size: layout.smallFontSize) <= Double(layout.width - Layout.margin)
         let placement = fits ? "x='\(format(noteX))'" : "x='\(format(noteStart - 4))' text-anchor='end'"
@@ -208,7 +209,7 @@ struct TimelineSVG {
 
     private func criticalLinks(_ svg: inout SVGText, _ layout: Layout) {
         svg.line("<g class='critical-path' fill='none' stroke='\(Palette.criticalLink)' stroke-width='1.8' marker-end='url(#arrow)'>")
-        for (from, to) in zip(record.criticalPath, record.criticalPath.dropFirst()) {
+        for (from, to) in zip(run.report.criticalPath, run.report.criticalPath.dropFirst()) {
             if let path = layout.edgePath(from: from, to: to) { svg.line("<path d='\(path)'/>") }
         }
         svg.line("</g>")
@@ -219,7 +220,7 @@ struct TimelineSVG {
     }
 
     /// The row's tooltip: status, times, slack, dependencies, budget.
-    private func tooltip(_ command: RunRecordCommand) -> String {
+    private func tooltip(_ command: CommandReport) -> String {
         var lines = [command.id.rawValue]
         if let start = command.startOffset, let end = command.endOffset {
             lines.append("\(Palette.word(command.status)) in \(DurationText.format(command.duration)) (\(DurationText.format(start)) to \(DurationText.format(end)))"
@@ -228,9 +229,9 @@ struct TimelineSVG {
         } else {
             lines.append(Palette.word(command.status))
         }
-        if let detail = command.detail, command.startOffset != nil { lines.append(detail) }
+        if let detail = command.status.detail, command.startOffset != nil { lines.append(detail) }
         if command.isOptional { lines.append("optional") }
-        if let budget = command.budget {
+        if let budget = run.settings.budgets[command.id] {
             lines.append("budget \(DurationText.format(budget))" + (command.duration > budget ? ", over by \(DurationText.format(command.duration - budget))" : ""))
         }
         lines.append(command.dependencies.isEmpty ? "no dependencies" : "after " + command.dependencies.map(\.rawValue).joined(separator: ", "))

@@ -1,6 +1,6 @@
 import StartupKit
 
-/// A budget a run exceeded: the whole wall time's (`--budget`) or one command's (`"budget"`).
+/// A budget a run exceeded: the whole wall time's or one command's (see ``RunSettings``).
 public struct BudgetViolation: Sendable, Hashable, CustomStringConvertible {
     /// The command that took too long; `nil` for the run's wall time.
     public let id: CommandID?

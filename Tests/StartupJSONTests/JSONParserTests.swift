@@ -1,4 +1,4 @@
-import StartupManifest
+import StartupJSON
 import Testing
 
 @Suite struct JSONParserTests {

@@ -2,29 +2,31 @@ import Foundation
 
 /// Reads the JSON documents of this package (manifests, saved run reports) from disk, telling a
 /// missing, unreadable or directory path apart from content that is wrong.
-enum DocumentFile {
+package enum DocumentFile {
+    /// Why a document's bytes could not be read: `no such file`, `permission denied`, ...
+    package struct Unreadable: Error, Sendable {
+        /// The reason, in words.
+        package let reason: String
+    }
+
     /// The file's bytes.
     ///
     /// - Parameters:
     ///   - path: Absolute or relative to the current directory.
     ///   - kind: What the file should be, for the message (`"a manifest file"`).
-    /// - Throws: ``ManifestError`` with code `.unreadable` naming the reason.
-    static func bytes(atPath path: String, kind: String) throws(ManifestError) -> [UInt8] {
+    /// - Throws: ``Unreadable`` naming the reason.
+    package static func bytes(atPath path: String, kind: String) throws(Unreadable) -> [UInt8] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw unreadable(path, "no such file")
+            throw Unreadable(reason: "no such file")
         }
         guard !isDirectory.boolValue else {
-            throw unreadable(path, "is a directory, not \(kind)")
+            throw Unreadable(reason: "is a directory, not \(kind)")
         }
         do {
             return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         } catch {
-            throw unreadable(path, FileManager.default.isReadableFile(atPath: path) ? "cannot be read" : "permission denied")
+            throw Unreadable(reason: FileManager.default.isReadableFile(atPath: path) ? "cannot be read" : "permission denied")
         }
-    }
-
-    private static func unreadable(_ path: String, _ reason: String) -> ManifestError {
-        ManifestError(code: .unreadable, file: path, problems: [ManifestProblem(line: nil, column: nil, path: "", message: reason)])
     }
 }

@@ -1,12 +1,13 @@
 import StartupKit
 
-extension RunRecord {
-    /// The recorded graph as a plan whose estimates are the measured durations, for timing
+extension StartupReport {
+    /// The run's graph as a plan whose estimates are the measured durations, for timing
     /// questions about the run (`plan.timing()`, `plan.predictedWallTime(slots:)`).
     ///
     /// - Parameter durations: Durations to use instead of the measured ones, by id.
-    /// - Throws: `PlanError` if the recorded commands do not form a graph (duplicate ids, unknown
-    ///   dependencies, cycles); never for a record of a real run or one read by ``decode(_:file:)``.
+    /// - Throws: `PlanError` if the commands do not form a graph (duplicate ids, unknown
+    ///   dependencies, cycles); never for the report of a real run or one read by
+    ///   ``SavedRun/decode(_:file:)``.
     /// - Complexity: O(commands + edges).
     public func makePlan(durations: [CommandID: Duration] = [:]) throws(PlanError) -> StartupPlan {
         var builder = StartupPlanBuilder()

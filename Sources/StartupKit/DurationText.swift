@@ -1,4 +1,4 @@
-/// Durations as manifests write them: a number with a unit, `"250ms"`, `"1.5s"`, `"2m"`.
+/// Durations as manifests and arguments write them: a number with a unit, `"250ms"`, `"1.5s"`, `"2m"`.
 public enum DurationText {
     /// The units a manifest accepts, with their length in milliseconds.
     static let units: [(suffix: String, milliseconds: Double)] = [("ms", 1), ("s", 1_000), ("m", 60_000)]

@@ -15,11 +15,9 @@ public indirect enum JSONOutput: Sendable, Equatable {
     case array([JSONOutput])
     /// An object, keys in this order.
     case object([(key: String, value: JSONOutput)])
-
-    /// A duration in milliseconds, as every machine-readable time of this package is.
-    public static func milliseconds(_ duration: Duration) -> JSONOutput {
-        .number(duration.milliseconds)
-    }
+    /// A duration in milliseconds, as every machine-readable time of this package is: written
+    /// exactly, to the nanosecond (`12.5`, `0.000042`), so a saved report reads back unchanged.
+    case milliseconds(Duration)
 
     /// Two values are equal when they would be written the same.
     public static func == (lhs: JSONOutput, rhs: JSONOutput) -> Bool {
@@ -39,6 +37,7 @@ public indirect enum JSONOutput: Sendable, Equatable {
         case .bool(let value): output += value ? "true" : "false"
         case .integer(let value): output += String(value)
         case .number(let value): output += Self.format(value)
+        case .milliseconds(let duration): output += Self.milliseconds(duration)
         case .string(let value): Self.writeString(value, to: &output)
         case .array(let elements):
             writeContainer(elements, open: "[", close: "]", to: &output, pretty: pretty, indent: indent) { element, output in
@@ -79,6 +78,21 @@ public indirect enum JSONOutput: Sendable, Equatable {
         fraction = String(repeating: "0", count: 3 - fraction.count) + fraction
         while fraction.hasSuffix("0") { fraction.removeLast() }
         return sign + String(abs(scaled) / 1_000) + (fraction.isEmpty ? "" : "." + fraction)
+    }
+
+    /// The duration in milliseconds with up to six decimals, from its whole nanoseconds; durations
+    /// too long for that (beyond 290 years) are written through `Double`.
+    private static func milliseconds(_ duration: Duration) -> String {
+        if duration < .zero { return "-" + milliseconds(.zero - duration) }
+        let (seconds, attoseconds) = duration.components
+        let nanoseconds = attoseconds / 1_000_000_000
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000)
+        let (whole, carry) = scaled.addingReportingOverflow(nanoseconds / 1_000_000)
+        guard !overflow, !carry else { return format(duration.milliseconds) }
+        var fraction = String(nanoseconds % 1_000_000)
+        fraction = String(repeating: "0", count: 6 - fraction.count) + fraction
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        return String(whole) + (fraction.isEmpty ? "" : "." + fraction)
     }
 
     private static func writeString(_ value: String, to output: inout String) {
