@@ -1,12 +1,13 @@
 import Foundation
 import StartupKit
+import StartupManifest
 import Testing
-@testable import StartupManifest
+@testable import StartupReporting
 
-/// The saved run report: made from a live run, written as JSON that keeps every key of
+/// The saved run report: a live report with its settings, written as the JSON of
 /// `ReportExport.json`, read back exactly, and rejected with precise problems when it is not a report.
-@Suite struct RunRecordTests {
-    private func liveRecord() async throws -> (StartupReport, RunRecord) {
+@Suite struct SavedRunTests {
+    private func liveRecord() async throws -> (StartupReport, SavedRun) {
         var builder = StartupPlanBuilder()
         builder.add("configuration") { _ in }
         builder.add("database", dependsOn: ["configuration"]) { _ in }
@@ -18,19 +19,22 @@ import Testing
             ManifestCommand(id: "configuration"), ManifestCommand(id: "database", dependencies: ["configuration"], budget: .seconds(5)),
             ManifestCommand(id: "bad"), ManifestCommand(id: "after-bad", dependencies: ["bad"]),
         ])
-        let record = RunRecord(report: report, plan: plan, manifest: manifest, manifestPath: "/tmp/commands.json",
-                               wallBudget: .seconds(9), jobs: 2)
+        let budgets = Dictionary(uniqueKeysWithValues: manifest.commands.compactMap { command in command.budget.map { (command.id, $0) } })
+        let record = SavedRun(report: report, settings: RunSettings(manifestPath: "/tmp/commands.json", jobs: 2,
+                                                                     wallBudget: .seconds(9), budgets: budgets))
         return (report, record)
     }
 
     @Test func json_keepsEveryKeyOfTheReportExportInOrder() async throws {
         let (report, record) = try await liveRecord()
+        #expect(record.json() == ReportExport.json(report, settings: record.settings))
         guard case .object(let exported) = ReportExport.json(report), case .object(let saved) = record.json() else {
             Issue.record("not objects")
             return
         }
         #expect(Array(saved.prefix(exported.count).map(\.key)) == exported.map(\.key))
-        for (index, member) in exported.enumerated() where member.key != "commands" {
+        let settingsKeys: Set = ["manifest", "jobs", "wallBudgetMs", "budgetViolations"]
+        for (index, member) in exported.enumerated() where member.key != "commands" && !settingsKeys.contains(member.key) {
             #expect(saved[index].value == member.value, "\(member.key)")
         }
         guard case .array(let exportedCommands) = exported[2].value, case .array(let savedCommands) = saved[2].value else {
@@ -41,6 +45,7 @@ import Testing
             guard case .object(let expected) = left, case .object(let actual) = right else { continue }
             #expect(Array(actual.prefix(expected.count).map(\.key)) == expected.map(\.key))
             #expect(zip(expected, actual).allSatisfy { $0.value == $1.value })
+            #expect(Array(expected.prefix(7).map(\.key)) == ["id", "status", "startMs", "endMs", "durationMs", "attempts", "slackMs"])
         }
         let keys = saved.map(\.key)
         #expect(keys.suffix(6) == ["parallelism", "manifest", "simulated", "jobs", "wallBudgetMs", "budgetViolations"])
@@ -49,27 +54,27 @@ import Testing
     @Test func decode_readsBackWhatJSONWrote() async throws {
         let (_, record) = try await liveRecord()
         let text = record.json().text(pretty: true)
-        let decoded = try RunRecord.decode(Array(text.utf8))
-        // Times are written to the microsecond; after that one rounding, reading and writing is exact.
+        let decoded = try SavedRun.decode(Array(text.utf8))
+        // Times are written to the nanosecond: reading and writing is exact.
         let rewritten = decoded.json().text(pretty: true)
-        #expect(try RunRecord.decode(Array(rewritten.utf8)).json().text(pretty: true) == rewritten)
-        for (original, read) in zip(record.commands, decoded.commands) {
+        #expect(rewritten == text)
+        for (original, read) in zip(record.report.commands, decoded.report.commands) {
             #expect(original.id == read.id && original.status == read.status && original.attempts == read.attempts)
-            #expect((original.duration - read.duration).absoluteMicroseconds <= 1)
-            #expect(original.isOnCriticalPath == read.isOnCriticalPath && original.detail == read.detail)
+            #expect(original.duration == read.duration)
+            #expect(original.isOnCriticalPath == read.isOnCriticalPath && original.status.detail == read.status.detail)
         }
-        #expect(decoded.status == record.status && decoded.criticalPath == record.criticalPath)
-        #expect(decoded.commands.map(\.status) == [.succeeded, .succeeded, .failed, .skipped])
-        #expect(decoded.commands[1].dependencies == ["configuration"])
-        #expect(decoded.commands[1].budget == .seconds(5))
-        #expect(decoded.commands[3].startOffset == nil)
-        #expect(decoded.manifest == "/tmp/commands.json")
-        #expect(decoded.jobs == 2)
-        #expect(decoded.wallBudget == .seconds(9))
+        #expect(decoded.report.status == record.report.status && decoded.report.criticalPath == record.report.criticalPath)
+        #expect(decoded.report.commands.map(\.status.name) == ["succeeded", "succeeded", "failed", "skipped"])
+        #expect(decoded.report.commands[1].dependencies == ["configuration"])
+        #expect(decoded.settings.budgets["database"] == .seconds(5))
+        #expect(decoded.report.commands[3].startOffset == nil)
+        #expect(decoded.settings.manifestPath == "/tmp/commands.json")
+        #expect(decoded.settings.jobs == 2)
+        #expect(decoded.settings.wallBudget == .seconds(9))
     }
 
     @Test func decode_minimalReport_fillsDefaults() throws {
-        let record = try RunRecord.decode(Array("""
+        let record = try SavedRun.decode(Array("""
         {"status": "succeeded", "wallMs": 12.5, "criticalPath": ["a", "b"], "criticalPathMs": 12,
          "commands": [
            {"id": "a", "status": "succeeded", "startMs": 0, "endMs": 2, "durationMs": 2, "dependencies": []},
@@ -77,10 +82,10 @@ import Testing
            {"id": "c", "status": "skipped", "durationMs": 0, "dependencies": ["a"]}
          ]}
         """.utf8))
-        #expect(record.wallTime == .microseconds(12_500))
-        #expect(record.commands.map(\.isOnCriticalPath) == [true, true, false])
-        #expect(record.commands.map(\.attempts) == [1, 1, 0])
-        #expect(record.isSimulated == false && record.jobs == nil && record.manifest == nil)
+        #expect(record.report.wallTime == .microseconds(12_500))
+        #expect(record.report.commands.map(\.isOnCriticalPath) == [true, true, false])
+        #expect(record.report.commands.map(\.attempts) == [1, 1, 0])
+        #expect(record.settings == RunSettings())
     }
 
     @Test func decode_reportsEveryProblemWithItsPlace() {
@@ -92,9 +97,9 @@ import Testing
            {"status": "succeeded", "durationMs": 1}
          ]}
         """
-        #expect(throws: RunRecordError.self) { try RunRecord.decode(Array(text.utf8), file: "r.json") }
+        #expect(throws: ReportError.self) { try SavedRun.decode(Array(text.utf8), file: "r.json") }
         do {
-            _ = try RunRecord.decode(Array(text.utf8), file: "r.json")
+            _ = try SavedRun.decode(Array(text.utf8), file: "r.json")
         } catch {
             #expect(error.code == .invalid)
             #expect(error.description == """
@@ -119,7 +124,7 @@ import Testing
         ]}
         """
         do {
-            _ = try RunRecord.decode(Array(text.utf8), file: "r.json")
+            _ = try SavedRun.decode(Array(text.utf8), file: "r.json")
             Issue.record("a cyclic report was accepted")
         } catch {
             #expect(error.problems.map(\.description) == [
@@ -133,7 +138,7 @@ import Testing
     @Test func decode_invalidJSONAndNonObjects() {
         for (text, message) in [("{", "invalid JSON"), ("[1]", "expected a run report (an object"), ("{}", #"missing "status""#)] {
             do {
-                _ = try RunRecord.decode(Array(text.utf8))
+                _ = try SavedRun.decode(Array(text.utf8))
                 Issue.record("accepted \(text)")
             } catch {
                 #expect(error.problems.first?.message.hasPrefix(message) == true, "\(text): \(error)")
@@ -142,9 +147,9 @@ import Testing
     }
 
     @Test func load_missingFileAndDirectory_areUnreadable() throws {
-        #expect(throws: RunRecordError.self) { try RunRecord.load(path: "/nonexistent/report.json") }
+        #expect(throws: ReportError.self) { try SavedRun.load(path: "/nonexistent/report.json") }
         do {
-            _ = try RunRecord.load(path: NSTemporaryDirectory())
+            _ = try SavedRun.load(path: NSTemporaryDirectory())
         } catch {
             #expect(error.code == .unreadable)
             #expect(error.problems.first?.message == "is a directory, not a report file")
@@ -152,14 +157,16 @@ import Testing
     }
 
     @Test func budgetViolations_wallFirstThenCommandsInOrder() {
-        let record = RunRecord(
-            status: .succeeded, wallTime: .milliseconds(900),
+        let report = StartupReport(
+            status: .succeeded,
             commands: [
-                RunRecordCommand(id: "a", status: .succeeded, startOffset: .zero, endOffset: .milliseconds(300), duration: .milliseconds(300), budget: .milliseconds(200)),
-                RunRecordCommand(id: "b", status: .succeeded, startOffset: .zero, endOffset: .milliseconds(100), duration: .milliseconds(100), budget: .milliseconds(100)),
-                RunRecordCommand(id: "c", status: .failed, startOffset: .zero, endOffset: .milliseconds(900), duration: .milliseconds(900), budget: .milliseconds(800)),
+                CommandReport(id: "a", status: .succeeded, startOffset: .zero, endOffset: .milliseconds(300)),
+                CommandReport(id: "b", status: .succeeded, startOffset: .zero, endOffset: .milliseconds(100)),
+                CommandReport(id: "c", status: .failed(RecordedError(message: "exit status 1")), startOffset: .zero, endOffset: .milliseconds(900)),
             ],
-            criticalPath: ["c"], criticalPathDuration: .milliseconds(900), wallBudget: .milliseconds(800))
+            wallTime: .milliseconds(900), criticalPath: ["c"], criticalPathDuration: .milliseconds(900))
+        let record = SavedRun(report: report, settings: RunSettings(
+            wallBudget: .milliseconds(800), budgets: ["a": .milliseconds(200), "b": .milliseconds(100), "c": .milliseconds(800)]))
         #expect(record.budgetViolations == [
             BudgetViolation(id: nil, budget: .milliseconds(800), actual: .milliseconds(900)),
             BudgetViolation(id: "a", budget: .milliseconds(200), actual: .milliseconds(300)),
@@ -170,22 +177,17 @@ import Testing
     }
 
     @Test func makePlan_usesMeasuredDurationsAsEstimates() throws {
-        let record = RunRecord(
-            status: .succeeded, wallTime: .milliseconds(30),
+        let record = StartupReport(
+            status: .succeeded,
             commands: [
-                RunRecordCommand(id: "a", status: .succeeded, duration: .milliseconds(10)),
-                RunRecordCommand(id: "b", status: .succeeded, duration: .milliseconds(20), dependencies: ["a"]),
-                RunRecordCommand(id: "c", status: .succeeded, duration: .milliseconds(5), dependencies: ["a"]),
+                CommandReport(id: "a", status: .succeeded, startOffset: .zero, endOffset: .milliseconds(10)),
+                CommandReport(id: "b", status: .succeeded, startOffset: .milliseconds(10), endOffset: .milliseconds(30), dependencies: ["a"]),
+                CommandReport(id: "c", status: .succeeded, startOffset: .milliseconds(10), endOffset: .milliseconds(15), dependencies: ["a"]),
             ],
-            criticalPath: ["a", "b"], criticalPathDuration: .milliseconds(30))
+            wallTime: .milliseconds(30), criticalPath: ["a", "b"], criticalPathDuration: .milliseconds(30))
         let plan = try record.makePlan()
         #expect(plan.timing().criticalPath == ["a", "b"])
         #expect(plan.predictedWallTime(slots: 1) == .milliseconds(35))
     }
 }
 
-extension Duration {
-    fileprivate var absoluteMicroseconds: Double {
-        abs(milliseconds * 1_000)
-    }
-}

@@ -1,7 +1,7 @@
 import Foundation
 import StartupKit
 import Testing
-@testable import StartupManifest
+@testable import StartupReporting
 
 @Suite struct ExportTests {
     private func plan() throws -> StartupPlan {
