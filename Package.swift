@@ -36,7 +36,7 @@ let package = Package(
         .testTarget(name: "StartupJSONTests", dependencies: ["StartupJSON"]),
         .testTarget(name: "StartupManifestTests", dependencies: ["StartupManifest"]),
         .testTarget(name: "StartupReportingTests", dependencies: ["StartupReporting", "StartupManifest"]),
-        .testTarget(name: "StartupCLITests", dependencies: ["StartupCLI", "startup"]),
+        .testTarget(name: "StartupCLITests", dependencies: ["StartupCLI", "StartupReporting", "startup"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,7 +1,7 @@
 import Foundation
 import StartupKit
 import StartupManifest
-import StartupReporting
+@testable import StartupReporting
 import Testing
 @testable import StartupCLI
 

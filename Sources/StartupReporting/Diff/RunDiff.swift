@@ -1,6 +1,4 @@
 import StartupKit
-import StartupManifest
-import StartupReporting
 
 /// Two runs compared: each command's duration change, the critical paths, and what moved the
 /// wall time.
@@ -10,47 +8,52 @@ import StartupReporting
 /// run's graph; an added command back at zero, a removed one measured on the earlier graph). A
 /// slower command with slack to spare has no effect; one on the critical path moves it by its
 /// whole change, or less where another chain takes over.
-struct RunDiff {
+public struct RunDiff: Sendable {
     /// One command in either run.
-    struct Entry {
-        let id: CommandID
+    public struct Entry: Sendable {
+        /// The command.
+        public let id: CommandID
         /// The command in the earlier run; `nil` if it was added.
-        let before: CommandReport?
+        public let before: CommandReport?
         /// The command in the later run; `nil` if it was removed.
-        let after: CommandReport?
+        public let after: CommandReport?
         /// How much this change alone moved the critical path.
-        let effect: Duration
+        public let effect: Duration
 
         /// The duration change; `nil` for an added or removed command.
-        var change: Duration? {
+        public var change: Duration? {
             guard let before, let after else { return nil }
             return after.duration - before.duration
         }
 
         /// The change as a share of the earlier duration; `nil` without one.
-        var changeRatio: Double? {
+        public var changeRatio: Double? {
             guard let change, let before, before.duration > .zero else { return nil }
             return change / before.duration
         }
     }
 
-    let before: StartupReport
-    let after: StartupReport
+    /// The earlier run.
+    public let before: StartupReport
+    /// The later run.
+    public let after: StartupReport
     /// The later run's commands in its order, then those only the earlier run had.
-    let entries: [Entry]
+    public let entries: [Entry]
 
-    var wallChange: Duration { after.wallTime - before.wallTime }
-    var criticalPathChange: Duration { after.criticalPathDuration - before.criticalPathDuration }
+    /// How much the wall time changed.
+    public var wallChange: Duration { after.wallTime - before.wallTime }
+    /// How much the critical path's length changed.
+    public var criticalPathChange: Duration { after.criticalPathDuration - before.criticalPathDuration }
     /// The part of the wall time's change outside the critical path: start-up overhead, waiting
     /// for slots.
-    var outsideCriticalPathChange: Duration { wallChange - criticalPathChange }
+    public var outsideCriticalPathChange: Duration { wallChange - criticalPathChange }
 
     /// Whether the later run's critical path is a different chain of commands.
-    var criticalPathChanged: Bool { before.criticalPath != after.criticalPath }
+    public var criticalPathChanged: Bool { before.criticalPath != after.criticalPath }
 
     /// How much the commands of the earlier critical path changed, together (a removed command
     /// counts as taking no time).
-    var oldPathChange: Duration {
+    public var oldPathChange: Duration {
         before.criticalPath.reduce(.zero) { sum, id in
             sum + (after[id]?.duration ?? .zero) - (before[id]?.duration ?? .zero)
         }
@@ -60,13 +63,13 @@ struct RunDiff {
     /// the old chain now takes. Zero when the chain stayed the same.
     ///
     /// `criticalPathChange == oldPathChange + newPathLead`, exactly.
-    var newPathLead: Duration { criticalPathChange - oldPathChange }
+    public var newPathLead: Duration { criticalPathChange - oldPathChange }
 
-    /// Compares two runs.
+    /// Compares two runs, by their reports.
     ///
     /// - Complexity: O(commands + edges) per command on the critical path whose change is
     ///   measured, O(1) for every other.
-    init(before: StartupReport, after: StartupReport) {
+    public init(before: StartupReport, after: StartupReport) {
         self.before = before
         self.after = after
         let afterEffects = Self.effects(in: after) { id in before[id]?.duration ?? .zero }

@@ -1,5 +1,4 @@
 import StartupKit
-import StartupManifest
 
 /// A time axis with round ticks: 1, 2 or 5 times a power of ten, about `target` of them.
 struct TimeAxis {

@@ -1,6 +1,4 @@
 import StartupKit
-import StartupManifest
-import StartupReporting
 
 extension TimelineSVG {
     /// Where everything goes: rows by start, sizes that stay readable from 1 to 300+ commands,

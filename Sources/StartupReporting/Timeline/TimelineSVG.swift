@@ -1,6 +1,4 @@
 import StartupKit
-import StartupManifest
-import StartupReporting
 
 /// A run drawn as an SVG timeline, in the manner of `systemd-analyze plot`: one row per command
 /// ordered by start, a bar from its start to its end coloured by status, slack as a lighter tail,
@@ -10,15 +8,29 @@ import StartupReporting
 /// Every command's row is a `<g class="command">` with `data-id`, `data-status` and
 /// `data-critical`; its bar is the `<rect>` of class `bar`. Rows, font and ticks are sized to stay
 /// readable at 300 commands.
-struct TimelineSVG {
-    let run: SavedRun
+public struct TimelineSVG: Sendable {
+    /// The run to draw, with its settings (slot limit, budgets).
+    public let run: SavedRun
     /// The heading, such as `startup run commands.json`.
-    let title: String
+    public let title: String
+
+    /// Prepares the drawing of a run.
+    ///
+    /// - Parameters:
+    ///   - run: The report with its settings; budgets are drawn as ticks.
+    ///   - title: The heading, such as `startup run commands.json`.
+    public init(run: SavedRun, title: String) {
+        self.run = run
+        self.title = title
+    }
 
     /// Graphs with more dependency lines than this draw them only on hover.
     static let alwaysDrawnEdgeLimit = 400
 
-    func render() -> String {
+    /// The SVG document, a complete file.
+    ///
+    /// - Complexity: O(commands + edges).
+    public func render() -> String {
         let layout = Layout(report: run.report)
         var svg = SVGText()
         svg.line("<?xml version='1.0' encoding='UTF-8'?>")
