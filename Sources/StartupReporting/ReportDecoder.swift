@@ -8,7 +8,7 @@ import StartupKit
 /// Reports saved before `skipReason` and `timeoutMs` were written still read: a skipped
 /// command's reason is traced through its dependencies, a timeout is read from `detail`.
 struct ReportDecoder: JSONChecking {
-    private(set) var problems: [ReportError.Problem] = []
+    private(set) var problems: [DocumentProblem] = []
 
     /// Parses and checks report bytes.
     ///
@@ -18,7 +18,7 @@ struct ReportDecoder: JSONChecking {
         do {
             root = try JSONParser.parse(bytes)
         } catch {
-            throw ReportError(code: .invalid, file: file, problems: [ReportError.Problem(
+            throw ReportError(code: .invalid, file: file, problems: [DocumentProblem(
                 line: error.location.line, column: error.location.column, path: "", message: "invalid JSON: \(error.message)")])
         }
         var decoder = ReportDecoder()
@@ -32,7 +32,7 @@ struct ReportDecoder: JSONChecking {
 
     /// Records a problem.
     mutating func report(_ location: JSONLocation, _ path: String, _ message: String) {
-        problems.append(ReportError.Problem(line: location.line, column: location.column, path: path, message: message))
+        problems.append(DocumentProblem(line: location.line, column: location.column, path: path, message: message))
     }
 
     // MARK: - Structure
@@ -188,7 +188,7 @@ struct ReportDecoder: JSONChecking {
             return true
         } catch {
             for issue in error.issues {
-                problems.append(ReportError.Problem(line: location?.line, column: location?.column, path: "commands", message: issue.description))
+                problems.append(DocumentProblem(line: location?.line, column: location?.column, path: "commands", message: issue.description))
             }
             return false
         }

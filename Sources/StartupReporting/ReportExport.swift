@@ -1,7 +1,7 @@
 import StartupKit
 
-/// Machine-readable forms of a run's report: JSON (what `startup run --format json` prints and
-/// what ``SavedRun`` saves) and the Chrome Trace Event Format (opens in Perfetto and
+/// Machine-readable forms of a run's report: JSON (what ``SavedRun`` saves, and what the CLI
+/// prints for machines) and the Chrome Trace Event Format (opens in Perfetto and
 /// chrome://tracing).
 public enum ReportExport {
     /// The report as JSON: `{"status", "wallMs", "commands": [{"id", "status", "startMs", "endMs",

@@ -1,20 +1,13 @@
 import StartupJSON
 
 extension SavedRun {
-    /// Reads a saved run report (`startup run` writes `.startup/last-run.json`; `startup run
-    /// --format json` prints the same).
+    /// Reads a saved run report, such as the CLI's `.startup/last-run.json`.
     ///
     /// - Parameter path: The file's path, absolute or relative to the current directory.
     /// - Throws: ``ReportError`` with code `.unreadable` when the file is missing, a directory or
     ///   cannot be read, or `.invalid` with every problem found.
     public static func load(path: String) throws(ReportError) -> SavedRun {
-        let bytes: [UInt8]
-        do {
-            bytes = try DocumentFile.bytes(atPath: path, kind: "a report file")
-        } catch {
-            throw ReportError(code: .unreadable, file: path, problems: [.init(line: nil, column: nil, path: "", message: error.reason)])
-        }
-        return try decode(bytes, file: path)
+        try decode(DocumentFile.bytes(atPath: path, kind: "a report file"), file: path)
     }
 
     /// Reads run report bytes: the entry point of every report reader.

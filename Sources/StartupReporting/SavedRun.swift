@@ -1,8 +1,8 @@
 import StartupKit
 
-/// A run's report with the settings it ran under, as one file holds them: what `startup run`
-/// saves (`.startup/last-run.json`) and prints with `--format json`, and what an app can save
-/// and read back for its own runs.
+/// A run's report with the settings it ran under, as one file holds them: what the CLI saves
+/// after every run (`.startup/last-run.json`) and what an app can save and read back for its own
+/// runs.
 ///
 /// The report is the one ``StartupReport`` type; this value only puts the ``RunSettings`` beside
 /// it. Written with ``json()`` or ``save(to:)``, read with ``load(path:)`` or ``decode(_:file:)``.

@@ -8,13 +8,7 @@ extension Manifest {
     /// - Throws: ``ManifestError`` with code `.unreadable` when the file is missing, a directory or
     ///   cannot be read, or `.invalid` with every problem found.
     public static func load(path: String) throws(ManifestError) -> Manifest {
-        let bytes: [UInt8]
-        do {
-            bytes = try DocumentFile.bytes(atPath: path, kind: "a manifest file")
-        } catch {
-            throw ManifestError(code: .unreadable, file: path, problems: [ManifestProblem(line: nil, column: nil, path: "", message: error.reason)])
-        }
-        return try decode(bytes, file: path)
+        try decode(DocumentFile.bytes(atPath: path, kind: "a manifest file"), file: path)
     }
 
     /// Validates manifest bytes.

@@ -1,7 +1,7 @@
 import Foundation
 import StartupKit
 
-/// Machine-readable forms of a plan, as `startup plan --format json|dot|mermaid` prints them.
+/// Machine-readable forms of a plan: JSON, a Graphviz digraph and a Mermaid flowchart.
 public enum PlanExport {
     /// The plan as JSON: `{"commands": [{"id", "dependencies", "estimateMs", "level",
     /// "earliestStartMs", "latestStartMs", "slackMs"}], "criticalPath", "criticalPathMs",
