@@ -14,20 +14,11 @@ struct ReportDecoder: JSONChecking {
     ///
     /// - Throws: ``ReportError`` (`.invalid`) with every problem found, in document order.
     static func decode(_ bytes: [UInt8], file: String) throws(ReportError) -> SavedRun {
-        let root: JSONElement
-        do {
-            root = try JSONParser.parse(bytes)
-        } catch {
-            throw ReportError(code: .invalid, file: file, problems: [DocumentProblem(
-                line: error.location.line, column: error.location.column, path: "", message: "invalid JSON: \(error.message)")])
-        }
+        let root = try DocumentError.parse(bytes, file: file)
         var decoder = ReportDecoder()
         let run = decoder.run(from: root)
         if decoder.problems.isEmpty, let run { return run }
-        let inDocumentOrder = decoder.problems.enumerated().sorted { lhs, rhs in
-            (lhs.element.line ?? .max, lhs.element.column ?? 0, lhs.offset) < (rhs.element.line ?? .max, rhs.element.column ?? 0, rhs.offset)
-        }
-        throw ReportError(code: .invalid, file: file, problems: inDocumentOrder.map(\.element))
+        throw .invalid(file: file, problems: decoder.problems)
     }
 
     /// Records a problem.
