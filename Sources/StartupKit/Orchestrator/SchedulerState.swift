@@ -318,7 +318,7 @@ extension SchedulerState {
                 id: commands[position].id, status: status, startOffset: record.startOffset, endOffset: record.endOffset,
                 attempts: Int(record.attempts), isOptional: isOptional,
                 slack: .nanoseconds(sweep.latestStart(position) - sweep.earliestStart[position]),
-                isOnCriticalPath: isCritical[position], dependencies: plan.dependencies(of: commands[position].id))
+                isOnCriticalPath: isCritical[position], dependencies: commands[position].dependencies)
         }
         let status: StartupReport.Status = if case .cancelled = stop { .cancelled } else if anyRequiredFailed { .failed } else { .succeeded }
         let report = StartupReport(

@@ -16,7 +16,7 @@ public struct CommandReport: Sendable, Hashable {
     public let slack: Duration
     /// Whether it is on the measured critical path.
     public let isOnCriticalPath: Bool
-    /// The commands it waited for, in declaration order.
+    /// The commands it waited for, as declared (the plan's list, shared, not copied).
     public let dependencies: [CommandID]
 
     /// Creates a command's report, as the orchestrator does at the end of a run, or as a reader
