@@ -7,17 +7,25 @@ let package = Package(
     products: [
         .library(name: "StartupKit", targets: ["StartupKit"]),
         .library(name: "StartupManifest", targets: ["StartupManifest"]),
+        .library(name: "StartupReporting", targets: ["StartupReporting"]),
         .executable(name: "startup", targets: ["startup"]),
     ],
     targets: [
         // Core library: commands, plan, orchestrator, report. Standard library and concurrency only.
         .target(name: "StartupKit"),
 
-        // The commands.json model, its validation, its binding to StartupKit, and report exporters.
-        .target(name: "StartupManifest", dependencies: ["StartupKit"]),
+        // The commands.json model, its validation and its binding to StartupKit.
+        .target(name: "StartupManifest", dependencies: ["StartupKit", "StartupJSON"]),
+
+        // Reports and what is derived from them: JSON and Chrome-trace export, saving and loading,
+        // budgets, plan export, run diffs, what-if predictions, the SVG timeline.
+        .target(name: "StartupReporting", dependencies: ["StartupKit", "StartupJSON"]),
+
+        // Internal: the JSON parser, its value types and the checks both documents share.
+        .target(name: "StartupJSON", dependencies: ["StartupKit"]),
 
         // The CLI's logic (arguments, processes, rendering), a library so tests call it in-process.
-        .target(name: "StartupCLI", dependencies: ["StartupKit", "StartupManifest"]),
+        .target(name: "StartupCLI", dependencies: ["StartupKit", "StartupManifest", "StartupReporting"]),
         .executableTarget(name: "startup", dependencies: ["StartupCLI"]),
 
         // Benchmarks, side by side with peers: `make bench`. Never part of the tests.
@@ -25,8 +33,10 @@ let package = Package(
 
         // Tests.
         .testTarget(name: "StartupKitTests", dependencies: ["StartupKit"]),
+        .testTarget(name: "StartupJSONTests", dependencies: ["StartupJSON"]),
         .testTarget(name: "StartupManifestTests", dependencies: ["StartupManifest"]),
-        .testTarget(name: "StartupCLITests", dependencies: ["StartupCLI", "startup"]),
+        .testTarget(name: "StartupReportingTests", dependencies: ["StartupReporting", "StartupManifest"]),
+        .testTarget(name: "StartupCLITests", dependencies: ["StartupCLI", "StartupReporting", "startup"]),
     ],
     swiftLanguageModes: [.v6]
 )

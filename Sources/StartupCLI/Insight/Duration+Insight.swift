@@ -1,3 +1,4 @@
+import StartupKit
 import StartupManifest
 
 extension Duration {

@@ -1,5 +1,6 @@
 import StartupKit
 import StartupManifest
+import StartupReporting
 
 /// `startup plan` and `startup graph`: validate the manifest and print the plan or the graph;
 /// with `--what-if`, the plan after hypothetical changes.
@@ -16,13 +17,13 @@ enum PlanCommand {
         var measured: MeasuredEstimates?
         if learnsFromLastRun, options.usesLastRun {
             let path = options.report ?? ReportFiles.defaultPath(forManifest: options.file)
-            let record = if options.report != nil {
+            let lastRun = if options.report != nil {
                 try ReportFiles.load(path, console: console)
             } else {
                 ReportFiles.lastRun(path, console: console)
             }
-            if let record {
-                let estimates = MeasuredEstimates(record: record, manifest: manifest, source: options.report ?? ReportFiles.displayPath(forManifest: options.file))
+            if let lastRun {
+                let estimates = MeasuredEstimates(run: lastRun, manifest: manifest, source: options.report ?? ReportFiles.displayPath(forManifest: options.file))
                 manifest = estimates.applied(to: manifest)
                 measured = estimates.isEmpty ? nil : estimates
             }

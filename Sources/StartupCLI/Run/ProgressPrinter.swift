@@ -14,14 +14,14 @@ struct ProgressPrinter: StartupObserver {
         switch event {
         case .commandFinished(let id, let status, _, let start, let end):
             let duration = start.map { DurationText.format(end - $0) } ?? ""
-            let detail = ReportExport.statusDetail(status).map { "  " + $0 } ?? ""
+            let detail = status.detail.map { "  " + $0 } ?? ""
             var text = "\(style.mark(status)) \(id.rawValue.padded(to: idWidth)) \(duration.leftPadded(to: 7))\(detail)\n"
             if mode == .grouped, start != nil {
                 text += Self.indented(outputs.output(of: id))
             }
             console.out(text)
         case .commandRetrying(let id, let attempt, let outcome, let delay, _):
-            let reason = ReportExport.statusDetail(outcome) ?? outcome.name
+            let reason = outcome.detail ?? outcome.name
             console.out("\(style.yellow("↻")) \(id.rawValue.padded(to: idWidth)) attempt \(attempt) failed (\(reason)); retrying in \(DurationText.format(delay))\n")
         case .runStarted, .commandStarted, .runFinished:
             break

@@ -1,6 +1,7 @@
 import Foundation
 import StartupKit
 import StartupManifest
+import StartupReporting
 
 /// `startup run`: runs the manifest's commands, prints progress and the summary, the timeline and
 /// trace with `--trace`, or the JSON report; saves the report, draws it with `--plot`, and checks
@@ -21,7 +22,7 @@ enum RunCommand {
         let reportPath = options.report ?? ReportFiles.defaultPath(forManifest: options.file)
         if options.savesReport, let lastRun = ReportFiles.lastRun(reportPath, console: console) {
             // Measured durations order commands without an estimate, critical path first.
-            manifest = MeasuredEstimates(record: lastRun, manifest: manifest, source: reportPath).applied(to: manifest)
+            manifest = MeasuredEstimates(run: lastRun, manifest: manifest, source: reportPath).applied(to: manifest)
         }
         let outputs = CommandOutputs()
         let execution = ShellExecution(
@@ -42,19 +43,19 @@ enum RunCommand {
         let interrupts = handlesSignals ? InterruptHandler() : nil
         defer { interrupts?.stop() }
         let report = await run(orchestrator, interrupts: interrupts)
-        let record = RunRecord(
-            report: report, plan: plan, manifest: manifest,
-            manifestPath: URL(fileURLWithPath: options.file).standardizedFileURL.path,
-            wallBudget: options.budget, jobs: options.jobs, isSimulated: options.simulate)
-        let violations = report.status == .cancelled ? [] : record.budgetViolations
+        let saved = SavedRun(report: report, settings: RunSettings(
+            manifestPath: URL(fileURLWithPath: options.file).standardizedFileURL.path, isSimulated: options.simulate,
+            jobs: options.jobs, wallBudget: options.budget,
+            budgets: Dictionary(manifest.commands.compactMap { command in command.budget.map { (command.id, $0) } }, uniquingKeysWith: { first, _ in first })))
+        let violations = report.status == .cancelled ? [] : saved.budgetViolations
 
         switch options.format {
         case .json:
-            console.out(record.json().text(pretty: true) + "\n")
+            console.out(saved.json().text(pretty: true) + "\n")
         case .text:
             console.out(RunSummaryRenderer(report: report, outputs: outputs, style: style,
                                            outputAlreadyShown: options.output == .grouped).render())
-            console.out(BudgetRenderer(record: record, style: style).render())
+            console.out(BudgetRenderer(run: saved, style: style).render())
             if options.trace { console.out(TimelineRenderer(report: report, style: style, width: console.width).render()) }
         }
         var exitCode: ExitCode? = switch report.status {
@@ -74,7 +75,7 @@ enum RunCommand {
             }
         }
         if options.savesReport {
-            if ReportFiles.write(record.json().text(pretty: true) + "\n", to: reportPath, what: "report", console: console,
+            if ReportFiles.write(saved.json().text(pretty: true) + "\n", to: reportPath, what: "report", console: console,
                                  isWarning: options.report == nil) {
                 let shown = options.report ?? ReportFiles.displayPath(forManifest: options.file)
                 written.append("Report saved to \(shown) (startup plot, startup diff and startup plan read it)")
@@ -83,7 +84,7 @@ enum RunCommand {
             }
         }
         if let plotPath = options.plot {
-            let svg = TimelineSVG(record: record, title: "startup run " + options.file).render()
+            let svg = TimelineSVG(run: saved, title: "startup run " + options.file).render()
             if ReportFiles.write(svg, to: plotPath, what: "plot", console: console) {
                 written.append("Timeline drawn in \(plotPath)")
             } else {

@@ -34,7 +34,7 @@ struct RunSummaryRenderer {
             lines.append("Failures:")
             for failure in failures {
                 let optional = failure.isOptional ? " (optional)" : ""
-                lines.append("  \(style.mark(failure.status)) \(failure.id)\(optional): \(ReportExport.statusDetail(failure.status) ?? "")")
+                lines.append("  \(style.mark(failure.status)) \(failure.id)\(optional): \(failure.status.detail ?? "")")
                 if !outputAlreadyShown {
                     let output = ProgressPrinter.indented(outputs.output(of: failure.id))
                     if !output.isEmpty { lines.append(String(output.dropLast())) }

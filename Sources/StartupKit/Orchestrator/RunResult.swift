@@ -37,7 +37,7 @@ struct RunResult: Sendable {
                 id: commands[position].id, status: status, startOffset: record.startOffset, endOffset: record.endOffset,
                 attempts: Int(record.attempts), isOptional: isOptional,
                 slack: .nanoseconds(sweep.latestStart(position) - sweep.earliestStart[position]),
-                isOnCriticalPath: isCritical[position])
+                isOnCriticalPath: isCritical[position], dependencies: commands[position].dependencies)
         }
         let status: StartupReport.Status = if stopReason == .cancelled { .cancelled } else if anyRequiredFailed { .failed } else { .succeeded }
         return StartupReport(

@@ -1,5 +1,5 @@
 /// What happened to one command during a run.
-public struct CommandReport: Sendable {
+public struct CommandReport: Sendable, Hashable {
     /// The command.
     public let id: CommandID
     /// How it ended.
@@ -16,6 +16,24 @@ public struct CommandReport: Sendable {
     public let slack: Duration
     /// Whether it is on the measured critical path.
     public let isOnCriticalPath: Bool
+    /// The commands it waited for, as declared (the plan's list, shared, not copied).
+    public let dependencies: [CommandID]
+
+    /// Creates a command's report, as the orchestrator does at the end of a run, or as a reader
+    /// of a saved report does. A command that never started has neither offset.
+    public init(id: CommandID, status: CommandStatus, startOffset: Duration? = nil, endOffset: Duration? = nil,
+                attempts: Int = 0, isOptional: Bool = false, slack: Duration = .zero, isOnCriticalPath: Bool = false,
+                dependencies: [CommandID] = []) {
+        self.id = id
+        self.status = status
+        self.startOffset = startOffset
+        self.endOffset = endOffset
+        self.attempts = attempts
+        self.isOptional = isOptional
+        self.slack = slack
+        self.isOnCriticalPath = isOnCriticalPath
+        self.dependencies = dependencies
+    }
 
     /// From the start of its first attempt to the end of its last; zero if it never started.
     public var duration: Duration {

@@ -1,8 +1,12 @@
 /// How a command ended.
-public enum CommandStatus: Sendable {
+///
+/// Two statuses are equal when a report says the same of them: same case and payload, and for
+/// ``failed(_:)`` the same error description (the part of an error a saved report keeps).
+public enum CommandStatus: Sendable, Hashable {
     /// It returned its output.
     case succeeded
-    /// Its last attempt threw this error.
+    /// Its last attempt threw this error; a report read back from a file carries a
+    /// ``RecordedError`` with the message.
     case failed(any Error)
     /// It never started because a dependency did not succeed.
     case skipped(SkipReason)
@@ -10,6 +14,9 @@ public enum CommandStatus: Sendable {
     case timedOut(after: Duration)
     /// The run was cancelled (or stopped by a fail-fast failure) before or while it ran.
     case cancelled
+
+    /// Every status's stable name, in the order of the cases.
+    public static let names = ["succeeded", "failed", "skipped", "timedOut", "cancelled"]
 
     /// `succeeded`, `failed`, `skipped`, `timedOut` or `cancelled`: the status's stable name, as
     /// machine-readable output uses it.
@@ -27,5 +34,39 @@ public enum CommandStatus: Sendable {
     public var isSuccess: Bool {
         if case .succeeded = self { return true }
         return false
+    }
+
+    /// Why the command did not succeed, in words (the error, the skip reason, the timeout);
+    /// `nil` if it succeeded.
+    public var detail: String? {
+        switch self {
+        case .succeeded: nil
+        case .failed(let error): String(describing: error)
+        case .skipped(let reason): reason.description
+        case .timedOut(let limit): "timed out after \(DurationText.format(limit))"
+        case .cancelled: "cancelled"
+        }
+    }
+
+    /// Same case and payload; failures compare by their error's description.
+    public static func == (lhs: CommandStatus, rhs: CommandStatus) -> Bool {
+        switch (lhs, rhs) {
+        case (.succeeded, .succeeded), (.cancelled, .cancelled): true
+        case let (.failed(left), .failed(right)): String(describing: left) == String(describing: right)
+        case let (.skipped(left), .skipped(right)): left == right
+        case let (.timedOut(left), .timedOut(right)): left == right
+        default: false
+        }
+    }
+
+    /// Hashes the name and payload, a failure by its error's description.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        switch self {
+        case .succeeded, .cancelled: break
+        case .failed(let error): hasher.combine(String(describing: error))
+        case .skipped(let reason): hasher.combine(reason)
+        case .timedOut(let limit): hasher.combine(limit)
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StartupJSON
 
 extension Manifest {
     /// Reads and validates a manifest file.

@@ -13,8 +13,8 @@ public struct ManifestCommand: Sendable, Hashable {
     public var run: String?
     /// The expected duration (`"estimate"`), used by `startup plan` and for ordering.
     public var estimate: Duration?
-    /// The longest the command may take before `startup run` fails the run as over budget
-    /// (`"budget"`); `nil` for no budget.
+    /// The longest the command should take (`"budget"`); a run that takes longer is over budget.
+    /// `nil` for no budget.
     public var budget: Duration?
     /// The longest one attempt may take (`"timeout"`); `nil` to inherit the default.
     public var timeout: Duration?
@@ -29,8 +29,8 @@ public struct ManifestCommand: Sendable, Hashable {
     /// The working directory, relative to the manifest's folder (`"cwd"`); `nil` to inherit.
     public var workingDirectory: String?
 
-    /// The shell line that undoes the command at shutdown (`"stop"`): `startup run` runs the stop
-    /// lines in reverse dependency order after Ctrl-C, or when `--keep-running` is stopped.
+    /// The shell line that undoes the command at shutdown (`"stop"`), run in reverse dependency
+    /// order when the run is shut down.
     public var stop: String?
 
     /// Creates a command; only the id is required.

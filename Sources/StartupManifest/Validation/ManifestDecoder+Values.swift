@@ -1,3 +1,4 @@
+import StartupJSON
 import StartupKit
 
 /// Typed readers for the values of a manifest, each reporting a precise problem when the value
@@ -13,38 +14,6 @@ extension ManifestDecoder {
             return nil
         }
         return text
-    }
-
-    mutating func integer(_ member: JSONMember, path: String) -> Int? {
-        guard case .number(let number) = member.value, let value = number.integerValue else {
-            let found = if case .number(let number) = member.value { "the number \(number)" } else { member.value.kindName }
-            report(member.valueLocation, path, "expected a whole number, found \(found)")
-            return nil
-        }
-        return value
-    }
-
-    mutating func boolean(_ member: JSONMember, path: String) -> Bool? {
-        guard case .bool(let value) = member.value else {
-            report(member.valueLocation, path, "expected true or false, found \(member.value.kindName)")
-            return nil
-        }
-        return value
-    }
-
-    /// A command id: a non-empty string without spaces or control characters.
-    mutating func identifier(_ value: JSONValue, at location: JSONLocation, path: String) -> CommandID? {
-        guard case .string(let text) = value else {
-            report(location, path, "expected a command id (a string), found \(value.kindName)")
-            return nil
-        }
-        guard !text.isEmpty, text.unicodeScalars.count <= 200,
-              !text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control })
-        else {
-            report(location, path, "invalid command id \"\(text)\": use 1 to 200 characters without spaces or control characters")
-            return nil
-        }
-        return CommandID(text)
     }
 
     mutating func duration(_ member: JSONMember, path: String) -> Duration? {

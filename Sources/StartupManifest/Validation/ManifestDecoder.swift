@@ -1,3 +1,4 @@
+import StartupJSON
 import StartupKit
 
 /// Reads a manifest's JSON into a ``Manifest``, collecting every problem instead of stopping at
@@ -30,22 +31,13 @@ struct ManifestDecoder {
     ///   - file: The name the error gives the manifest.
     /// - Throws: ``ManifestError`` (`.invalid`) with every problem found, in document order.
     static func decode(_ bytes: [UInt8], file: String) throws(ManifestError) -> Manifest {
-        let root: JSONElement
-        do {
-            root = try JSONParser.parse(bytes)
-        } catch {
-            throw ManifestError(code: .invalid, file: file, problems: [ManifestProblem(
-                line: error.location.line, column: error.location.column, path: "", message: "invalid JSON: \(error.message)")])
-        }
+        let root = try DocumentError.parse(bytes, file: file)
         var decoder = ManifestDecoder()
         let manifest = decoder.manifest(from: root)
         if decoder.problems.isEmpty, let manifest {
             return manifest
         }
-        let inDocumentOrder = decoder.problems.enumerated().sorted { lhs, rhs in
-            (lhs.element.line ?? 0, lhs.element.column ?? 0, lhs.offset) < (rhs.element.line ?? 0, rhs.element.column ?? 0, rhs.offset)
-        }
-        throw ManifestError(code: .invalid, file: file, problems: inDocumentOrder.map(\.element))
+        throw .invalid(file: file, problems: decoder.problems)
     }
 
     // MARK: - Structure

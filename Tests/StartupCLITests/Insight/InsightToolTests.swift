@@ -1,6 +1,7 @@
 import Foundation
 import StartupKit
 import StartupManifest
+import StartupReporting
 import Testing
 @testable import StartupCLI
 
@@ -42,10 +43,10 @@ import Testing
         #expect(code == .success)
         let saved = try String(contentsOfFile: folder.file(".startup/last-run.json"), encoding: .utf8)
         #expect(saved == console.capturedOutput)
-        let record = try RunRecord.load(path: folder.file(".startup/last-run.json"))
-        #expect(record.commands.map(\.id) == ["configuration", "database", "cache", "ready"])
-        #expect(record.commands[3].dependencies == ["database", "cache"])
-        #expect(record.manifest == URL(fileURLWithPath: file).standardizedFileURL.path)
+        let record = try SavedRun.load(path: folder.file(".startup/last-run.json"))
+        #expect(record.report.commands.map(\.id) == ["configuration", "database", "cache", "ready"])
+        #expect(record.report.commands[3].dependencies == ["database", "cache"])
+        #expect(record.settings.manifestPath == URL(fileURLWithPath: file).standardizedFileURL.path)
 
         let text = await run(["run", "-f", file])
         #expect(text.1.capturedOutput.contains("Report saved to \(folder.file(".startup/last-run.json"))"))
@@ -135,13 +136,13 @@ import Testing
             ManifestCommand(id: "new", run: "true"),
         ])
         var record = try RecordFixtures.record([("estimated", 50, []), ("measured", 70, []), ("failed", 9, []), ("milestone", 3, [])],
-                                               status: ["failed": .failed])
-        let measured = MeasuredEstimates(record: record, manifest: manifest, source: "r.json")
+                                               status: ["failed": RecordFixtures.exitStatus1])
+        let measured = MeasuredEstimates(run: record, manifest: manifest, source: "r.json")
         #expect(measured.durations.map(\.id) == ["measured"])
         #expect(measured.applied(to: manifest).commands.map(\.estimate) == [.milliseconds(5), .milliseconds(70), nil, nil, nil])
         #expect(measured.line == "Measured in the last run (r.json), for 1 command without an estimate: measured 70ms")
-        record.isSimulated = true
-        #expect(MeasuredEstimates(record: record, manifest: manifest, source: "r.json").isEmpty)
+        record.settings.isSimulated = true
+        #expect(MeasuredEstimates(run: record, manifest: manifest, source: "r.json").isEmpty)
     }
 
     // MARK: - Budgets
@@ -164,7 +165,7 @@ import Testing
         #expect(console.capturedError.hasPrefix("error: over budget: wall time "))
         #expect(console.capturedError.contains(#"; "slow" took "#))
         #expect(console.capturedError.contains("over its budget of 1ms by "))
-        let record = try RunRecord.load(path: folder.file(".startup/last-run.json"))
+        let record = try SavedRun.load(path: folder.file(".startup/last-run.json"))
         #expect(record.budgetViolations.map(\.id) == [nil, "slow"])
 
         let (jsonCode, jsonConsole) = await run(["run", "-f", file, "--format", "json"])

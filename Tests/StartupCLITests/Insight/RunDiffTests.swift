@@ -1,6 +1,7 @@
 import Foundation
 import StartupKit
 import StartupManifest
+@testable import StartupReporting
 import Testing
 @testable import StartupCLI
 
@@ -9,14 +10,14 @@ import Testing
 @Suite struct RunDiffTests {
     /// Before: a 10 -> b 50 -> d 10, with c 20 beside b (slack 30) and x 15 on its own.
     /// After: a 5, b 80, c 40 (still within slack), e 5 added, x removed.
-    private func runs() throws -> (RunRecord, RunRecord) {
+    private func runs() throws -> (StartupReport, StartupReport) {
         let before = try RecordFixtures.record([
             ("a", 10, []), ("b", 50, ["a"]), ("c", 20, ["a"]), ("d", 10, ["b", "c"]), ("x", 15, []),
         ])
         let after = try RecordFixtures.record([
             ("a", 5, []), ("b", 80, ["a"]), ("c", 40, ["a"]), ("d", 10, ["b", "c"]), ("e", 5, ["a"]),
         ])
-        return (before, after)
+        return (before.report, after.report)
     }
 
     @Test func effects_attributeTheCriticalPathChange() throws {
@@ -47,7 +48,7 @@ import Testing
             beforeCommands.append((CommandID("c\(index)"), duration, dependencies))
             afterCommands.append((CommandID("c\(index)"), changed, dependencies))
         }
-        let before = try RecordFixtures.record(beforeCommands), after = try RecordFixtures.record(afterCommands)
+        let before = try RecordFixtures.record(beforeCommands).report, after = try RecordFixtures.record(afterCommands).report
         let diff = RunDiff(before: before, after: after)
         let plan = try after.makePlan()
         let length = plan.timing().criticalPathDuration

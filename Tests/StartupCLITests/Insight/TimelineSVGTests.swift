@@ -1,13 +1,14 @@
 import Foundation
 import StartupKit
 import StartupManifest
+@testable import StartupReporting
 import Testing
 @testable import StartupCLI
 
 /// The SVG timeline: well-formed XML, one bar per command, the critical path marked, slack,
 /// statuses, budgets and escaping; readable sizes at 300 commands.
 @Suite struct TimelineSVGTests {
-    private func sample() throws -> RunRecord {
+    private func sample() throws -> SavedRun {
         try RecordFixtures.record([
             ("configuration", 40, []),
             ("database", 120, ["configuration"]),
@@ -18,7 +19,7 @@ import Testing
 
     @Test func render_isWellFormed_withOneBarPerCommandAndTheCriticalPathMarked() throws {
         let record = try sample()
-        let document = try SVGDocument.parse(TimelineSVG(record: record, title: "startup run commands.json").render())
+        let document = try SVGDocument.parse(TimelineSVG(run: record, title: "startup run commands.json").render())
         #expect(document.elements.first?.name == "svg")
         #expect(document.commandGroups.count == 4)
         #expect(document.bars.count == 4)
@@ -41,8 +42,8 @@ import Testing
     @Test func render_statuses_neverStartedCommandsStillGetABar() throws {
         let record = try RecordFixtures.record([
             ("a", 10, []), ("b", 20, ["a"]), ("c", 5, ["b"]), ("d", 5, []),
-        ], status: ["b": .failed, "c": .skipped, "d": .timedOut])
-        let svg = TimelineSVG(record: record, title: "t").render()
+        ], status: ["b": RecordFixtures.exitStatus1, "c": .skipped(SkipReason(failedCommand: "b", dependency: "b")), "d": .timedOut(after: .milliseconds(5))])
+        let svg = TimelineSVG(run: record, title: "t").render()
         let document = try SVGDocument.parse(svg)
         #expect(document.bars.count == 4)
         let statuses = Dictionary(uniqueKeysWithValues: document.commandGroups.map { ($0.attributes["data-id"]!, $0.attributes["data-status"]!) })
@@ -54,14 +55,14 @@ import Testing
 
     @Test func render_escapesIdsAndText() throws {
         let record = try RecordFixtures.record([("a&b", 5, []), ("<c>\"'", 5, ["a&b"])])
-        let document = try SVGDocument.parse(TimelineSVG(record: record, title: "<title & more>").render())
+        let document = try SVGDocument.parse(TimelineSVG(run: record, title: "<title & more>").render())
         #expect(document.commandGroups.map { $0.attributes["data-id"] } == ["a&b", "<c>\"'"])
         #expect(document.titles.first == "<title & more>")
     }
 
     @Test func render_emptyRun_isStillAPicture() throws {
-        let record = RunRecord(status: .succeeded, wallTime: .zero, commands: [], criticalPath: [], criticalPathDuration: .zero)
-        let document = try SVGDocument.parse(TimelineSVG(record: record, title: "empty").render())
+        let record = SavedRun(report: StartupReport(status: .succeeded, commands: [], wallTime: .zero, criticalPath: [], criticalPathDuration: .zero))
+        let document = try SVGDocument.parse(TimelineSVG(run: record, title: "empty").render())
         #expect(document.commandGroups.isEmpty)
     }
 
@@ -75,7 +76,7 @@ import Testing
             commands.append((CommandID("service-\(index)"), 5 + Int(generator.next() % 120), dependencies))
         }
         let record = try RecordFixtures.record(commands)
-        let svg = TimelineSVG(record: record, title: "big").render()
+        let svg = TimelineSVG(run: record, title: "big").render()
         let document = try SVGDocument.parse(svg)
         #expect(document.bars.count == 300)
         let root = try #require(document.elements.first)

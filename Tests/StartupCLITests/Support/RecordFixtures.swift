@@ -1,32 +1,33 @@
 import StartupKit
-import StartupManifest
+import StartupReporting
 
-/// Run records made by hand: commands with durations and dependencies, timed as if every
+/// Saved runs made by hand: commands with durations and dependencies, timed as if every
 /// command started the moment its dependencies ended.
 enum RecordFixtures {
-    /// A record of `commands` (id, milliseconds, dependencies) run with unlimited slots.
-    static func record(_ commands: [(CommandID, Int, [CommandID])], status: [CommandID: RecordedStatus] = [:],
-                       budgets: [CommandID: Duration] = [:]) throws -> RunRecord {
-        var shell = RunRecord(status: .succeeded, wallTime: .zero, commands: commands.map { id, milliseconds, dependencies in
-            RunRecordCommand(id: id, status: .succeeded, duration: .milliseconds(milliseconds), dependencies: dependencies)
-        }, criticalPath: [], criticalPathDuration: .zero)
-        let timing = try shell.makePlan().timing()
-        let critical = Set(timing.criticalPath)
-        shell.commands = shell.commands.map { command in
-            let entry = timing[command.id]!
-            let recorded = status[command.id] ?? .succeeded
-            let ran = recorded != .skipped
-            return RunRecordCommand(
-                id: command.id, status: recorded, startOffset: ran ? entry.earliestStart : nil,
-                endOffset: ran ? entry.earliestFinish : nil, duration: ran ? command.duration : .zero,
-                attempts: ran ? 1 : 0, slack: entry.slack, isOnCriticalPath: critical.contains(command.id),
-                detail: recorded == .failed ? "exit status 1" : nil, dependencies: command.dependencies,
-                budget: budgets[command.id])
+    /// The failure fixtures give a command unless told otherwise.
+    static let exitStatus1 = CommandStatus.failed(RecordedError(message: "exit status 1"))
+
+    /// A run of `commands` (id, milliseconds, dependencies) with unlimited slots; a command given
+    /// a skipped or cancelled status never started.
+    static func record(_ commands: [(CommandID, Int, [CommandID])], status: [CommandID: CommandStatus] = [:],
+                       budgets: [CommandID: Duration] = [:]) throws -> SavedRun {
+        var builder = StartupPlanBuilder()
+        for (id, milliseconds, dependencies) in commands {
+            builder.add(id, dependsOn: dependencies, options: CommandOptions(estimate: .milliseconds(milliseconds))) { _ in }
         }
-        shell.criticalPath = timing.criticalPath
-        shell.criticalPathDuration = timing.criticalPathDuration
-        shell.wallTime = timing.criticalPathDuration
-        if status.values.contains(where: { $0 != .succeeded }) { shell.status = .failed }
-        return shell
+        let timing = try builder.build().timing()
+        let critical = Set(timing.criticalPath)
+        let reports = commands.map { id, _, dependencies in
+            let entry = timing[id]!
+            let recorded = status[id] ?? .succeeded
+            let ran = switch recorded { case .skipped, .cancelled: false; default: true }
+            return CommandReport(
+                id: id, status: recorded, startOffset: ran ? entry.earliestStart : nil, endOffset: ran ? entry.earliestFinish : nil,
+                attempts: ran ? 1 : 0, slack: entry.slack, isOnCriticalPath: critical.contains(id), dependencies: dependencies)
+        }
+        let report = StartupReport(
+            status: status.values.contains { !$0.isSuccess } ? .failed : .succeeded, commands: reports,
+            wallTime: timing.criticalPathDuration, criticalPath: timing.criticalPath, criticalPathDuration: timing.criticalPathDuration)
+        return SavedRun(report: report, settings: RunSettings(budgets: budgets))
     }
 }

@@ -1,17 +1,18 @@
 import StartupKit
 import StartupManifest
+import StartupReporting
 
 /// The budgets block after a run's summary: each budget with what it measured, the exceeded
 /// ones marked; nothing when the run had no budgets.
 struct BudgetRenderer {
-    let record: RunRecord
+    let run: SavedRun
     let style: Style
 
     func render() -> String {
         var checks: [(name: String, actual: Duration, budget: Duration)] = []
-        if let wallBudget = record.wallBudget { checks.append(("wall time", record.wallTime, wallBudget)) }
-        for command in record.commands {
-            if let budget = command.budget { checks.append((command.id.rawValue, command.duration, budget)) }
+        if let wallBudget = run.settings.wallBudget { checks.append(("wall time", run.report.wallTime, wallBudget)) }
+        for command in run.report.commands {
+            if let budget = run.settings.budgets[command.id] { checks.append((command.id.rawValue, command.duration, budget)) }
         }
         guard !checks.isEmpty else { return "" }
         let exceeded = checks.filter { $0.actual > $0.budget }

@@ -1,5 +1,6 @@
 import StartupKit
 import StartupManifest
+import StartupReporting
 
 /// `startup diff --format json`: `{"before": {...}, "after": {...}, "wallChangeMs",
 /// "criticalPathChangeMs", "commands": [{"id", "beforeMs", "afterMs", "changeMs",
@@ -19,8 +20,8 @@ enum DiffJSON {
                     ("afterMs", entry.after.map { .milliseconds($0.duration) } ?? .null),
                     ("changeMs", entry.change.map(JSONOutput.milliseconds) ?? .null),
                     ("criticalPathEffectMs", .milliseconds(entry.effect)),
-                    ("beforeStatus", entry.before.map { .string($0.status.rawValue) } ?? .null),
-                    ("afterStatus", entry.after.map { .string($0.status.rawValue) } ?? .null),
+                    ("beforeStatus", entry.before.map { .string($0.status.name) } ?? .null),
+                    ("afterStatus", entry.after.map { .string($0.status.name) } ?? .null),
                     ("criticalBefore", .bool(entry.before?.isOnCriticalPath ?? false)),
                     ("criticalAfter", .bool(entry.after?.isOnCriticalPath ?? false)),
                 ])
@@ -28,7 +29,7 @@ enum DiffJSON {
         ])
     }
 
-    private static func run(_ record: RunRecord, file: String) -> JSONOutput {
+    private static func run(_ record: StartupReport, file: String) -> JSONOutput {
         .object([
             ("file", .string(file)),
             ("status", .string(record.status.rawValue)),

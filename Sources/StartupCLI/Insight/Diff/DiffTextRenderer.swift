@@ -1,5 +1,6 @@
 import StartupKit
 import StartupManifest
+import StartupReporting
 
 /// The text of `startup diff`: wall time and critical path before and after, what moved the wall
 /// time, and every command's change, largest slowdown first.
@@ -121,19 +122,18 @@ struct DiffTextRenderer {
                 change = (entry.before == nil ? "added" : "removed").leftPadded(to: 9)
             }
             let beforeStatus = entry.before?.status ?? .succeeded, afterStatus = entry.after?.status ?? .succeeded
-            if beforeStatus != afterStatus || afterStatus != .succeeded {
-                let word = { (status: RecordedStatus) in status == .timedOut ? "timed out" : status.rawValue }
-                change += beforeStatus == afterStatus ? "  \(word(afterStatus))" : "  \(word(beforeStatus)) -> \(word(afterStatus))"
+            if beforeStatus.name != afterStatus.name || !afterStatus.isSuccess {
+                let word = { (status: CommandStatus) in status.name == "timedOut" ? "timed out" : status.name }
+                change += beforeStatus.name == afterStatus.name ? "  \(word(afterStatus))" : "  \(word(beforeStatus)) -> \(word(afterStatus))"
             }
             lines.append(marks + " " + entry.id.rawValue.padded(to: width) + "  " + beforeText.leftPadded(to: 9) + " " + afterText.leftPadded(to: 9) + " " + change)
         }
         return lines
     }
 
-    private func path(_ record: RunRecord) -> String {
-        let byID = record.commandsByID
-        guard !record.criticalPath.isEmpty else { return "(empty)" }
-        return record.criticalPath.map { "\($0) \(DurationText.format(byID[$0]?.duration ?? .zero))" }.joined(separator: " -> ")
+    private func path(_ report: StartupReport) -> String {
+        guard !report.criticalPath.isEmpty else { return "(empty)" }
+        return report.criticalPath.map { "\($0) \(DurationText.format(report[$0]?.duration ?? .zero))" }.joined(separator: " -> ")
     }
 
     private func changeText(_ change: Duration, of base: Duration) -> String {

@@ -1,25 +1,27 @@
+import StartupKit
 import Foundation
 import StartupManifest
+import StartupReporting
 
 /// `startup plot`: draws a saved run report as an SVG timeline.
 enum PlotCommand {
     /// Writes the SVG; throws the exit code when the report is unusable or the file cannot be written.
     static func execute(_ options: PlotOptions, console: Console) throws(ExitCode) {
-        let record = try ReportFiles.load(options.report, console: console)
-        let svg = TimelineSVG(record: record, title: title(of: record, report: options.report)).render()
+        let run = try ReportFiles.load(options.report, console: console)
+        let svg = TimelineSVG(run: run, title: title(of: run, report: options.report)).render()
         if options.output == "-" {
             console.out(svg)
             return
         }
         let path = options.output ?? defaultOutput(for: options.report)
         guard ReportFiles.write(svg, to: path, what: "plot", console: console) else { throw .cannotCreate }
-        console.out("Timeline drawn in \(path): \(record.commands.count) command\(record.commands.count == 1 ? "" : "s"), "
-                    + "critical path \(DurationText.format(record.criticalPathDuration)) of \(DurationText.format(record.wallTime))\n")
+        console.out("Timeline drawn in \(path): \(run.report.commands.count) command\(run.report.commands.count == 1 ? "" : "s"), "
+                    + "critical path \(DurationText.format(run.report.criticalPathDuration)) of \(DurationText.format(run.report.wallTime))\n")
     }
 
     /// `startup run commands.json`, after the manifest the report names.
-    static func title(of record: RunRecord, report: String) -> String {
-        let name = record.manifest.map { URL(fileURLWithPath: $0).lastPathComponent } ?? URL(fileURLWithPath: report).lastPathComponent
+    static func title(of run: SavedRun, report: String) -> String {
+        let name = run.settings.manifestPath.map { URL(fileURLWithPath: $0).lastPathComponent } ?? URL(fileURLWithPath: report).lastPathComponent
         return "startup run \(name)"
     }
 

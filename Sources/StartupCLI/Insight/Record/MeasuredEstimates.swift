@@ -1,5 +1,6 @@
 import StartupKit
 import StartupManifest
+import StartupReporting
 
 /// Durations measured in the last run, standing in for the estimates a manifest leaves out:
 /// `startup plan` predicts with them and `startup run` orders by them (critical-path first).
@@ -12,19 +13,18 @@ struct MeasuredEstimates {
     /// The measured durations, in the manifest's order.
     let durations: [(id: CommandID, duration: Duration)]
 
-    /// Picks the durations `record` measured for the commands of `manifest` without an estimate.
+    /// Picks the durations `run` measured for the commands of `manifest` without an estimate.
     ///
     /// - Complexity: O(commands).
-    init(record: RunRecord, manifest: Manifest, source: String) {
+    init(run: SavedRun, manifest: Manifest, source: String) {
         self.source = source
-        guard !record.isSimulated else {
+        guard !run.settings.isSimulated else {
             durations = []
             return
         }
-        let measured = record.commandsByID
         durations = manifest.commands.compactMap { command in
             guard command.estimate == nil, command.run != nil,
-                  let recorded = measured[command.id], recorded.status == .succeeded else { return nil }
+                  let recorded = run.report[command.id], recorded.status.isSuccess else { return nil }
             return (command.id, recorded.duration)
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import StartupManifest
+import StartupReporting
 
 /// Finds, reads and writes run reports for the subcommands, turning failures into the message
 /// and exit code the user sees: 66 for a missing or unreadable file, 65 for one that is not a
@@ -19,9 +20,9 @@ enum ReportFiles {
     }
 
     /// A report that must be usable; throws the exit code after printing why it is not.
-    static func load(_ path: String, console: Console) throws(ExitCode) -> RunRecord {
+    static func load(_ path: String, console: Console) throws(ExitCode) -> SavedRun {
         do {
-            return try RunRecord.load(path: path)
+            return try SavedRun.load(path: path)
         } catch {
             report(error, console: console)
             throw error.code == .unreadable ? .manifestUnreadable : .invalidManifest
@@ -30,10 +31,10 @@ enum ReportFiles {
 
     /// The last run's report, if there is a usable one: a missing file is no report, and one that
     /// cannot be used is reported as a warning and ignored.
-    static func lastRun(_ path: String, console: Console) -> RunRecord? {
+    static func lastRun(_ path: String, console: Console) -> SavedRun? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         do {
-            return try RunRecord.load(path: path)
+            return try SavedRun.load(path: path)
         } catch {
             let first = error.problems.first.map { ": \($0)" } ?? ""
             console.err("warning: ignoring the last run's report \(path)\(first)\n")
@@ -54,7 +55,7 @@ enum ReportFiles {
         }
     }
 
-    private static func report(_ error: RunRecordError, console: Console) {
+    private static func report(_ error: ReportError, console: Console) {
         if error.code == .unreadable {
             console.err("error: cannot read report \(error.file): \(error.problems.map(\.message).joined(separator: "; "))\n")
         } else {

@@ -1,5 +1,6 @@
 import StartupKit
 import StartupManifest
+import StartupReporting
 
 /// One hypothetical change to a start-up graph, as `startup plan --what-if` takes it.
 package enum WhatIfChange: Equatable, Sendable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import StartupKit
 import StartupManifest
+import StartupReporting
 
 /// The plan before and after `--what-if` changes: the predicted wall time and critical path of
 /// each, as text or as the changed plan's JSON with a `whatIf` object added.

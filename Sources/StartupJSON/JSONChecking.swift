@@ -1,0 +1,101 @@
+import StartupKit
+
+/// The checks every JSON document of this package (a manifest, a saved run report) makes of its
+/// values, written once so both documents accept and reject the same things: a command id the
+/// manifest rejects is rejected in a report too.
+///
+/// A conforming decoder collects problems through ``report(_:_:_:)``; each check returns the value,
+/// or `nil` after reporting what is wrong and where.
+package protocol JSONChecking {
+    /// Records a problem at a place in the document; `path` names the value
+    /// (`commands[4] ("database").dependencies[1]`).
+    mutating func report(_ location: JSONLocation, _ path: String, _ message: String)
+}
+
+extension JSONChecking {
+    /// The members of an object by key, reporting repeated keys; unknown keys are left alone.
+    package mutating func members(_ list: [JSONMember], path: String) -> [String: JSONMember] {
+        var byKey: [String: JSONMember] = [:]
+        for member in list {
+            if byKey[member.key] != nil {
+                report(member.keyLocation, path.isEmpty ? member.key : "\(path).\(member.key)", "duplicate key \"\(member.key)\"")
+            } else {
+                byKey[member.key] = member
+            }
+        }
+        return byKey
+    }
+
+    /// A member that must be there, or `nil` after reporting that it is missing.
+    package mutating func required(_ members: [String: JSONMember], _ key: String, in element: JSONElement, path: String) -> JSONMember? {
+        guard let member = members[key] else {
+            report(element.location, path, "missing \"\(key)\"")
+            return nil
+        }
+        return member
+    }
+
+    /// A member that may be left out; `nil` when absent or `null`.
+    package func present(_ members: [String: JSONMember], _ key: String) -> JSONMember? {
+        guard let member = members[key] else { return nil }
+        if case .null = member.value { return nil }
+        return member
+    }
+
+    /// A string, whatever its content.
+    package mutating func text(_ member: JSONMember, path: String) -> String? {
+        guard case .string(let text) = member.value else {
+            report(member.valueLocation, path, "expected a string, found \(member.value.kindName)")
+            return nil
+        }
+        return text
+    }
+
+    /// A whole number that fits in `Int`.
+    package mutating func integer(_ member: JSONMember, path: String) -> Int? {
+        guard case .number(let number) = member.value, let value = number.integerValue else {
+            let found = if case .number(let number) = member.value { "the number \(number)" } else { member.value.kindName }
+            report(member.valueLocation, path, "expected a whole number, found \(found)")
+            return nil
+        }
+        return value
+    }
+
+    /// `true` or `false`.
+    package mutating func boolean(_ member: JSONMember, path: String) -> Bool? {
+        guard case .bool(let value) = member.value else {
+            report(member.valueLocation, path, "expected true or false, found \(member.value.kindName)")
+            return nil
+        }
+        return value
+    }
+
+    /// A command id: a string of 1 to 200 characters without spaces or control characters.
+    package mutating func identifier(_ value: JSONValue, at location: JSONLocation, path: String) -> CommandID? {
+        guard case .string(let text) = value else {
+            report(location, path, "expected a command id (a string), found \(value.kindName)")
+            return nil
+        }
+        guard !text.isEmpty, text.unicodeScalars.count <= 200,
+              !text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control })
+        else {
+            report(location, path, "invalid command id \"\(text)\": use 1 to 200 characters without spaces or control characters")
+            return nil
+        }
+        return CommandID(text)
+    }
+
+    /// An array of command ids; `nil` if it is not an array or any id is invalid (each reported).
+    package mutating func identifiers(_ member: JSONMember, path: String) -> [CommandID]? {
+        guard case .array(let elements) = member.value else {
+            report(member.valueLocation, path, "expected an array of command ids, found \(member.value.kindName)")
+            return nil
+        }
+        var ids: [CommandID] = []
+        var complete = true
+        for (position, element) in elements.enumerated() {
+            if let id = identifier(element.value, at: element.location, path: "\(path)[\(position)]") { ids.append(id) } else { complete = false }
+        }
+        return complete ? ids : nil
+    }
+}

@@ -1,0 +1,52 @@
+/// Durations as manifests and arguments write them: a number with a unit, `"250ms"`, `"1.5s"`, `"2m"`.
+public enum DurationText {
+    /// The units a manifest accepts, with their length in milliseconds.
+    static let units: [(suffix: String, milliseconds: Double)] = [("ms", 1), ("s", 1_000), ("m", 60_000)]
+
+    /// Parses `"250ms"`, `"1.5s"` or `"2m"`; `nil` if the text is not a non-negative number followed by
+    /// one of those units.
+    public static func parse(_ text: String) -> Duration? {
+        for unit in units where text.hasSuffix(unit.suffix) {
+            let number = text.dropLast(unit.suffix.count)
+            guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+                  let value = Double(number), value.isFinite else { return nil }
+            let nanoseconds = value * unit.milliseconds * 1_000_000
+            guard nanoseconds < 9.2e18 else { return nil }
+            return .nanoseconds(Int64(nanoseconds.rounded()))
+        }
+        return nil
+    }
+
+    /// A short human form: `850ms`, `1.25s`, `2m05s`.
+    public static func format(_ duration: Duration) -> String {
+        let milliseconds = duration.milliseconds
+        switch milliseconds {
+        case ..<10: return trimmed(milliseconds, decimals: 1) + "ms"
+        case ..<1_000: return String(Int(milliseconds.rounded())) + "ms"
+        case ..<60_000: return trimmed(milliseconds / 1_000, decimals: 2) + "s"
+        default:
+            let seconds = Int((milliseconds / 1_000).rounded())
+            let remainder = seconds % 60
+            return "\(seconds / 60)m" + (remainder < 10 ? "0" : "") + "\(remainder)s"
+        }
+    }
+
+    /// `value` with at most `decimals` decimals, trailing zeros removed: `1.25`, `3`.
+    private static func trimmed(_ value: Double, decimals: Int) -> String {
+        var scale = 1
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = Int((value * Double(scale)).rounded())
+        var fraction = String(scaled % scale)
+        fraction = String(repeating: "0", count: decimals - fraction.count) + fraction
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        return "\(scaled / scale)" + (fraction.isEmpty ? "" : "." + fraction)
+    }
+}
+
+extension Duration {
+    /// The duration in milliseconds, with fractions.
+    public var milliseconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) * 1_000 + Double(attoseconds) / 1e15
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import StartupKit
+
+/// Machine-readable forms of a plan: JSON, a Graphviz digraph and a Mermaid flowchart.
+public enum PlanExport {
+    /// The plan as JSON: `{"commands": [{"id", "dependencies", "estimateMs", "level",
+    /// "earliestStartMs", "latestStartMs", "slackMs"}], "criticalPath", "criticalPathMs",
+    /// "predictedWallMs", "jobs"}`, times from the estimates, `jobs` `null` for no limit.
+    ///
+    /// - Parameters:
+    ///   - plan: The plan.
+    ///   - durations: Durations to use instead of estimates, if any.
+    ///   - jobs: The slot limit of the prediction; `nil` for none.
+    public static func json(_ plan: StartupPlan, durations: [CommandID: Duration] = [:], jobs: Int?) -> JSONOutput {
+        let timing = plan.timing(durations: durations)
+        let commands: [JSONOutput] = timing.entries.map { entry in
+            .object([
+                ("id", .string(entry.id.rawValue)),
+                ("dependencies", .array(plan.dependencies(of: entry.id).map { .string($0.rawValue) })),
+                ("estimateMs", .milliseconds(entry.duration)),
+                ("level", .integer(plan.level(of: entry.id))),
+                ("earliestStartMs", .milliseconds(entry.earliestStart)),
+                ("latestStartMs", .milliseconds(entry.latestStart)),
+                ("slackMs", .milliseconds(entry.slack)),
+            ])
+        }
+        return .object([
+            ("commands", .array(commands)),
+            ("criticalPath", .array(timing.criticalPath.map { .string($0.rawValue) })),
+            ("criticalPathMs", .milliseconds(timing.criticalPathDuration)),
+            ("predictedWallMs", .milliseconds(plan.predictedWallTime(durations: durations, slots: jobs))),
+            ("jobs", jobs.map { .integer($0) } ?? .null),
+        ])
+    }
+
+    /// The plan as a Graphviz digraph, edges from each dependency to its dependents, the critical
+    /// path in bold red.
+    public static func dot(_ plan: StartupPlan, durations: [CommandID: Duration] = [:]) -> String {
+        let critical = criticalEdges(plan, durations: durations)
+        var lines = ["digraph startup {", "  rankdir=LR;", "  node [shape=box, style=rounded];"]
+        for id in plan.ids {
+            let attributes = critical.nodes.contains(id) ? " [color=red, penwidth=2]" : ""
+            lines.append("  \(quoted(id))\(attributes);")
+        }
+        for id in plan.ids {
+            for dependency in plan.dependencies(of: id) {
+                let attributes = critical.edges.contains([dependency, id]) ? " [color=red, penwidth=2]" : ""
+                lines.append("  \(quoted(dependency)) -> \(quoted(id))\(attributes);")
+            }
+        }
+        lines.append("}")
+        return lines.joined(separator: "\n")
+    }
+
+    /// The plan as a Mermaid flowchart, the critical path highlighted.
+    public static func mermaid(_ plan: StartupPlan, durations: [CommandID: Duration] = [:]) -> String {
+        let critical = criticalEdges(plan, durations: durations)
+        var names: [CommandID: String] = [:]
+        for (position, id) in plan.ids.enumerated() { names[id] = "c\(position)" }
+        var lines = ["flowchart LR"]
+        for id in plan.ids {
+            let label = id.rawValue.replacingOccurrences(of: "\"", with: "#quot;")
+            lines.append("  \(names[id]!)[\"\(label)\"]")
+        }
+        for id in plan.ids {
+            for dependency in plan.dependencies(of: id) {
+                lines.append("  \(names[dependency]!) --> \(names[id]!)")
+            }
+        }
+        if !critical.nodes.isEmpty {
+            lines.append("  classDef critical stroke:#d33,stroke-width:3px")
+            lines.append("  class " + plan.ids.filter(critical.nodes.contains).map { names[$0]! }.joined(separator: ",") + " critical")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func criticalEdges(_ plan: StartupPlan, durations: [CommandID: Duration]) -> (nodes: Set<CommandID>, edges: Set<[CommandID]>) {
+        let path = plan.timing(durations: durations).criticalPath
+        return (Set(path), Set(zip(path, path.dropFirst()).map { [$0, $1] }))
+    }
+
+    private static func quoted(_ id: CommandID) -> String {
+        "\"" + id.rawValue.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+}

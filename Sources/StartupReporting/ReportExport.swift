@@ -1,0 +1,71 @@
+import StartupKit
+
+/// Machine-readable forms of a run's report: JSON (what ``SavedRun`` saves, and what the CLI
+/// prints for machines) and the Chrome Trace Event Format (opens in Perfetto and
+/// chrome://tracing).
+public enum ReportExport {
+    /// The report as JSON: `{"status", "wallMs", "commands": [{"id", "status", "startMs", "endMs",
+    /// "durationMs", "attempts", "slackMs", "optional", "critical", "detail", "skipReason",
+    /// "timeoutMs", "dependencies", "budgetMs"}], "criticalPath", "criticalPathMs", "totalMs",
+    /// "parallelism", "manifest", "simulated", "jobs", "wallBudgetMs", "budgetViolations"}`.
+    ///
+    /// A command that never started has `startMs` and `endMs` `null`; `detail` (the reason in
+    /// words), `skipReason` (`{"failedCommand", "dependency"}`), `timeoutMs` and `budgetMs` appear
+    /// only where they apply. ``SavedRun/decode(_:file:)`` reads it back to an equal report.
+    ///
+    /// - Complexity: O(commands + edges).
+    public static func json(_ report: StartupReport, settings: RunSettings = RunSettings()) -> JSONOutput {
+        .object([
+            ("status", .string(report.status.rawValue)),
+            ("wallMs", .milliseconds(report.wallTime)),
+            ("commands", .array(report.commands.map { command(of: $0, budget: settings.budgets[$0.id]) })),
+            ("criticalPath", ids(report.criticalPath)),
+            ("criticalPathMs", .milliseconds(report.criticalPathDuration)),
+            ("totalMs", .milliseconds(report.totalDuration)),
+            ("parallelism", .number(report.parallelism)),
+            ("manifest", settings.manifestPath.map(JSONOutput.string) ?? .null),
+            ("simulated", .bool(settings.isSimulated)),
+            ("jobs", settings.jobs.map(JSONOutput.integer) ?? .null),
+            ("wallBudgetMs", settings.wallBudget.map(JSONOutput.milliseconds) ?? .null),
+            ("budgetViolations", .array(settings.budgetViolations(of: report).map { violation in
+                .object([
+                    ("id", violation.id.map { .string($0.rawValue) } ?? .null),
+                    ("budgetMs", .milliseconds(violation.budget)),
+                    ("actualMs", .milliseconds(violation.actual)),
+                ])
+            })),
+        ])
+    }
+
+    private static func command(of command: CommandReport, budget: Duration?) -> JSONOutput {
+        var members: [(key: String, value: JSONOutput)] = [
+            ("id", .string(command.id.rawValue)),
+            ("status", .string(command.status.name)),
+            ("startMs", command.startOffset.map(JSONOutput.milliseconds) ?? .null),
+            ("endMs", command.endOffset.map(JSONOutput.milliseconds) ?? .null),
+            ("durationMs", .milliseconds(command.duration)),
+            ("attempts", .integer(command.attempts)),
+            ("slackMs", .milliseconds(command.slack)),
+            ("optional", .bool(command.isOptional)),
+            ("critical", .bool(command.isOnCriticalPath)),
+        ]
+        if let detail = command.status.detail { members.append(("detail", .string(detail))) }
+        switch command.status {
+        case .skipped(let reason):
+            members.append(("skipReason", .object([
+                ("failedCommand", .string(reason.failedCommand.rawValue)), ("dependency", .string(reason.dependency.rawValue)),
+            ])))
+        case .timedOut(let limit):
+            members.append(("timeoutMs", .milliseconds(limit)))
+        case .succeeded, .failed, .cancelled:
+            break
+        }
+        members.append(("dependencies", ids(command.dependencies)))
+        if let budget { members.append(("budgetMs", .milliseconds(budget))) }
+        return .object(members)
+    }
+
+    private static func ids(_ ids: [CommandID]) -> JSONOutput {
+        .array(ids.map { .string($0.rawValue) })
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import StartupKit
+import Testing
+@testable import StartupReporting
+
+@Suite struct ExportTests {
+    private func plan() throws -> StartupPlan {
+        var builder = StartupPlanBuilder()
+        builder.add("a", options: CommandOptions(estimate: .milliseconds(40))) { _ in }
+        builder.add("b", dependsOn: ["a"], options: CommandOptions(estimate: .milliseconds(120))) { _ in }
+        builder.add("c \"quoted\"", dependsOn: ["a"], options: CommandOptions(estimate: .milliseconds(10))) { _ in }
+        return try builder.build()
+    }
+
+    private func parse(_ output: JSONOutput) throws -> [String: Any] {
+        try #require(JSONSerialization.jsonObject(with: Data(output.text(pretty: true).utf8)) as? [String: Any])
+    }
+
+    @Test func planJSON_keepsTheDocumentedKeys() throws {
+        let json = try parse(PlanExport.json(try plan(), jobs: 2))
+        #expect(Set(json.keys).isSuperset(of: ["commands", "criticalPath", "criticalPathMs", "predictedWallMs", "jobs"]))
+        #expect(json["criticalPath"] as? [String] == ["a", "b"])
+        #expect(json["criticalPathMs"] as? Double == 160)
+        #expect(json["jobs"] as? Int == 2)
+        let commands = try #require(json["commands"] as? [[String: Any]])
+        #expect(Set(commands[0].keys).isSuperset(of: ["id", "dependencies", "estimateMs", "level", "earliestStartMs", "latestStartMs", "slackMs"]))
+        #expect(commands[2]["slackMs"] as? Double == 110)
+        #expect(commands[2]["id"] as? String == "c \"quoted\"")
+    }
+
+    @Test func planJSON_unlimitedJobsIsNull() throws {
+        let json = try parse(PlanExport.json(try plan(), jobs: nil))
+        #expect(json["jobs"] is NSNull)
+    }
+
+    @Test func reportJSONAndTrace_keepTheDocumentedKeys() async throws {
+        var builder = StartupPlanBuilder()
+        builder.add("ok") { _ in }
+        builder.add("bad") { _ in throw CancellationError() }
+        builder.add("after", dependsOn: ["bad"]) { _ in }
+        let report = await StartupOrchestrator(try builder.build()).run()
+        let json = try parse(ReportExport.json(report))
+        #expect(Set(json.keys).isSuperset(of: ["status", "wallMs", "commands", "criticalPath", "criticalPathMs"]))
+        #expect(json["status"] as? String == "failed")
+        let commands = try #require(json["commands"] as? [[String: Any]])
+        #expect(commands.map { $0["status"] as? String } == ["succeeded", "failed", "skipped"])
+        #expect(Set(commands[0].keys).isSuperset(of: ["id", "status", "startMs", "endMs", "durationMs", "attempts", "slackMs"]))
+        #expect(commands[2]["startMs"] is NSNull)
+
+        let trace = try parse(ReportExport.chromeTrace(report))
+        let events = try #require(trace["traceEvents"] as? [[String: Any]])
+        let complete = events.filter { $0["ph"] as? String == "X" }
+        #expect(Set(complete.compactMap { $0["name"] as? String }) == ["ok", "bad"])
+        #expect(complete.allSatisfy { $0["ts"] is Double || $0["ts"] is Int })
+    }
+
+    @Test func dotAndMermaid_drawEveryEdgeAndMarkTheCriticalPath() throws {
+        let plan = try plan()
+        let dot = PlanExport.dot(plan)
+        #expect(dot.contains(#""a" -> "b" [color=red, penwidth=2];"#))
+        #expect(dot.contains(#""a" -> "c \"quoted\"";"#))
+        let mermaid = PlanExport.mermaid(plan)
+        #expect(mermaid.contains("c0 --> c1"))
+        #expect(mermaid.contains("class c0,c1 critical"))
+    }
+
+    @Test func jsonOutput_escapesAndFormatsNumbers() {
+        let value = JSONOutput.object([("s", .string("a\"b\\c\n\u{1}")), ("n", .number(1.23456)), ("i", .integer(-3)), ("x", .number(.nan))])
+        #expect(value.text() == #"{"s":"a\"b\\c\n\u0001","n":1.235,"i":-3,"x":null}"#)
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import StartupKit
+import StartupReporting
+import Testing
+
+/// The README's "Reports in your app" block, run as written (in a temporary folder).
+@Suite struct ReadmeExampleTests {
+    @Test func reportsInYourApp_runAsTheReadmeSays() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UInt64.random(in: 0 ... .max))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var builder = StartupPlanBuilder()
+        builder.add("configuration") { _ in }
+        builder.add("database", dependsOn: ["configuration"]) { _ in }
+        let plan = try builder.build()
+        try SavedRun(report: await StartupOrchestrator(plan).run()).save(to: folder.appendingPathComponent("previous-launch.json").path)
+
+        let report = await StartupOrchestrator(plan).run()
+        let saved = SavedRun(report: report, settings: RunSettings(wallBudget: .milliseconds(400)))
+        try saved.save(to: folder.appendingPathComponent("launch.json").path)
+        let earlier = try SavedRun.load(path: folder.appendingPathComponent("previous-launch.json").path)
+        let diff = RunDiff(before: earlier.report, after: report)
+        let svg = TimelineSVG(run: saved, title: "launch").render()
+        let trace = ReportExport.chromeTrace(report).text()
+
+        #expect(try SavedRun.load(path: folder.appendingPathComponent("launch.json").path) == saved)
+        #expect(diff.entries.map(\.id) == ["configuration", "database"])
+        #expect(svg.hasPrefix("<?xml") && svg.contains("data-id='database'"))
+        #expect(trace.contains("\"traceEvents\""))
+        #expect(saved.budgetViolations.isEmpty)
+    }
+}
