@@ -14,6 +14,7 @@ struct TimingSweep {
 
     /// The latest a command can start without delaying the end.
     func latestStart(_ position: Int) -> Int64 {
+        // Cannot overflow: the latest finish is at least 0 and the duration at most `Int64.max`.
         latestFinish[position] - durations[position]
     }
 
@@ -21,9 +22,12 @@ struct TimingSweep {
     /// path back from the command that finishes last.
     ///
     /// Among equal candidates, the deepest chain wins: without durations, the longest by count.
+    /// Negative durations count as zero. Sums saturate at `Int64.max` (292 years) instead of
+    /// overflowing, and a latest finish is never before the earliest, so slack is never negative.
     ///
     /// - Complexity: O(commands + edges), no recursion.
     init(graph: DependencyGraph, durations: [Int64]) {
+        let durations = durations.map { max(0, $0) }
         let count = graph.count
         let (dependencyStart, dependencyList) = (graph.dependencyStart, graph.dependencyList)
         let (dependentStart, dependentList) = (graph.dependentStart, graph.dependentList)
@@ -52,7 +56,8 @@ struct TimingSweep {
                 let dependent = dependentList[edge]
                 latest = min(latest, latestFinish[dependent] - durations[dependent])
             }
-            latestFinish[command] = latest
+            // Equal to `latest` unless a sum saturated; keeps every latest finish at least 0.
+            latestFinish[command] = max(latest, earliestFinish[command])
         }
 
         var path: [Int] = []

@@ -63,7 +63,7 @@ struct RunRecordDecoder {
         let known = Set(commands.map(\.id))
         if let criticalPath, let member = members["criticalPath"], commandsComplete {
             for id in criticalPath where !known.contains(id) {
-                report(member.valueLocation, "criticalPath", "unknown command \"\(id)\"")
+                report(member.valueLocation, "criticalPath", "unknown command \(MessageQuoting.quoted(id))")
             }
         }
         if commandsComplete {
@@ -85,7 +85,7 @@ struct RunRecordDecoder {
             report(element.location, path, "expected a command as an object, found \(element.value.kindName)")
             return nil
         }
-        if case .string(let id)? = list.first(where: { $0.key == "id" })?.value, !id.isEmpty { path += " (\"\(id)\")" }
+        if case .string(let id)? = list.first(where: { $0.key == "id" })?.value, !id.isEmpty { path += " (\(MessageQuoting.quoted(id)))" }
         let members = self.members(list, path: path)
         let id = required(members, "id", in: element, path: path).flatMap { identifier($0.value, at: $0.valueLocation, path: path + ".id") }
         let status = required(members, "status", in: element, path: path).flatMap {
@@ -140,7 +140,8 @@ struct RunRecordDecoder {
         var byKey: [String: JSONMember] = [:]
         for member in list {
             if byKey[member.key] != nil {
-                report(member.keyLocation, path.isEmpty ? member.key : "\(path).\(member.key)", "duplicate key \"\(member.key)\"")
+                let key = MessageQuoting.escaped(member.key)
+                report(member.keyLocation, path.isEmpty ? key : "\(path).\(key)", "duplicate key \(MessageQuoting.quoted(member.key))")
             } else {
                 byKey[member.key] = member
             }
@@ -172,8 +173,9 @@ struct RunRecordDecoder {
             return nil
         }
         let value = number.doubleValue
-        guard value.isFinite, value >= 0, value < 9e12 else {
-            report(member.valueLocation, path, "expected a non-negative number of milliseconds, found \(number)")
+        guard value.isFinite, value >= 0, value <= DurationText.maximum.milliseconds else {
+            report(member.valueLocation, path,
+                   "expected a number of milliseconds from 0 to \(Int(DurationText.maximum.milliseconds)) (365 days), found \(MessageQuoting.escaped(number.text))")
             return nil
         }
         return .nanoseconds(Int64((value * 1_000_000).rounded()))
@@ -215,7 +217,7 @@ struct RunRecordDecoder {
         _ member: JSONMember, path: String, from type: Choice.Type, names: [String]
     ) -> Choice? where Choice.RawValue == String {
         if case .string(let text) = member.value, let value = Choice(rawValue: text) { return value }
-        let found = if case .string(let text) = member.value { "\"\(text)\"" } else { member.value.kindName }
+        let found = if case .string(let text) = member.value { MessageQuoting.quoted(text) } else { member.value.kindName }
         report(member.valueLocation, path, "expected one of " + names.joined(separator: ", ") + ", found \(found)")
         return nil
     }
@@ -236,6 +238,10 @@ struct RunRecordDecoder {
     private mutating func identifier(_ value: JSONValue, at location: JSONLocation, path: String) -> CommandID? {
         guard case .string(let text) = value, !text.isEmpty else {
             report(location, path, "expected a command id (a non-empty string), found \(value.kindName)")
+            return nil
+        }
+        if let problem = CommandIDRule.problem(with: text) {
+            report(location, path, problem)
             return nil
         }
         return CommandID(text)

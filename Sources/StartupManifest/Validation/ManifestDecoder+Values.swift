@@ -17,8 +17,7 @@ extension ManifestDecoder {
 
     mutating func integer(_ member: JSONMember, path: String) -> Int? {
         guard case .number(let number) = member.value, let value = number.integerValue else {
-            let found = if case .number(let number) = member.value { "the number \(number)" } else { member.value.kindName }
-            report(member.valueLocation, path, "expected a whole number, found \(found)")
+            report(member.valueLocation, path, "expected a whole number, found \(describe(member.value))")
             return nil
         }
         return value
@@ -38,10 +37,8 @@ extension ManifestDecoder {
             report(location, path, "expected a command id (a string), found \(value.kindName)")
             return nil
         }
-        guard !text.isEmpty, text.unicodeScalars.count <= 200,
-              !text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control })
-        else {
-            report(location, path, "invalid command id \"\(text)\": use 1 to 200 characters without spaces or control characters")
+        if let problem = CommandIDRule.problem(with: text) {
+            report(location, path, problem)
             return nil
         }
         return CommandID(text)
@@ -51,11 +48,11 @@ extension ManifestDecoder {
         switch member.value {
         case .string(let text):
             if let duration = DurationText.parse(text) { return duration }
-            report(member.valueLocation, path,
-                   "invalid duration \"\(text)\": write a non-negative number with a unit, ms, s or m, such as \"250ms\" or \"1.5s\"")
+            report(member.valueLocation, path, "invalid duration \(MessageQuoting.quoted(text)): \(DurationText.problem(with: text))")
         case .number(let number):
+            let written = MessageQuoting.escaped(number.text)
             report(member.valueLocation, path,
-                   "a duration needs a unit: found the bare number \(number); write \"\(number)ms\" or \"\(number)s\"")
+                   "a duration needs a unit: found the bare number \(written); write \"\(written)ms\" or \"\(written)s\"")
         default:
             report(member.valueLocation, path, "expected a duration such as \"250ms\", found \(member.value.kindName)")
         }
@@ -95,7 +92,7 @@ extension ManifestDecoder {
         case .string("normal"): return .normal
         case .string("high"): return .high
         case .number(let number):
-            if let value = number.integerValue, abs(value) <= 1_000_000 { return CommandPriority(value) }
+            if let value = number.integerValue, (-1_000_000...1_000_000).contains(value) { return CommandPriority(value) }
         default: break
         }
         report(member.valueLocation, path,
@@ -129,13 +126,13 @@ extension ManifestDecoder {
         }
         var environment: [String: String] = [:]
         for variable in members {
-            let variablePath = "\(path).\(variable.key)"
+            let variablePath = "\(path).\(MessageQuoting.escaped(variable.key))"
             guard !variable.key.isEmpty, !variable.key.contains("="), !variable.key.unicodeScalars.contains("\0") else {
-                report(variable.keyLocation, variablePath, "invalid variable name \"\(variable.key)\"")
+                report(variable.keyLocation, variablePath, "invalid variable name \(MessageQuoting.quoted(variable.key))")
                 continue
             }
             guard environment[variable.key] == nil else {
-                report(variable.keyLocation, variablePath, "duplicate variable \"\(variable.key)\"")
+                report(variable.keyLocation, variablePath, "duplicate variable \(MessageQuoting.quoted(variable.key))")
                 continue
             }
             if let value = string(variable, path: variablePath) { environment[variable.key] = value }
@@ -145,8 +142,8 @@ extension ManifestDecoder {
 
     private func describe(_ value: JSONValue) -> String {
         switch value {
-        case .string(let text): "\"\(text)\""
-        case .number(let number): "the number \(number)"
+        case .string(let text): MessageQuoting.quoted(text)
+        case .number(let number): "the number \(MessageQuoting.escaped(number.text))"
         default: value.kindName
         }
     }

@@ -1,3 +1,5 @@
+import StartupKit
+
 /// A manifest (or a saved run report, ``RunRecordError``) could not be used: the file could not be
 /// read, or its content is not valid.
 public struct ManifestError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -32,6 +34,7 @@ public struct ManifestError: Error, Sendable, Hashable, CustomStringConvertible 
     /// One line per problem, each starting `file:line:column:` where the place is known.
     public var description: String {
         problems.map { problem in
+            let file = MessageQuoting.escaped(file)
             let place = problem.line.map { line in "\(file):\(line):\(problem.column ?? 1)" } ?? file
             return "\(place): \(problem)"
         }.joined(separator: "\n")
