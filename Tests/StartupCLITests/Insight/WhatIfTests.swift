@@ -26,7 +26,7 @@ import Testing
         ("drop=", #""drop=" names no command"#),
         ("scale=database", #"scale needs ID:VALUE, such as scale=database:0.5, not "database""#),
         ("scale=database:fast", #"invalid factor "fast" in "database:fast""#),
-        ("set=database:80", #"invalid duration "80" in "database:80"; write it with a unit"#),
+        ("set=database:80", #"invalid duration "80" in "database:80": write a non-negative number with a unit"#),
         ("cut=database", "cut needs DEPENDENCY->DEPENDENT"),
         (" ; ", "no changes given"),
     ])
