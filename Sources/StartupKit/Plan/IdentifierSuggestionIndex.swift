@@ -11,7 +11,7 @@ package struct IdentifierSuggestionIndex {
     /// The most candidates compared by edit distance, and checked as abbreviations, per unknown id.
     package static let comparisonLimit = 64
     /// The most index entries read to rank candidates by shared character pairs, per unknown id.
-    static let postingLimit = 1_024
+    static let postingLimit = 512
     /// Buckets of the character histograms that rule candidates out before an edit distance.
     private static let histogramWidth = 64
 
@@ -113,12 +113,17 @@ package struct IdentifierSuggestionIndex {
         // Further away: every candidate of a length within reach, or the best-ranked of them.
         if limit > 1 {
             let typedHistogram = Self.histogram(typed)
+            // In order of position, so only a strictly nearer candidate can beat the best so far;
+            // nothing is nearer than 2 here, since every candidate one edit away was found above.
+            var reach = limit
             for position in candidatesWithinReach(typed, limit: limit)
-            where allowed(position) && mayBeWithin(limit, typedHistogram, position) {
+            where allowed(position) && mayBeWithin(reach, typedHistogram, position) {
                 comparisons += 1
-                let distance = IdentifierSuggestion.editDistance(typed, scalars[position], limit: limit)
-                if distance <= limit, (distance, position) < (best?.distance ?? .max, best?.position ?? .max) {
+                let distance = IdentifierSuggestion.editDistance(typed, scalars[position], limit: reach)
+                if distance <= reach {
                     best = (position, distance)
+                    reach = distance - 1
+                    if reach < 2 { break }
                 }
             }
             if let best { return best.position }
@@ -150,14 +155,16 @@ package struct IdentifierSuggestionIndex {
         let postings = Set(Self.pairs(typed)).compactMap { byPair[$0] }.sorted { $0.count < $1.count }
         var touched: [Int] = []
         var read = 0
-        for list in postings where read < Self.postingLimit {
-            for position in list.prefix(Self.postingLimit - read) {
-                let position = Int(position)
-                guard reach.contains(lengths[position]) else { continue }
-                if sharedPairs[position] == 0 { touched.append(position) }
-                sharedPairs[position] += 1
+        sharedPairs.withUnsafeMutableBufferPointer { shared in
+            for list in postings where read < Self.postingLimit {
+                for position in list.prefix(Self.postingLimit - read) {
+                    let position = Int(position)
+                    guard reach.contains(lengths[position]) else { continue }
+                    if shared[position] == 0 { touched.append(position) }
+                    shared[position] += 1
+                }
+                read += min(list.count, Self.postingLimit - read)
             }
-            read += min(list.count, Self.postingLimit - read)
         }
         // Positions by how many pairs they share (at most one per pair of `typed`), most first.
         var byShared = [[Int]](repeating: [], count: typed.count)

@@ -38,7 +38,7 @@ import StartupManifest
     @Test(arguments: [1, 2, 3] as [UInt64])
     func manifestDecoder_survivesMutationsAndPlacesEveryError(seed: UInt64) {
         let fuzzer = MutationFuzzer(seeds: Self.manifests, fileName: "fuzz.json")
-        let findings = fuzzer.run(count: 1_500, seed: seed) { text in
+        let findings = fuzzer.run(count: 1_000, seed: seed) { text in
             _ = try Manifest.decode(Array(text.utf8), file: "fuzz.json")
         }
         #expect(findings.isEmpty, "\(findings.map(\.description).joined(separator: "\n\n"))")
@@ -48,7 +48,7 @@ import StartupManifest
     @Test(arguments: [1, 2, 3] as [UInt64])
     func reportDecoder_survivesMutationsAndPlacesEveryError(seed: UInt64) {
         let fuzzer = MutationFuzzer(seeds: Self.reports, fileName: "fuzz.json")
-        let findings = fuzzer.run(count: 1_500, seed: seed) { text in
+        let findings = fuzzer.run(count: 1_000, seed: seed) { text in
             _ = try RunRecord.decode(Array(text.utf8), file: "fuzz.json")
         }
         #expect(findings.isEmpty, "\(findings.map(\.description).joined(separator: "\n\n"))")
