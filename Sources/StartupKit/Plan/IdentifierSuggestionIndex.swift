@@ -33,7 +33,8 @@ package struct IdentifierSuggestionIndex {
     /// Scratch: shared pairs per candidate while ranking, zero between searches.
     private var sharedPairs: [UInt16]
 
-    /// How many candidates have been compared by edit distance so far, for tests of the bound.
+    /// How many candidates have been compared with an unknown id so far (by edit distance, by
+    /// character counts, as an abbreviation), for tests of the bound.
     package private(set) var comparisons = 0
 
     /// Indexes `candidates`, whose order breaks ties (earlier wins).
@@ -116,9 +117,9 @@ package struct IdentifierSuggestionIndex {
             // In order of position, so only a strictly nearer candidate can beat the best so far;
             // nothing is nearer than 2 here, since every candidate one edit away was found above.
             var reach = limit
-            for position in candidatesWithinReach(typed, limit: limit)
-            where allowed(position) && mayBeWithin(reach, typedHistogram, position) {
+            for position in candidatesWithinReach(typed, limit: limit) where allowed(position) {
                 comparisons += 1
+                guard mayBeWithin(reach, typedHistogram, position) else { continue }
                 let distance = IdentifierSuggestion.editDistance(typed, scalars[position], limit: reach)
                 if distance <= reach {
                     best = (position, distance)
@@ -138,6 +139,7 @@ package struct IdentifierSuggestionIndex {
             if lengths[Int(sameStart[middle])] <= typed.count { low = middle + 1 } else { high = middle }
         }
         for position in sameStart[low...].prefix(Self.comparisonLimit).lazy.map(Int.init) where allowed(position) {
+            comparisons += 1
             if IdentifierSuggestion.isAbbreviation(typed, of: scalars[position]) { return position }
         }
         return nil
