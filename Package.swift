@@ -32,11 +32,13 @@ let package = Package(
         .executableTarget(name: "StartupBench", dependencies: ["StartupKit", "StartupCLI"]),
 
         // Tests.
-        .testTarget(name: "StartupKitTests", dependencies: ["StartupKit"]),
-        .testTarget(name: "StartupJSONTests", dependencies: ["StartupJSON"]),
-        .testTarget(name: "StartupManifestTests", dependencies: ["StartupManifest"]),
-        .testTarget(name: "StartupReportingTests", dependencies: ["StartupReporting", "StartupManifest"]),
-        .testTarget(name: "StartupCLITests", dependencies: ["StartupCLI", "StartupReporting", "startup"]),
+        // What the test suites share: the one seeded generator, the mutation fuzzer.
+        .target(name: "StartupTestSupport", path: "Tests/StartupTestSupport"),
+        .testTarget(name: "StartupKitTests", dependencies: ["StartupKit", "StartupTestSupport"]),
+        .testTarget(name: "StartupJSONTests", dependencies: ["StartupJSON", "StartupTestSupport"]),
+        .testTarget(name: "StartupManifestTests", dependencies: ["StartupManifest", "StartupTestSupport"]),
+        .testTarget(name: "StartupReportingTests", dependencies: ["StartupReporting", "StartupManifest", "StartupTestSupport"]),
+        .testTarget(name: "StartupCLITests", dependencies: ["StartupCLI", "StartupReporting", "startup", "StartupTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

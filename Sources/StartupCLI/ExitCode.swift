@@ -13,6 +13,8 @@ package enum ExitCode: Int32, Error, Sendable {
     case manifestUnreadable = 66
     /// A file could not be written (such as the trace).
     case cannotCreate = 73
+    /// Standard output could not be written (a full disk, `> /dev/full`).
+    case outputFailed = 74
     /// The run was interrupted (Ctrl-C or SIGTERM).
     case interrupted = 130
 }

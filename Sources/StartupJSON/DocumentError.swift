@@ -1,3 +1,5 @@
+import StartupKit
+
 /// A JSON document of this package (a manifest, a saved run report) could not be used: the file
 /// could not be read, or its content is not valid. Both documents are read and checked the same
 /// way; StartupManifest names it `ManifestError`, StartupReporting `ReportError`.
@@ -32,7 +34,8 @@ public struct DocumentError: Error, Sendable, Hashable, CustomStringConvertible 
 
     /// One line per problem, each starting `file:line:column:` where the place is known.
     public var description: String {
-        problems.map { problem in
+        let file = MessageQuoting.escaped(file)
+        return problems.map { problem in
             let place = problem.line.map { line in "\(file):\(line):\(problem.column ?? 1)" } ?? file
             return "\(place): \(problem)"
         }.joined(separator: "\n")

@@ -18,7 +18,8 @@ extension JSONChecking {
         var byKey: [String: JSONMember] = [:]
         for member in list {
             if byKey[member.key] != nil {
-                report(member.keyLocation, path.isEmpty ? member.key : "\(path).\(member.key)", "duplicate key \"\(member.key)\"")
+                let key = MessageQuoting.escaped(member.key)
+                report(member.keyLocation, path.isEmpty ? key : "\(path).\(key)", "duplicate key \(MessageQuoting.quoted(member.key))")
             } else {
                 byKey[member.key] = member
             }
@@ -54,8 +55,7 @@ extension JSONChecking {
     /// A whole number that fits in `Int`.
     package mutating func integer(_ member: JSONMember, path: String) -> Int? {
         guard case .number(let number) = member.value, let value = number.integerValue else {
-            let found = if case .number(let number) = member.value { "the number \(number)" } else { member.value.kindName }
-            report(member.valueLocation, path, "expected a whole number, found \(found)")
+            report(member.valueLocation, path, "expected a whole number, found \(describe(member.value))")
             return nil
         }
         return value
@@ -76,10 +76,8 @@ extension JSONChecking {
             report(location, path, "expected a command id (a string), found \(value.kindName)")
             return nil
         }
-        guard !text.isEmpty, text.unicodeScalars.count <= 200,
-              !text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control })
-        else {
-            report(location, path, "invalid command id \"\(text)\": use 1 to 200 characters without spaces or control characters")
+        if let problem = CommandIDRule.problem(with: text) {
+            report(location, path, problem)
             return nil
         }
         return CommandID(text)
@@ -97,5 +95,15 @@ extension JSONChecking {
             if let id = identifier(element.value, at: element.location, path: "\(path)[\(position)]") { ids.append(id) } else { complete = false }
         }
         return complete ? ids : nil
+    }
+
+    /// A value as a message quotes it: a string escaped and quoted, a number as written (escaped),
+    /// anything else by its kind.
+    package func describe(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let text): MessageQuoting.quoted(text)
+        case .number(let number): "the number \(MessageQuoting.escaped(number.text))"
+        default: value.kindName
+        }
     }
 }

@@ -3,16 +3,34 @@ public enum DurationText {
     /// The units a manifest accepts, with their length in milliseconds.
     static let units: [(suffix: String, milliseconds: Double)] = [("ms", 1), ("s", 1_000), ("m", 60_000)]
 
+    /// The longest duration a manifest, a report or an argument may give: 365 days, so that sums of
+    /// thousands of them stay far from the 292-year limit of the nanosecond arithmetic.
+    public static let maximum = Duration.seconds(365 * 24 * 3_600)
+
     /// Parses `"250ms"`, `"1.5s"` or `"2m"`; `nil` if the text is not a non-negative number followed by
-    /// one of those units.
+    /// one of those units, or is longer than ``maximum``.
     public static func parse(_ text: String) -> Duration? {
+        guard let nanoseconds = nanoseconds(text), nanoseconds <= Double(maximum.components.seconds) * 1e9 else { return nil }
+        return .nanoseconds(Int64(nanoseconds.rounded()))
+    }
+
+    /// Why `text` is not a duration, as a phrase for a message that has already quoted it: the
+    /// number is too large, or the syntax to use.
+    public static func problem(with text: String) -> String {
+        if nanoseconds(text) != nil {
+            return "too long; a duration is at most \(maximum.components.seconds / 60)m (365 days)"
+        }
+        return "write a non-negative number with a unit, ms, s or m, such as \"250ms\" or \"1.5s\""
+    }
+
+    /// The number of nanoseconds `text` writes, whatever its size; `nil` when it is not a number
+    /// followed by a unit.
+    private static func nanoseconds(_ text: String) -> Double? {
         for unit in units where text.hasSuffix(unit.suffix) {
             let number = text.dropLast(unit.suffix.count)
             guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-                  let value = Double(number), value.isFinite else { return nil }
-            let nanoseconds = value * unit.milliseconds * 1_000_000
-            guard nanoseconds < 9.2e18 else { return nil }
-            return .nanoseconds(Int64(nanoseconds.rounded()))
+                  let value = Double(number) else { return nil }
+            return value * unit.milliseconds * 1_000_000
         }
         return nil
     }
@@ -44,6 +62,15 @@ public enum DurationText {
 }
 
 extension Duration {
+    /// The duration times `factor`, kept within zero and ``DurationText/maximum`` whatever the
+    /// factor (negative, huge, or not a number, which gives zero).
+    package func scaled(by factor: Double) -> Duration {
+        let nanoseconds = milliseconds * 1_000_000 * factor
+        let limit = DurationText.maximum.milliseconds * 1_000_000
+        guard nanoseconds > 0 else { return .zero }
+        return nanoseconds >= limit ? DurationText.maximum : .nanoseconds(Int64(nanoseconds.rounded()))
+    }
+
     /// The duration in milliseconds, with fractions.
     public var milliseconds: Double {
         let (seconds, attoseconds) = components

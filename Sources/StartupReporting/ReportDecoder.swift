@@ -83,7 +83,7 @@ struct ReportDecoder: JSONChecking {
         if let criticalPath, let member = members["criticalPath"], commandsComplete {
             let known = Set(drafts.map(\.id))
             for id in criticalPath where !known.contains(id) {
-                report(member.valueLocation, "criticalPath", "unknown command \"\(id)\"")
+                report(member.valueLocation, "criticalPath", "unknown command \(MessageQuoting.quoted(id.rawValue))")
             }
         }
         guard commandsComplete, graphHolds(drafts, location: members["commands"]?.valueLocation),
@@ -123,7 +123,7 @@ struct ReportDecoder: JSONChecking {
             report(element.location, path, "expected a command as an object, found \(element.value.kindName)")
             return nil
         }
-        if case .string(let id)? = list.first(where: { $0.key == "id" })?.value, !id.isEmpty { path += " (\"\(id)\")" }
+        if case .string(let id)? = list.first(where: { $0.key == "id" })?.value, !id.isEmpty { path += " (\(MessageQuoting.quoted(id)))" }
         let problemsBefore = problems.count
         let members = self.members(list, path: path)
         let id = required(members, "id", in: element, path: path).flatMap { identifier($0.value, at: $0.valueLocation, path: path + ".id") }
@@ -228,8 +228,10 @@ struct ReportDecoder: JSONChecking {
             return nil
         }
         let value = number.doubleValue
-        guard value.isFinite, value >= 0, value < 9e12 else {
-            report(member.valueLocation, path, "expected a non-negative number of milliseconds, found \(number)")
+        let maximum = Double(DurationText.maximum.components.seconds) * 1_000
+        guard value.isFinite, value >= 0, value <= maximum else {
+            report(member.valueLocation, path,
+                   "expected a number of milliseconds from 0 to \(Int(maximum)) (365 days), found \(MessageQuoting.escaped(number.text))")
             return nil
         }
         return .nanoseconds(Int64((value * 1_000_000).rounded()))
@@ -254,7 +256,7 @@ struct ReportDecoder: JSONChecking {
     /// One of `names`, or `nil` after reporting what was found instead.
     private mutating func choice(_ member: JSONMember, path: String, names: [String]) -> String? {
         if case .string(let text) = member.value, names.contains(text) { return text }
-        let found = if case .string(let text) = member.value { "\"\(text)\"" } else { member.value.kindName }
+        let found = if case .string(let text) = member.value { MessageQuoting.quoted(text) } else { member.value.kindName }
         report(member.valueLocation, path, "expected one of " + names.joined(separator: ", ") + ", found \(found)")
         return nil
     }

@@ -38,12 +38,12 @@ import Testing
     @Test(arguments: [
         (["rnu"], #"unknown subcommand "rnu" (did you mean "run"?); the subcommands are plan, run, graph, plot and diff"#),
         (["run", "--jbos", "2"], "unknown option --jbos (did you mean --jobs?)"),
-        (["run", "-j", "0"], #"-j needs a whole number of at least 1, not "0""#),
+        (["run", "-j", "0"], #"-j needs a whole number from 1 to 1000000, not "0""#),
         (["run", "--jobs"], "--jobs needs a value"),
         (["run", "--output", "loud"], #"--output must be one of grouped, stream, quiet, not "loud""#),
         (["plan", "extra"], #"unexpected argument "extra"; plan takes only options (see startup plan --help)"#),
         (["graph", "--format", "text"], #"--format must be one of dot, mermaid, not "text""#),
-        (["run", "--grace-period", "2"], #"invalid duration "2" for --grace-period; write it with a unit, such as "500ms" or "2s""#),
+        (["run", "--grace-period", "2"], #"invalid duration "2" for --grace-period: write a non-negative number with a unit, ms, s or m, such as "250ms" or "1.5s""#),
         (["run", "--fail-fast=yes"], #"unexpected value "yes""#),
     ])
     func parse_rejectsWithAMessage(arguments: [String], message: String) {

@@ -1,5 +1,6 @@
 import StartupJSON
 import Testing
+import StartupTestSupport
 
 @Suite struct JSONParserTests {
     // MARK: Values
@@ -537,25 +538,11 @@ private func checkLocations(of root: JSONElement, in text: String, seed: UInt64)
     check(root.value, at: root.location)
 }
 
-/// A small deterministic random number generator (SplitMix64), so every seed reproduces its document.
-private struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-/// Generates valid JSON documents, written with varied whitespace and escapes, with the value they hold.
 private struct DocumentGenerator {
-    var random: SplitMix64
+    var random: SeededGenerator
 
     init(seed: UInt64) {
-        random = SplitMix64(state: seed)
+        random = SeededGenerator(seed: seed)
     }
 
     private static let scalars: [Unicode.Scalar] = [

@@ -104,7 +104,7 @@ import Testing
             #expect(error.code == .invalid)
             #expect(error.description == """
             r.json:1:12: status: expected one of succeeded, failed, cancelled, found "fine"
-            r.json:1:30: wallMs: expected a non-negative number of milliseconds, found -1
+            r.json:1:30: wallMs: expected a number of milliseconds from 0 to 31536000000 (365 days), found -1
             r.json:1:76: criticalPathMs: expected milliseconds as a number, found a string
             r.json:3:4: commands[0] ("a"): "startMs" and "endMs" must both be numbers or both be null
             r.json:4:26: commands[1] ("b").status: expected one of succeeded, failed, skipped, timedOut, cancelled, found "won"

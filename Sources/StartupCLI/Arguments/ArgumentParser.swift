@@ -21,7 +21,7 @@ package enum ArgumentParser {
         guard let subcommand = Invocation.Subcommand(rawValue: first) else {
             let hint = IdentifierSuggestion.closest(to: first, in: Invocation.Subcommand.allCases.map(\.rawValue))
                 .map { " (did you mean \"\($0)\"?)" } ?? ""
-            let what = first.hasPrefix("-") ? "expected a subcommand before \"\(first)\"" : "unknown subcommand \"\(first)\"\(hint)"
+            let what = first.hasPrefix("-") ? "expected a subcommand before \(MessageQuoting.quoted(first))" : "unknown subcommand \(MessageQuoting.quoted(first))\(hint)"
             throw UsageError(message: what + "; the subcommands are plan, run, graph, plot and diff", subcommand: nil)
         }
         var reader = OptionReader(arguments: Array(arguments.dropFirst()), subcommand: subcommand)
@@ -76,7 +76,7 @@ package enum ArgumentParser {
             options.output = try reader.value(for: option)
         }
         guard reports.count <= 1 else {
-            throw reader.error("unexpected argument \"\(reports[1])\"; plot draws one report (see startup plot --help)")
+            throw reader.error("unexpected argument \(MessageQuoting.quoted(reports[1])); plot draws one report (see startup plot --help)")
         }
         if let report = reports.first { options.report = report }
         return options
@@ -89,7 +89,7 @@ package enum ArgumentParser {
             format = try reader.choice(for: option, from: DiffFormat.allCases)
         }
         guard reports.count == 2 else {
-            let problem = reports.count < 2 ? "diff needs two report files" : "unexpected argument \"\(reports[2])\"; diff compares two report files"
+            let problem = reports.count < 2 ? "diff needs two report files" : "unexpected argument \(MessageQuoting.quoted(reports[2])); diff compares two report files"
             throw reader.error(problem + ": startup diff BEFORE.json AFTER.json (startup run saves .startup/last-run.json)")
         }
         return DiffOptions(before: reports[0], after: reports[1], format: format)
@@ -140,6 +140,9 @@ private struct OptionReader {
         self.subcommand = subcommand
     }
 
+    /// The largest whole number an option takes (`--jobs`).
+    static let maximumCount = 1_000_000
+
     var wantsHelp: Bool { arguments.contains { $0 == "--help" || $0 == "-h" } }
 
     /// The next option's name, splitting `--name=value` and `-j4`; `nil` at the end.
@@ -157,7 +160,7 @@ private struct OptionReader {
     }
 
     private mutating func nextOption(known: [String], collecting positionals: inout [String]?) throws(UsageError) -> String? {
-        if let pendingValue { throw error("unexpected value \"\(pendingValue)\"") }
+        if let pendingValue { throw error("unexpected value \(MessageQuoting.quoted(pendingValue))") }
         var argument: String
         while true {
             guard position < arguments.count else { return nil }
@@ -182,11 +185,11 @@ private struct OptionReader {
         }
         guard known.contains(argument) else {
             guard argument.hasPrefix("-") else {
-                throw error("unexpected argument \"\(argument)\"; \(subcommand.rawValue) takes only options (see startup \(subcommand.rawValue) --help)")
+                throw error("unexpected argument \(MessageQuoting.quoted(argument)); \(subcommand.rawValue) takes only options (see startup \(subcommand.rawValue) --help)")
             }
             let hint = IdentifierSuggestion.closest(to: argument, in: known.filter { $0.hasPrefix("--") })
                 .map { " (did you mean \($0)?)" } ?? ""
-            throw error("unknown option \(argument)\(hint)")
+            throw error("unknown option \(MessageQuoting.escaped(argument))\(hint)")
         }
         return argument
     }
@@ -204,8 +207,8 @@ private struct OptionReader {
 
     mutating func positiveInteger(for option: String) throws(UsageError) -> Int {
         let text = try value(for: option)
-        guard let number = Int(text), number > 0 else {
-            throw error("\(option) needs a whole number of at least 1, not \"\(text)\"")
+        guard let number = Int(text), (1...Self.maximumCount).contains(number) else {
+            throw error("\(option) needs a whole number from 1 to \(Self.maximumCount), not \(MessageQuoting.quoted(text))")
         }
         return number
     }
@@ -214,7 +217,7 @@ private struct OptionReader {
     mutating func duration(for option: String) throws(UsageError) -> Duration {
         let text = try value(for: option)
         guard let duration = DurationText.parse(text) else {
-            throw error("invalid duration \"\(text)\" for \(option); write it with a unit, such as \"500ms\" or \"2s\"")
+            throw error("invalid duration \(MessageQuoting.quoted(text)) for \(option): \(DurationText.problem(with: text))")
         }
         return duration
     }
@@ -223,7 +226,7 @@ private struct OptionReader {
     where Choice.RawValue == String {
         let text = try value(for: option)
         guard let choice = choices.first(where: { $0.rawValue == text }) else {
-            throw error("\(option) must be one of " + choices.map(\.rawValue).joined(separator: ", ") + ", not \"\(text)\"")
+            throw error("\(option) must be one of " + choices.map(\.rawValue).joined(separator: ", ") + ", not \(MessageQuoting.quoted(text))")
         }
         return choice
     }

@@ -12,6 +12,7 @@ package enum HelpText {
       65   the manifest or report file was read but is invalid (every problem is listed)
       66   the manifest or report file is missing, a directory, or unreadable
       73   a file could not be written (trace, report, plot)
+      74   standard output could not be written (a full disk, > /dev/full)
       130  interrupted (Ctrl-C or SIGTERM); the report so far is still printed
     """
 
@@ -55,7 +56,7 @@ package enum HelpText {
     USAGE: startup plan [--file <path>] [--jobs <n>] [--format text|json|dot|mermaid] [--what-if <changes>]
 
     OPTIONS:
-      -f, --file <path>       The manifest (default: commands.json)
+      -f, --file <path>       The manifest (default: commands.json; - for standard input)
       -j, --jobs <n>          Predict the wall time with n slots (default: unlimited)
       --format <format>       text (default), json, dot or mermaid
       --what-if <changes>     Predict the wall time and critical path after changes, separated by ";"
@@ -83,7 +84,7 @@ package enum HelpText {
     USAGE: startup graph [--file <path>] [--format dot|mermaid]
 
     OPTIONS:
-      -f, --file <path>     The manifest (default: commands.json)
+      -f, --file <path>     The manifest (default: commands.json; - for standard input)
       --format <format>     dot (default) or mermaid
       -h, --help            Show this help
 
@@ -100,11 +101,12 @@ package enum HelpText {
     USAGE: startup run [--file <path>] [--jobs <n>] [--fail-fast] [--simulate] [--trace] [options]
 
     OPTIONS:
-      -f, --file <path>       The manifest (default: commands.json)
+      -f, --file <path>       The manifest (default: commands.json; - for standard input)
       -j, --jobs <n>          Run at most n commands at once (default: unlimited)
       --fail-fast             Stop everything at the first required failure
       --simulate              Sleep for each command's estimate instead of running it
-      --output <mode>         grouped (default: each command's output when it ends), stream, or quiet
+      --output <mode>         grouped (default: each command's output when it ends, its last 64 KiB),
+                              stream (byte for byte, as written), or quiet
       --format <format>       text (default) or json (the report, on standard output)
       --trace                 Also print the timeline and write a Chrome trace file
       --trace-file <path>     Where to write the trace (implies --trace; default: .startup/trace.json

@@ -2,12 +2,6 @@ import StartupKit
 import StartupManifest
 
 extension Duration {
-    /// The duration in whole nanoseconds (start-up durations are far below the 292-year limit).
-    var nanosecondsValue: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-    }
-
     /// The duration without its sign.
     var absolute: Duration { self < .zero ? .zero - self : self }
 

@@ -15,6 +15,8 @@ package final class Console: Sendable {
 
     private let destination: Destination
     private let captured = Locked<(output: String, error: String)>(("", ""))
+    /// Guards the `errno` of the first write to standard output that failed, if any.
+    private let outputFailure = Locked<Int32?>(nil)
     /// Whether output may use ANSI colours: standard output is a terminal and `NO_COLOR` is unset.
     package let usesColor: Bool
     /// The width of the terminal in columns, for scaling the timeline's bars.
@@ -48,6 +50,19 @@ package final class Console: Sendable {
         write(text, to: STDERR_FILENO)
     }
 
+    /// The `errno` of the first write to standard output that failed (`ENOSPC` for a full disk or
+    /// `/dev/full`, `EPIPE` for a closed pipe), or `nil` while every write succeeded.
+    package var outputWriteError: Int32? { outputFailure.withLock { $0 } }
+
+    /// The status to exit with after `code`: 74 (with a message on standard error) when a write to
+    /// standard output failed and `code` would have said all was well or a command failed, so output
+    /// a machine reads is never lost silently. A closed pipe (`EPIPE`) is left to its own handling.
+    package func exitCode(after code: ExitCode) -> ExitCode {
+        guard let failure = outputWriteError, failure != EPIPE, code == .success || code == .failure else { return code }
+        err("error: cannot write standard output: \(String(cString: strerror(failure))); what was printed is incomplete\n")
+        return .outputFailed
+    }
+
     /// Everything written to standard output so far (capturing consoles only).
     package var capturedOutput: String { captured.withLock { $0.output } }
     /// Everything written to standard error so far (capturing consoles only).
@@ -66,7 +81,9 @@ package final class Console: Sendable {
                 while offset < buffer.count {
                     let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                     if written < 0 {
-                        if errno == EINTR { continue }
+                        let failure = errno
+                        if failure == EINTR { continue }
+                        if descriptor == STDOUT_FILENO { outputFailure.withLock { $0 = $0 ?? failure } }
                         return
                     }
                     offset += written
@@ -76,9 +93,10 @@ package final class Console: Sendable {
     }
 
     private static func terminalWidth(_ environment: [String: String]) -> Int {
-        if let columns = environment["COLUMNS"].flatMap(Int.init), columns > 20 { return columns }
+        // Wider than any screen is a mistake (`COLUMNS=99999999999`), not a reason to draw huge bars.
+        if let columns = environment["COLUMNS"].flatMap(Int.init), (21...1_000).contains(columns) { return columns }
         var size = winsize()
-        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 20 { return Int(size.ws_col) }
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, (21...1_000).contains(size.ws_col) { return Int(size.ws_col) }
         return 100
     }
 }

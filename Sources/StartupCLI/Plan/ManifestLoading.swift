@@ -17,10 +17,10 @@ enum ManifestLoading {
     /// Prints a manifest error to standard error.
     static func report(_ error: ManifestError, console: Console) {
         if error.code == .unreadable {
-            console.err("error: cannot read manifest \(error.file): \(error.problems.map(\.message).joined(separator: "; "))\n")
+            console.err("error: cannot read manifest \(MessageQuoting.escaped(error.file)): \(error.problems.map(\.message).joined(separator: "; "))\n")
         } else {
             let count = error.problems.count
-            console.err("error: \(error.file) is not a valid manifest (\(count) problem\(count == 1 ? "" : "s")):\n")
+            console.err("error: \(MessageQuoting.escaped(error.file)) is not a valid manifest (\(count) problem\(count == 1 ? "" : "s")):\n")
             console.err(error.description + "\n")
         }
     }

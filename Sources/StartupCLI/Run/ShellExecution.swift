@@ -13,6 +13,8 @@ struct ShellExecution: Sendable {
     let gracePeriod: Duration
     let simulate: Bool
     let outputs: CommandOutputs
+    /// The first line of grouped output that lost its beginning: says where and why it was cut.
+    static let cutNote = "[… earlier output cut here: grouped output keeps the last \(CaptureFile.tailLimit / 1024) KiB of each command; --output stream shows all of it]\n"
     /// This process's working directory, where children start unless told otherwise.
     private let currentDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
 
@@ -29,7 +31,7 @@ struct ShellExecution: Sendable {
                 binding.bind(command.id) { [outputs, gracePeriod] _ in
                     let outcome = await ProcessSpawner.run(spec, terminationGracePeriod: gracePeriod)
                     let text = String(decoding: outcome.output, as: UTF8.self)
-                    outputs.record(outcome.outputTruncated ? "[… earlier output cut]\n" + text : text, for: command.id)
+                    outputs.record(outcome.outputTruncated ? Self.cutNote + text : text, for: command.id)
                     if outcome.wasTerminated { throw CancellationError() }
                     guard outcome.termination.isSuccess else { throw ShellCommandError(termination: outcome.termination) }
                 }

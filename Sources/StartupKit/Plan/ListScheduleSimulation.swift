@@ -4,7 +4,7 @@ enum ListScheduleSimulation {
     /// The simulated wall time, in nanoseconds.
     ///
     /// Commands finishing at the same moment all release their dependents before any new command
-    /// takes a slot.
+    /// takes a slot. Negative durations count as zero; time saturates at `Int64.max` (292 years).
     ///
     /// - Complexity: O((commands + edges) log commands).
     static func makespan(graph: DependencyGraph, durations: [Int64], readyKeys: [ReadyKey], slots: Int) -> Int64 {
@@ -18,7 +18,7 @@ enum ListScheduleSimulation {
         var now: Int64 = 0
         while true {
             while running.count < slots, let next = ready.popMin() {
-                running.insert(Finish(time: now.addingSaturating(durations[next.position]), position: next.position))
+                running.insert(Finish(time: now.addingSaturating(max(0, durations[next.position])), position: next.position))
             }
             guard let first = running.popMin() else { return now }
             now = first.time

@@ -28,14 +28,14 @@ public enum PlanIssue: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .duplicateID(let id, let first, let duplicate):
-            return "duplicate id \"\(id)\": commands \(first) and \(duplicate) (counting from 0) both use it"
+            return "duplicate id \(MessageQuoting.quoted(id)): commands \(first) and \(duplicate) (counting from 0) both use it"
         case .selfDependency(let id, _, _):
-            return "\"\(id)\" depends on itself"
+            return "\(MessageQuoting.quoted(id)) depends on itself"
         case .unknownDependency(let id, _, let dependency, _, let suggestion):
-            let hint = suggestion.map { "; did you mean \"\($0)\"?" } ?? ""
-            return "unknown dependency \"\(dependency)\" of \"\(id)\"\(hint)"
+            let hint = suggestion.map { "; did you mean \(MessageQuoting.quoted($0))?" } ?? ""
+            return "unknown dependency \(MessageQuoting.quoted(dependency)) of \(MessageQuoting.quoted(id))\(hint)"
         case .cycle(let path, _):
-            return "dependency cycle: " + path.map(\.rawValue).joined(separator: " -> ")
+            return "dependency cycle: " + path.map { MessageQuoting.escaped($0.rawValue) }.joined(separator: " -> ")
         }
     }
 }

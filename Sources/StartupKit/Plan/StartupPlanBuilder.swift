@@ -70,8 +70,8 @@ public struct StartupPlanBuilder: Sendable {
     /// full path. A dependency named twice by one command counts once.
     ///
     /// - Throws: ``PlanError`` listing every problem, in declaration order.
-    /// - Complexity: O(commands + edges), without recursion; suggestions for unknown ids cost
-    ///   O(commands) each.
+    /// - Complexity: O(commands + edges), without recursion; suggestions for unknown ids cost a
+    ///   bounded amount each, after indexing the ids once (``IdentifierSuggestionIndex``).
     public func build() throws(PlanError) -> StartupPlan {
         var issues: [PlanIssue] = []
         var index: [CommandID: Int] = [:]
@@ -91,15 +91,18 @@ public struct StartupPlanBuilder: Sendable {
         var dependencyList: [Int] = []
         dependencyList.reserveCapacity(commands.count * 4)
         var lastNamedBy = [Int](repeating: -1, count: commands.count)
+        var suggestions: IdentifierSuggestionIndex?  // Built at the first unknown dependency.
         for position in commands.indices {
             // A duplicate keeps no edges: the error already names it, and its edges would confuse.
             if !isDuplicate[position] {
                 for (dependencyIndex, dependency) in commands[position].dependencies.enumerated() {
                     guard let target = index[dependency] else {
                         let id = commands[position].id
+                        if suggestions == nil { suggestions = IdentifierSuggestionIndex(commands.map(\.id.rawValue)) }
+                        let suggestion = suggestions?.closest(to: dependency.rawValue, excluding: id.rawValue).map { CommandID($0) }
                         issues.append(.unknownDependency(
                             id, commandIndex: position, dependency: dependency, dependencyIndex: dependencyIndex,
-                            suggestion: IdentifierSuggestion.closest(to: dependency, in: commands.lazy.map(\.id).filter { $0 != id })))
+                            suggestion: suggestion))
                         continue
                     }
                     if target == position {

@@ -3,8 +3,8 @@
 struct TimingSweep {
     /// The earliest start of each command: when its last dependency can have finished.
     let earliestStart: [Int64]
-    /// The latest each command can finish without delaying the end.
-    let latestFinish: [Int64]
+    /// The latest each command can start without delaying the end; never before its earliest start.
+    private let latestStarts: [Int64]
     /// The durations the sweep used.
     let durations: [Int64]
     /// The earliest end of the whole graph: the length of the critical path.
@@ -12,18 +12,22 @@ struct TimingSweep {
     /// The critical path, from its first command to its last.
     let criticalPath: [Int]
 
-    /// The latest a command can start without delaying the end.
+    /// The latest a command can start without delaying the end; never before its earliest start.
     func latestStart(_ position: Int) -> Int64 {
-        latestFinish[position] - durations[position]
+        latestStarts[position]
     }
 
     /// Sweeps forward for earliest starts, backward for latest finishes, then walks the critical
     /// path back from the command that finishes last.
     ///
     /// Among equal candidates, the deepest chain wins: without durations, the longest by count.
+    /// Negative durations count as zero. Sums saturate at `Int64.max` (292 years) instead of
+    /// overflowing, and a latest start or finish is never before the earliest, so slack is never
+    /// negative.
     ///
     /// - Complexity: O(commands + edges), no recursion.
     init(graph: DependencyGraph, durations: [Int64]) {
+        let durations = durations.map { max(0, $0) }
         let count = graph.count
         let (dependencyStart, dependencyList) = (graph.dependencyStart, graph.dependencyList)
         let (dependentStart, dependentList) = (graph.dependentStart, graph.dependentList)
@@ -45,14 +49,15 @@ struct TimingSweep {
                 last = command
             }
         }
-        var latestFinish = [Int64](repeating: end, count: count)
+        var latestStarts = [Int64](repeating: 0, count: count)
         for command in graph.order.reversed() {
-            var latest = end
+            var latestFinish = end
             for edge in dependentStart[command]..<dependentStart[command + 1] {
-                let dependent = dependentList[edge]
-                latest = min(latest, latestFinish[dependent] - durations[dependent])
+                latestFinish = min(latestFinish, latestStarts[dependentList[edge]])
             }
-            latestFinish[command] = latest
+            // Cannot overflow: both are at least 0. The `max` changes nothing unless a sum
+            // saturated, which can put the difference before the earliest start.
+            latestStarts[command] = max(latestFinish - durations[command], earliest[command])
         }
 
         var path: [Int] = []
@@ -70,7 +75,7 @@ struct TimingSweep {
             step = holdingBack
         }
         self.earliestStart = earliest
-        self.latestFinish = latestFinish
+        self.latestStarts = latestStarts
         self.durations = durations
         self.end = end
         self.criticalPath = path.reversed()

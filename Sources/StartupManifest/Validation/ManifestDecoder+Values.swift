@@ -20,11 +20,11 @@ extension ManifestDecoder {
         switch member.value {
         case .string(let text):
             if let duration = DurationText.parse(text) { return duration }
-            report(member.valueLocation, path,
-                   "invalid duration \"\(text)\": write a non-negative number with a unit, ms, s or m, such as \"250ms\" or \"1.5s\"")
+            report(member.valueLocation, path, "invalid duration \(MessageQuoting.quoted(text)): \(DurationText.problem(with: text))")
         case .number(let number):
+            let written = MessageQuoting.escaped(number.text)
             report(member.valueLocation, path,
-                   "a duration needs a unit: found the bare number \(number); write \"\(number)ms\" or \"\(number)s\"")
+                   "a duration needs a unit: found the bare number \(written); write \"\(written)ms\" or \"\(written)s\"")
         default:
             report(member.valueLocation, path, "expected a duration such as \"250ms\", found \(member.value.kindName)")
         }
@@ -64,7 +64,7 @@ extension ManifestDecoder {
         case .string("normal"): return .normal
         case .string("high"): return .high
         case .number(let number):
-            if let value = number.integerValue, abs(value) <= 1_000_000 { return CommandPriority(value) }
+            if let value = number.integerValue, (-1_000_000...1_000_000).contains(value) { return CommandPriority(value) }
         default: break
         }
         report(member.valueLocation, path,
@@ -98,25 +98,17 @@ extension ManifestDecoder {
         }
         var environment: [String: String] = [:]
         for variable in members {
-            let variablePath = "\(path).\(variable.key)"
+            let variablePath = "\(path).\(MessageQuoting.escaped(variable.key))"
             guard !variable.key.isEmpty, !variable.key.contains("="), !variable.key.unicodeScalars.contains("\0") else {
-                report(variable.keyLocation, variablePath, "invalid variable name \"\(variable.key)\"")
+                report(variable.keyLocation, variablePath, "invalid variable name \(MessageQuoting.quoted(variable.key))")
                 continue
             }
             guard environment[variable.key] == nil else {
-                report(variable.keyLocation, variablePath, "duplicate variable \"\(variable.key)\"")
+                report(variable.keyLocation, variablePath, "duplicate variable \(MessageQuoting.quoted(variable.key))")
                 continue
             }
             if let value = string(variable, path: variablePath) { environment[variable.key] = value }
         }
         return environment
-    }
-
-    private func describe(_ value: JSONValue) -> String {
-        switch value {
-        case .string(let text): "\"\(text)\""
-        case .number(let number): "the number \(number)"
-        default: value.kindName
-        }
     }
 }

@@ -88,7 +88,7 @@ struct ManifestDecoder {
         var path = "commands[\(index)]"
         if case .object(let members) = element.value,
            case .string(let id)? = members.first(where: { $0.key == "id" })?.value, !id.isEmpty {
-            path += " (\"\(id)\")"  // Name the command in every message about its keys.
+            path += " (\(MessageQuoting.quoted(id)))"  // Name the command in every message about its keys.
         }
         guard let members = object(element, path: path, allowed: Self.commandKeys, what: "a command") else { return nil }
         guard let idMember = members["id"] else {
@@ -139,15 +139,16 @@ struct ManifestDecoder {
         }
         var byKey: [String: JSONMember] = [:]
         for member in members {
-            let memberPath = path.isEmpty ? member.key : "\(path).\(member.key)"
+            let key = MessageQuoting.escaped(member.key)
+            let memberPath = path.isEmpty ? key : "\(path).\(key)"
             if !allowed.contains(member.key) {
                 let meant = Self.keySynonyms[member.key].flatMap { allowed.contains($0) ? $0 : nil }
                     ?? IdentifierSuggestion.closest(to: member.key, in: allowed)
                 let hint = meant.map { " (did you mean \"\($0)\"?)" } ?? ""
                 report(member.keyLocation, memberPath,
-                       "unknown key \"\(member.key)\"\(hint); allowed keys: " + allowed.joined(separator: ", "))
+                       "unknown key \(MessageQuoting.quoted(member.key))\(hint); allowed keys: " + allowed.joined(separator: ", "))
             } else if byKey[member.key] != nil {
-                report(member.keyLocation, memberPath, "duplicate key \"\(member.key)\"")
+                report(member.keyLocation, memberPath, "duplicate key \(MessageQuoting.quoted(member.key))")
             } else {
                 byKey[member.key] = member
             }

@@ -24,28 +24,28 @@ enum ManifestGraphCheck {
             let source = sources[duplicate]
             return ManifestProblem(
                 line: source.idLocation.line, column: source.idLocation.column, path: source.path + ".id",
-                message: "duplicate id \"\(id)\", already used by commands[\(sources[first].manifestIndex)]")
+                message: "duplicate id \(MessageQuoting.quoted(id)), already used by commands[\(sources[first].manifestIndex)]")
         case .selfDependency(let id, let command, let dependency):
             let source = sources[command]
             let location = source.dependencyLocations[dependency]
             return ManifestProblem(
                 line: location.line, column: location.column,
                 path: "\(source.path).dependencies[\(source.dependencyIndexes[dependency])]",
-                message: "\"\(id)\" cannot depend on itself")
+                message: "\(MessageQuoting.quoted(id)) cannot depend on itself")
         case .unknownDependency(_, let command, let missing, let dependency, let suggestion):
             let source = sources[command]
             let location = source.dependencyLocations[dependency]
-            let hint = suggestion.map { " (did you mean \"\($0)\"?)" } ?? ""
+            let hint = suggestion.map { " (did you mean \(MessageQuoting.quoted($0))?)" } ?? ""
             return ManifestProblem(
                 line: location.line, column: location.column,
                 path: "\(source.path).dependencies[\(source.dependencyIndexes[dependency])]",
-                message: "unknown command \"\(missing)\"\(hint)")
+                message: "unknown command \(MessageQuoting.quoted(missing))\(hint)")
         case .cycle(let path, let command):
             let source = sources[command]
             return ManifestProblem(
                 line: source.dependenciesLocation.line, column: source.dependenciesLocation.column,
                 path: source.path + ".dependencies",
-                message: "dependency cycle: " + path.map(\.rawValue).joined(separator: " -> "))
+                message: "dependency cycle: " + path.map { MessageQuoting.escaped($0.rawValue) }.joined(separator: " -> "))
         }
     }
 }

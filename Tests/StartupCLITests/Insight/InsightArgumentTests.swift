@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (["run", "--budget", "800"], #"invalid duration "800" for --budget; write it with a unit, such as "500ms" or "2s""#),
+        (["run", "--budget", "800"], #"invalid duration "800" for --budget: write a non-negative number with a unit, ms, s or m, such as "250ms" or "1.5s""#),
         (["run", "--budget", "0s"], "--budget must be longer than zero"),
         (["run", "--budegt", "1s"], "unknown option --budegt (did you mean --budget?)"),
         (["run", "--plto", "x.svg"], "unknown option --plto (did you mean --plot?)"),

@@ -4,6 +4,7 @@ import StartupManifest
 @testable import StartupReporting
 import Testing
 @testable import StartupCLI
+import StartupTestSupport
 
 /// `startup diff`'s analysis on crafted runs: duration changes, and each change's effect on the
 /// critical path, checked against the timing of the changed graph.
@@ -36,7 +37,7 @@ import Testing
 
     @Test(arguments: 0..<40)
     func effects_matchTheTimingOfTheGraphWithOneChangeReverted(seed: UInt64) throws {
-        var generator = SplitMix(seed: seed)
+        var generator = SeededGenerator(seed: seed)
         var beforeCommands: [(CommandID, Int, [CommandID])] = []
         var afterCommands: [(CommandID, Int, [CommandID])] = []
         for index in 0..<25 {

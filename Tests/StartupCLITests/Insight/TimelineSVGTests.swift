@@ -4,6 +4,7 @@ import StartupManifest
 @testable import StartupReporting
 import Testing
 @testable import StartupCLI
+import StartupTestSupport
 
 /// The SVG timeline: well-formed XML, one bar per command, the critical path marked, slack,
 /// statuses, budgets and escaping; readable sizes at 300 commands.
@@ -67,7 +68,7 @@ import Testing
     }
 
     @Test func render_300Commands_staysReadable() throws {
-        var generator = SplitMix(seed: 300)
+        var generator = SeededGenerator(seed: 300)
         var commands: [(CommandID, Int, [CommandID])] = []
         for index in 0..<300 {
             let dependencies = index == 0 ? [] : Array(Set((0..<Int(generator.next() % 4)).map { _ in

@@ -3,6 +3,7 @@ import StartupKit
 import StartupManifest
 import Testing
 @testable import StartupCLI
+import StartupTestSupport
 
 /// `startup plan --what-if`: the syntax, the graph it makes, and its predictions checked against
 /// `StartupPlan.predictedWallTime` on graphs the tests build themselves.
@@ -26,7 +27,7 @@ import Testing
         ("drop=", #""drop=" names no command"#),
         ("scale=database", #"scale needs ID:VALUE, such as scale=database:0.5, not "database""#),
         ("scale=database:fast", #"invalid factor "fast" in "database:fast""#),
-        ("set=database:80", #"invalid duration "80" in "database:80"; write it with a unit"#),
+        ("set=database:80", #"invalid duration "80" in "database:80": write a non-negative number with a unit"#),
         ("cut=database", "cut needs DEPENDENCY->DEPENDENT"),
         (" ; ", "no changes given"),
     ])
@@ -117,7 +118,7 @@ import Testing
     /// random graphs against the original plan's own simulation with those durations.
     @Test(arguments: 0..<30)
     func predictions_dropAndScale_matchTheOriginalPlanWithThoseDurations(seed: UInt64) throws {
-        var generator = SplitMix(seed: seed)
+        var generator = SeededGenerator(seed: seed)
         var commands: [ManifestCommand] = []
         for index in 0..<20 {
             let dependencies = index == 0 ? [] : Array(Set((0..<Int(generator.next() % 3)).map { _ in

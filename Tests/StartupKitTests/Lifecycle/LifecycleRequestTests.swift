@@ -1,5 +1,6 @@
 import Testing
 @testable import StartupKit
+import StartupTestSupport
 
 /// Requests go down a chain of responsibility: highest priority first, declaration order among
 /// equals, stopping at the first handler that answers.

@@ -1,4 +1,5 @@
 @testable import StartupKit
+import StartupTestSupport
 
 /// A module made of closures, so each test says exactly what its modules do.
 struct TestModule: LifecycleModule {

@@ -1,4 +1,5 @@
 @testable import StartupKit
+import StartupTestSupport
 
 /// A dependency graph for tests: `dependencies[i]` are indices lower than `i`, so it is acyclic.
 struct RandomGraph: CustomStringConvertible {

@@ -35,11 +35,11 @@ struct WhatIfScenario {
         for change in changes {
             for id in change.ids where !commands.contains(where: { $0.id == id }) {
                 if original.contains(id) {
-                    throw WhatIfError(message: "\"\(change)\": \"\(id)\" was already dropped by an earlier change")
+                    throw WhatIfError(message: "\(MessageQuoting.quoted(change.description)): \(MessageQuoting.quoted(id)) was already dropped by an earlier change")
                 }
                 let hint = IdentifierSuggestion.closest(to: id.rawValue, in: commands.map(\.id.rawValue))
-                    .map { " (did you mean \"\($0)\"?)" } ?? ""
-                throw WhatIfError(message: "\"\(change)\": unknown command \"\(id)\"\(hint)")
+                    .map { " (did you mean \(MessageQuoting.quoted($0))?)" } ?? ""
+                throw WhatIfError(message: "\(MessageQuoting.quoted(change.description)): unknown command \(MessageQuoting.quoted(id))\(hint)")
             }
             steps.append(try apply(change, to: &commands))
         }
@@ -67,7 +67,7 @@ struct WhatIfScenario {
         case .cut(let dependency, let dependent):
             let index = position(dependent)
             guard let edge = commands[index].dependencies.firstIndex(of: dependency) else {
-                throw WhatIfError(message: "\"\(change)\": \"\(dependent)\" does not depend on \"\(dependency)\"")
+                throw WhatIfError(message: "\(MessageQuoting.quoted(change.description)): \(MessageQuoting.quoted(dependent)) does not depend on \(MessageQuoting.quoted(dependency))")
             }
             commands[index].dependencies.remove(at: edge)
             return Step(change: change, summary: "cut \(dependency) -> \(dependent): \(dependent) no longer waits for \(dependency)",
@@ -75,7 +75,7 @@ struct WhatIfScenario {
         case .scale(let id, let factor):
             let index = position(id)
             let before = commands[index].estimate ?? .zero
-            let after = Duration.nanoseconds(Int64((Double(before.nanosecondsValue) * factor).rounded()))
+            let after = before.scaled(by: factor)
             commands[index].estimate = after
             return Step(change: change, summary: "scale \(id) by \(WhatIfChange.format(factor)): \(DurationText.format(before)) -> \(DurationText.format(after))",
                         before: before, after: after)

@@ -21,12 +21,12 @@ enum WhatIfSyntax {
         var changes: [WhatIfChange] = []
         for item in text.split(separator: ";").map(trimmed) where !item.isEmpty {
             guard let equals = item.firstIndex(of: "=") else {
-                throw WhatIfError(message: "cannot read \"\(item)\"; \(summary)")
+                throw WhatIfError(message: "cannot read \(MessageQuoting.quoted(item)); \(summary)")
             }
             let verb = trimmed(item[..<equals])
             let arguments = item[item.index(after: equals)...].split(separator: ",").map(trimmed)
             guard !arguments.isEmpty, !arguments.contains(where: \.isEmpty) else {
-                throw WhatIfError(message: "\"\(item)\" names no command; \(summary)")
+                throw WhatIfError(message: "\(MessageQuoting.quoted(item)) names no command; \(summary)")
             }
             for argument in arguments {
                 changes.append(try change(verb: verb, argument: argument, item: item))
@@ -42,48 +42,52 @@ enum WhatIfSyntax {
         case "detach", "defer": return .detach(CommandID(argument))
         case "cut":
             guard let arrow = argument.range(of: "->") else {
-                throw WhatIfError(message: "cut needs DEPENDENCY->DEPENDENT, such as cut=auth-session->router, not \"\(argument)\"")
+                throw WhatIfError(message: "cut needs DEPENDENCY->DEPENDENT, such as cut=auth-session->router, not \(MessageQuoting.quoted(argument))")
             }
             let dependency = trimmed(argument[..<arrow.lowerBound]), dependent = trimmed(argument[arrow.upperBound...])
             guard !dependency.isEmpty, !dependent.isEmpty else {
-                throw WhatIfError(message: "cut needs DEPENDENCY->DEPENDENT, such as cut=auth-session->router, not \"\(argument)\"")
+                throw WhatIfError(message: "cut needs DEPENDENCY->DEPENDENT, such as cut=auth-session->router, not \(MessageQuoting.quoted(argument))")
             }
             return .cut(dependency: CommandID(dependency), dependent: CommandID(dependent))
         case "scale":
             let (id, value) = try split(argument, verb: verb, example: "scale=database:0.5")
             guard let factor = factor(value) else {
-                throw WhatIfError(message: "invalid factor \"\(value)\" in \"\(argument)\"; write a number of at least 0, such as 0.5 or 50%")
+                throw WhatIfError(message: "invalid factor \(MessageQuoting.quoted(value)) in \(MessageQuoting.quoted(argument)); write a number from 0 to \(WhatIfChange.format(maximumFactor)), such as 0.5 or 50%")
             }
             return .scale(id, factor: factor)
         case "set":
             let (id, value) = try split(argument, verb: verb, example: "set=database:80ms")
             guard let duration = DurationText.parse(value) else {
-                throw WhatIfError(message: "invalid duration \"\(value)\" in \"\(argument)\"; write it with a unit, such as \"80ms\" or \"1.5s\"")
+                throw WhatIfError(message: "invalid duration \(MessageQuoting.quoted(value)) in \(MessageQuoting.quoted(argument)): \(DurationText.problem(with: value))")
             }
             return .setDuration(id, duration)
         default:
-            let hint = IdentifierSuggestion.closest(to: verb, in: verbs).map { " (did you mean \"\($0)\"?)" } ?? ""
-            throw WhatIfError(message: "unknown change \"\(verb)\"\(hint); \(summary)")
+            let hint = IdentifierSuggestion.closest(to: verb, in: verbs).map { " (did you mean \(MessageQuoting.quoted($0))?)" } ?? ""
+            throw WhatIfError(message: "unknown change \(MessageQuoting.quoted(verb))\(hint); \(summary)")
         }
     }
 
     /// `ID:VALUE`, split at the last colon so ids may contain colons.
     private static func split(_ argument: String, verb: String, example: String) throws(WhatIfError) -> (CommandID, String) {
         guard let colon = argument.lastIndex(of: ":"), colon != argument.startIndex else {
-            throw WhatIfError(message: "\(verb) needs ID:VALUE, such as \(example), not \"\(argument)\"")
+            throw WhatIfError(message: "\(verb) needs ID:VALUE, such as \(example), not \(MessageQuoting.quoted(argument))")
         }
         return (CommandID(trimmed(argument[..<colon])), trimmed(argument[argument.index(after: colon)...]))
     }
 
-    /// `0.5`, `2`, `x0.5` or `50%`; `nil` unless a finite number of at least 0.
+    /// The largest factor `scale` takes.
+    static let maximumFactor = 1_000.0
+
+    /// `0.5`, `2`, `x0.5` or `50%`; `nil` unless a number from 0 to ``maximumFactor``.
     private static func factor(_ text: String) -> Double? {
         var text = Substring(text)
         if text.hasPrefix("x") || text.hasPrefix("*") { text = text.dropFirst() }
         let percent = text.hasSuffix("%")
         if percent { text = text.dropLast() }
         guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-              let value = Double(text), value.isFinite else { return nil }
-        return percent ? value / 100 : value
+              let value = Double(text) else { return nil }
+        let factor = percent ? value / 100 : value
+        return factor <= maximumFactor ? factor : nil
     }
 
     private static func trimmed(_ text: Substring) -> String {

@@ -1,0 +1,17 @@
+import StartupKit
+
+/// What a command id may be, in a manifest and in a saved report alike: 1 to 200 characters,
+/// without spaces or control characters.
+package enum CommandIDRule {
+    /// The longest id, in Unicode scalars.
+    package static let maximumLength = 200
+
+    /// Why `text` cannot be a command id, as a message; `nil` when it can.
+    package static func problem(with text: String) -> String? {
+        let isValid = !text.isEmpty
+            && !text.unicodeScalars.dropFirst(maximumLength).contains { _ in true }
+            && !text.unicodeScalars.contains { $0.properties.isWhitespace || $0.properties.generalCategory == .control }
+        return isValid ? nil
+            : "invalid command id \(MessageQuoting.quoted(text)): use 1 to \(maximumLength) characters without spaces or control characters"
+    }
+}
