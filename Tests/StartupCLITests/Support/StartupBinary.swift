@@ -68,8 +68,14 @@ enum StartupBinary {
 
     /// Starts the binary in `directory`.
     static func start(_ arguments: [String], in directory: String, environment: [String: String] = [:]) throws -> Running {
+        try launch(path, arguments, in: directory, environment: environment)
+    }
+
+    /// Starts any executable in `directory` with its output going to files and no input.
+    static func launch(_ executable: String, _ arguments: [String], in directory: String,
+                       environment: [String: String] = [:]) throws -> Running {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
