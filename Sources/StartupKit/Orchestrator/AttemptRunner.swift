@@ -10,7 +10,9 @@ enum AttemptRunner {
         // Fields are read in place: copying the whole command would retain all of its parts.
         let timeout = resources.plan.storage.commands[job.position].options.timeout
         let context = StartupContext(attempt: job.attempt, index: job.position, run: resources)
-        if job.delay == .zero, timeout == nil {
+        // A first attempt never waits (only retries have a delay), and needs no comparison of
+        // durations, which the standard library does not inline.
+        if timeout == nil, job.attempt == 1 || job.delay == .zero {
             return await execute(context)
         }
         return await run(context, after: job.delay, timeout: timeout, clock: clock)

@@ -225,8 +225,9 @@ struct SchedulerStateMachine<Worker, Listener> {
 
     private mutating func release(dependentsOf position: Int) {
         countdown.finish(position, into: &released)
-        for dependent in released { ready.insert(readyKeys[dependent]) }
-        released.removeAll(keepingCapacity: true)
+        // Popped, so the buffer empties as it goes and keeps its capacity; the heap's order does
+        // not depend on the order of inserts.
+        while let dependent = released.popLast() { ready.insert(readyKeys[dependent]) }
     }
 
     private mutating func fail(_ position: Int, as status: CommandStatus, at now: Duration,
