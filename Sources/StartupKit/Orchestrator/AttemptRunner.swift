@@ -2,15 +2,29 @@
 /// and storing its output. Never throws: how the attempt ended is the result.
 enum AttemptRunner {
     /// Runs the attempt and reports how it ended.
+    ///
+    /// Inlined into the worker's loop, so an attempt without delay or timeout (the common case)
+    /// costs no async call of its own between the worker and the command.
+    @inline(__always)
     static func run(_ job: Job, resources: WorkerResources, clock: StartedClock) async -> AttemptOutcome {
-        let context = StartupContext(attempt: job.attempt, index: job.position, run: resources)
-        if job.delay > .zero {
-            do { try await clock.sleep(job.delay) } catch { return .threw(error) }
-        }
         // Fields are read in place: copying the whole command would retain all of its parts.
-        guard let timeout = resources.plan.storage.commands[job.position].options.timeout else {
+        let timeout = resources.plan.storage.commands[job.position].options.timeout
+        let context = StartupContext(attempt: job.attempt, index: job.position, run: resources)
+        // A first attempt never waits (only retries have a delay), and needs no comparison of
+        // durations, which the standard library does not inline.
+        if timeout == nil, job.attempt == 1 || job.delay == .zero {
             return await execute(context)
         }
+        return await run(context, after: job.delay, timeout: timeout, clock: clock)
+    }
+
+    /// The attempt after its retry delay, under its timeout if it has one.
+    private static func run(_ context: StartupContext, after delay: Duration, timeout: Duration?,
+                            clock: StartedClock) async -> AttemptOutcome {
+        if delay > .zero {
+            do { try await clock.sleep(delay) } catch { return .threw(error) }
+        }
+        guard let timeout else { return await execute(context) }
         return await withTaskGroup(of: AttemptOutcome?.self) { group in
             group.addTask { await execute(context) }
             group.addTask {

@@ -5,9 +5,18 @@ struct RunClock: Sendable {
     let sleep: @Sendable (Duration) async throws -> Void
 
     init<C: Clock>(_ clock: C) where C.Duration == Duration {
-        makeStopwatch = {
-            let start = clock.now
-            return { start.duration(to: clock.now) }
+        if clock is ContinuousClock {
+            // The default clock, read on every command's end: direct calls rather than the
+            // `Clock` protocol's witnesses, since the public generic initialiser is not specialised.
+            makeStopwatch = {
+                let start = ContinuousClock.now
+                return { start.duration(to: .now) }
+            }
+        } else {
+            makeStopwatch = {
+                let start = clock.now
+                return { start.duration(to: clock.now) }
+            }
         }
         sleep = { duration in try await clock.sleep(for: duration) }
     }

@@ -2,8 +2,12 @@
 /// machine decides, and carries out the resulting actions (resuming workers and the event
 /// listener, messages to the owner) after leaving it. Clock readings are taken before the lock.
 final class RunScheduler: Sendable {
-    typealias WorkerContinuation = CheckedContinuation<WorkerStep, Never>
-    typealias ListenerContinuation = CheckedContinuation<[StartupEvent]?, Never>
+    // Unsafe continuations: their layout is known where they are used (a checked continuation is
+    // resilient, and copying actions that hold one went through value witnesses on every
+    // decision). Each is resumed exactly once: the state machine hands every stored worker and
+    // listener back in exactly one action, as its tests check.
+    typealias WorkerContinuation = UnsafeContinuation<WorkerStep, Never>
+    typealias ListenerContinuation = UnsafeContinuation<[StartupEvent]?, Never>
     typealias Machine = SchedulerStateMachine<WorkerContinuation, ListenerContinuation>
 
     /// What the owning task must do.
@@ -107,7 +111,7 @@ final class RunScheduler: Sendable {
     private func park() async -> WorkerStep {
         let now = clock.elapsed()
         var takenAtOnce: WorkerStep?
-        let handedOver = await withCheckedContinuation { (continuation: WorkerContinuation) in
+        let handedOver = await withUnsafeContinuation { (continuation: WorkerContinuation) in
             let (step, actions) = machine.withLock { $0.park(continuation, at: now) }
             perform(actions)
             if let step {
@@ -125,7 +129,7 @@ final class RunScheduler: Sendable {
 
     /// The next events for the observers, or `nil` after the last.
     private func nextEvents() async -> [StartupEvent]? {
-        await withCheckedContinuation { (continuation: ListenerContinuation) in
+        await withUnsafeContinuation { (continuation: ListenerContinuation) in
             switch machine.withLock({ $0.takeEvents(continuation) }) {
             case .events(let events): continuation.resume(returning: events)
             case .end: continuation.resume(returning: nil)

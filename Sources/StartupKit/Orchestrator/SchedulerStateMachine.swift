@@ -116,7 +116,6 @@ struct SchedulerStateMachine<Worker, Listener> {
         precondition(busy > 0 && records[job.position].progress == .running, "an attempt ends once")
         var actions = SchedulerActions<Worker, Listener>()
         let position = job.position
-        let retries = commands[position].options.retry.maxRetries
         records[position].end = now.clampedNanoseconds
         busy -= 1
         switch outcome {
@@ -126,13 +125,13 @@ struct SchedulerStateMachine<Worker, Listener> {
         case .threw(let error):
             if case .stopping = phase {
                 end(position, as: .cancelled, at: now)
-            } else if job.attempt <= retries {
+            } else if job.attempt <= maxRetries(of: position) {
                 return (.run(retry(job, after: .failed(error), at: now)), finishing(actions))
             } else {
                 fail(position, as: .failed(error), at: now, &actions)
             }
         case .timedOut(let timeout):
-            if case .running = phase, job.attempt <= retries {
+            if case .running = phase, job.attempt <= maxRetries(of: position) {
                 return (.run(retry(job, after: .timedOut(after: timeout), at: now)), finishing(actions))
             }
             fail(position, as: .timedOut(after: timeout), at: now, &actions)
@@ -210,6 +209,11 @@ struct SchedulerStateMachine<Worker, Listener> {
         }
     }
 
+    /// Read only when an attempt failed: a successful end touches no more of the command.
+    private func maxRetries(of position: Int) -> Int {
+        commands[position].options.retry.maxRetries
+    }
+
     private mutating func retry(_ job: Job, after outcome: CommandStatus, at now: Duration) -> Job {
         let command = commands[job.position]
         let delay = command.options.retry.delay(beforeAttempt: job.attempt + 1)
@@ -221,8 +225,9 @@ struct SchedulerStateMachine<Worker, Listener> {
 
     private mutating func release(dependentsOf position: Int) {
         countdown.finish(position, into: &released)
-        for dependent in released { ready.insert(readyKeys[dependent]) }
-        released.removeAll(keepingCapacity: true)
+        // Popped, so the buffer empties as it goes and keeps its capacity; the heap's order does
+        // not depend on the order of inserts.
+        while let dependent = released.popLast() { ready.insert(readyKeys[dependent]) }
     }
 
     private mutating func fail(_ position: Int, as status: CommandStatus, at now: Duration,

@@ -1,5 +1,10 @@
-/// A binary min-heap: `popMin()` returns the smallest element.
+/// A 4-ary min-heap: `popMin()` returns the smallest element.
+///
+/// Four children per node halve the depth of a binary heap, and elements move into a hole rather
+/// than being swapped: the scheduler pops and inserts on every command's start and end.
 struct PriorityHeap<Element: Comparable> {
+    private static var arity: Int { 4 }
+
     private var storage: [Element] = []
 
     /// The number of elements.
@@ -16,12 +21,15 @@ struct PriorityHeap<Element: Comparable> {
     /// - Complexity: O(log *n*).
     mutating func insert(_ element: Element) {
         storage.append(element)
-        var child = storage.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard storage[child] < storage[parent] else { break }
-            storage.swapAt(child, parent)
-            child = parent
+        storage.withUnsafeMutableBufferPointer { heap in
+            var hole = heap.count - 1
+            while hole > 0 {
+                let parent = (hole - 1) / Self.arity
+                guard element < heap[parent] else { break }
+                heap[hole] = heap[parent]
+                hole = parent
+            }
+            heap[hole] = element
         }
     }
 
@@ -29,21 +37,26 @@ struct PriorityHeap<Element: Comparable> {
     ///
     /// - Complexity: O(log *n*).
     mutating func popMin() -> Element? {
-        guard !storage.isEmpty else { return nil }
-        if storage.count == 1 { return storage.removeLast() }
-        let smallest = storage[0]
-        storage[0] = storage.removeLast()
-        var parent = 0
-        while true {
-            let left = 2 * parent + 1
-            guard left < storage.count else { break }
-            let right = left + 1
-            let child = right < storage.count && storage[right] < storage[left] ? right : left
-            guard storage[child] < storage[parent] else { break }
-            storage.swapAt(child, parent)
-            parent = child
+        guard let last = storage.popLast() else { return nil }
+        guard !storage.isEmpty else { return last }
+        return storage.withUnsafeMutableBufferPointer { heap in
+            let smallest = heap[0]
+            var hole = 0
+            while true {
+                let first = Self.arity * hole + 1
+                guard first < heap.count else { break }
+                var child = first
+                for sibling in (first + 1)..<Swift.min(first + Self.arity, heap.count) where heap[sibling] < heap[child] {
+                    child = sibling
+                }
+                guard heap[child] < last else { break }
+                heap[hole] = heap[child]
+                hole = child
+            }
+            heap[hole] = last
+            return smallest
         }
-        return smallest
     }
 }
+
 extension PriorityHeap: Sendable where Element: Sendable {}
