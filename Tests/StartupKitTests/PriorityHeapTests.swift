@@ -1,4 +1,5 @@
 @testable import StartupKit
+import StartupTestSupport
 import Testing
 
 /// The ready queue's heap: pops come out smallest first, whatever the order of inserts and pops.
