@@ -13,6 +13,8 @@ package enum ExitCode: Int32, Error, Sendable {
     case manifestUnreadable = 66
     /// A file could not be written (such as the trace).
     case cannotCreate = 73
-    /// The run was interrupted (Ctrl-C or SIGTERM).
+    /// The run was interrupted (Ctrl-C, SIGTERM or SIGHUP).
     case interrupted = 130
+    /// Standard output was closed (its reader went away), so the run was stopped.
+    case outputClosed = 141
 }

@@ -15,6 +15,8 @@ package final class Console: Sendable {
 
     private let destination: Destination
     private let captured = Locked<(output: String, error: String)>(("", ""))
+    /// Whether standard output turned out closed (a write failed with EPIPE), and who to tell.
+    private let closedOutput = Locked<(closed: Bool, action: (@Sendable () -> Void)?)>((false, nil))
     /// Whether output may use ANSI colours: standard output is a terminal and `NO_COLOR` is unset.
     package let usesColor: Bool
     /// The width of the terminal in columns, for scaling the timeline's bars.
@@ -48,6 +50,15 @@ package final class Console: Sendable {
         write(text, to: STDERR_FILENO)
     }
 
+    /// Whether a write to standard output failed because its reader went away (EPIPE); later
+    /// writes to it are dropped.
+    package var isOutputClosed: Bool { closedOutput.withLock { $0.closed } }
+
+    /// Calls `action` once, when a write to standard output fails with EPIPE.
+    package func whenOutputCloses(_ action: @escaping @Sendable () -> Void) {
+        closedOutput.withLock { $0.action = action }
+    }
+
     /// Everything written to standard output so far (capturing consoles only).
     package var capturedOutput: String { captured.withLock { $0.output } }
     /// Everything written to standard error so far (capturing consoles only).
@@ -60,6 +71,7 @@ package final class Console: Sendable {
                 if descriptor == STDOUT_FILENO { buffers.output += text } else { buffers.error += text }
             }
         case .standardStreams:
+            if descriptor == STDOUT_FILENO, isOutputClosed { return }
             var bytes = Array(text.utf8)
             bytes.withUnsafeMutableBytes { buffer in
                 var offset = 0
@@ -67,12 +79,22 @@ package final class Console: Sendable {
                     let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                     if written < 0 {
                         if errno == EINTR { continue }
+                        if errno == EPIPE, descriptor == STDOUT_FILENO { outputClosed() }
                         return
                     }
                     offset += written
                 }
             }
         }
+    }
+
+    /// Remembers that standard output is closed and tells whoever asked, once.
+    private func outputClosed() {
+        let action = closedOutput.withLock { state -> (@Sendable () -> Void)? in
+            defer { state = (true, nil) }
+            return state.closed ? nil : state.action
+        }
+        action?()
     }
 
     private static func terminalWidth(_ environment: [String: String]) -> Int {

@@ -13,8 +13,9 @@ enum RunCommand {
     ///   - options: The parsed options.
     ///   - console: Where to print.
     ///   - environment: The environment commands start from.
-    ///   - handlesSignals: Whether SIGINT and SIGTERM interrupt the run (the binary); in-process
-    ///     callers cancel the calling task instead.
+    ///   - handlesSignals: Whether SIGINT, SIGTERM, SIGHUP and a closed standard output interrupt
+    ///     the run, and `startup` adopts its commands' orphans (the binary); in-process callers
+    ///     cancel the calling task instead.
     static func execute(_ options: RunOptions, console: Console, environment: [String: String], handlesSignals: Bool) async throws(ExitCode) {
         var manifest = try ManifestLoading.load(options.file, console: console)
         let manifestDirectory = URL(fileURLWithPath: options.file).deletingLastPathComponent().path
@@ -41,6 +42,10 @@ enum RunCommand {
 
         let interrupts = handlesSignals ? InterruptHandler() : nil
         defer { interrupts?.stop() }
+        if let interrupts {
+            ProcessEngine.shared.adoptOrphans()
+            console.whenOutputCloses(interrupts.outputClosedAction)
+        }
         let report = await run(orchestrator, interrupts: interrupts)
         let record = RunRecord(
             report: report, plan: plan, manifest: manifest,
@@ -100,6 +105,7 @@ enum RunCommand {
                           console: console, style: style, outputs: outputs, interrupts: interrupts) {
             exitCode = exitCode ?? .failure
         }
+        if console.isOutputClosed { exitCode = .outputClosed }
         if let exitCode { throw exitCode }
     }
 
@@ -130,7 +136,7 @@ enum RunCommand {
         return !stopped.failures.isEmpty
     }
 
-    /// Suspends until SIGINT or SIGTERM (the binary) or until the calling task is cancelled.
+    /// Suspends until SIGINT, SIGTERM or SIGHUP (the binary) or until the calling task is cancelled.
     private static func waitForInterrupt(_ interrupts: InterruptHandler?) async {
         let waiting = Task { try? await Task.sleep(for: .seconds(10 * 365 * 86_400)) }
         interrupts?.route { waiting.cancel() }
@@ -144,8 +150,13 @@ enum RunCommand {
 
     /// Runs the orchestrator in a task that an interrupt, or cancelling the caller, cancels.
     /// The handler was installed before the first command starts, so no Ctrl-C slips past it.
+    /// The task prefers the process engine's thread, so scheduling and spawning share one loop.
     private static func run(_ orchestrator: StartupOrchestrator, interrupts: InterruptHandler?) async -> StartupReport {
-        let run = Task { await orchestrator.run() }
+        let run = if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) {
+            Task(executorPreference: ProcessEngine.shared) { await orchestrator.run() }
+        } else {
+            Task { await orchestrator.run() }
+        }
         interrupts?.route { run.cancel() }
         defer { interrupts?.unroute() }
         return await withTaskCancellationHandler {
