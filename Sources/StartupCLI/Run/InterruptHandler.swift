@@ -27,7 +27,8 @@ final class InterruptHandler {
         sources = Self.signals.map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { Self.interrupt(route, escalates: true) }
+            // Signals that arrive together are delivered as one event with their count.
+            source.setEventHandler { Self.interrupt(route, count: max(1, Int(source.data))) }
             source.resume()
             return source
         }
@@ -38,20 +39,21 @@ final class InterruptHandler {
     /// happen where cancelling the run cannot (inside an observer call).
     var outputClosedAction: @Sendable () -> Void {
         let route = self.route
-        return { DispatchQueue.global().async { Self.interrupt(route, escalates: false) } }
+        return { DispatchQueue.global().async { Self.interrupt(route, count: 0) } }
     }
 
-    /// Counts an interrupt and acts on it: the routed action, and from the second signal on, SIGKILL at once.
+    /// Counts `count` signals (0: a closed standard output, which acts only as a first interrupt)
+    /// and acts on them: the routed action, and from the second signal on, SIGKILL at once.
     private static func interrupt(
-        _ route: Locked<(action: (@Sendable () -> Void)?, pending: Bool, count: Int)>, escalates: Bool
+        _ route: Locked<(action: (@Sendable () -> Void)?, pending: Bool, count: Int)>, count: Int
     ) {
-        let (action, count) = route.withLock { route -> ((@Sendable () -> Void)?, Int) in
-            if !escalates && route.count > 0 { return (nil, route.count) }
-            route.count += 1
+        let (action, total) = route.withLock { route -> ((@Sendable () -> Void)?, Int) in
+            if count == 0 && route.count > 0 { return (nil, route.count) }
+            route.count += max(1, count)
             if route.action == nil { route.pending = true }
             return (route.action, route.count)
         }
-        if escalates && count > 1 { ProcessEngine.shared.killAtOnce() }
+        if count > 0 && total > 1 { ProcessEngine.shared.killAtOnce() }
         action?()
     }
 
