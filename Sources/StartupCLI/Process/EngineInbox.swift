@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A child the engine is asked to start, with the task waiting for its exit.
 struct SpawnRequest: Sendable {
     /// The child's token, unique for the process's lifetime.
@@ -22,6 +28,14 @@ struct ChildExit: Sendable, Hashable {
     var termination: Termination
     /// The strongest signal sent because of cancellation, if any.
     var cancellation: CancellationSignal?
+
+    /// The outcome of a child whose task was cancelled before it was spawned.
+    static func cancelledBeforeStart(_ spec: ProcessSpec) -> ChildExit {
+        let program = spec.arguments.first ?? ""
+        return ChildExit(
+            termination: .failedToStart(errno: ECANCELED, message: "cannot run \"\(program)\": cancelled before it started"),
+            cancellation: nil)
+    }
 }
 
 /// What other threads hand to the engine's thread: the lock-guarded half of the engine's state. Every field is
@@ -57,11 +71,12 @@ struct EngineInbox: Sendable {
         var isEmpty: Bool { jobs.isEmpty && spawns.isEmpty && stops.isEmpty && exits.isEmpty }
     }
 
-    /// Takes everything queued; marks the loop as sleeping when there was nothing.
-    mutating func take() -> Batch {
+    /// Takes everything queued; marks the loop as sleeping when there was nothing and `idle` (the loop has
+    /// nothing of its own left to do).
+    mutating func take(idle: Bool) -> Batch {
         let batch = Batch(jobs: jobs, spawns: spawns, stops: stops, exits: exits, killsAtOnce: killsAtOnce,
                           reapsOrphans: reapsOrphans)
-        sleeping = batch.isEmpty
+        sleeping = batch.isEmpty && idle
         if !batch.isEmpty {
             jobs = []
             spawns = []
@@ -69,6 +84,12 @@ struct EngineInbox: Sendable {
             exits = []
         }
         return batch
+    }
+
+    /// Takes only the queued spawn requests (those the jobs just run have posted).
+    mutating func takeSpawns() -> [SpawnRequest] {
+        defer { spawns = [] }
+        return spawns
     }
 
     /// Runs `change` and tells whether the loop has to be woken for it (it was sleeping; it is now awake).

@@ -30,6 +30,8 @@ struct RunningChild {
 /// or a zombie), when its pid and process-group id cannot have been reused.
 struct EngineLoop {
     let engine: ProcessEngine
+    /// Spawn requests not started yet; the next to start is the last.
+    private var queuedSpawns: [SpawnRequest] = []
     /// The children running, by token.
     private var children: [UInt64: RunningChild] = [:]
     /// The token of each running child, by pid (tells adopted orphans from our own children).
@@ -44,28 +46,39 @@ struct EngineLoop {
         self.engine = engine
     }
 
-    /// Runs forever.
+    /// Runs forever. One spawn per turn, with the exits collected between spawns (as make reaps between
+    /// jobs): a burst of spawn requests never hides the exit of a command others wait for. The requests of the
+    /// latest turn go first (in their order), so the chain of commands that just progressed keeps moving.
     mutating func run() -> Never {
         while true {
-            let batch = engine.inbox.withLock { $0.take() }
+            let batch = engine.inbox.withLock { $0.take(idle: queuedSpawns.isEmpty) }
             var exits: [(token: UInt64, error: Int32)]
-            if batch.isEmpty {
+            if batch.isEmpty && queuedSpawns.isEmpty {
                 exits = engine.waitSet.wait(timeoutMilliseconds: sleepLimit()).map { ($0, 0) }
                 engine.inbox.withLock { $0.sleeping = false }
             } else {
                 reapsOrphans = batch.reapsOrphans
-                for request in batch.spawns { start(request) }
+                queue(batch.spawns)
                 if batch.killsAtOnce && !killsAtOnce {
                     killsAtOnce = true
                     killStoppingChildren()
                 }
                 if !batch.stops.isEmpty { stop(batch.stops) }
-                runJobs(batch.jobs)
+                if !batch.jobs.isEmpty {
+                    runJobs(batch.jobs)
+                    queue(engine.inbox.withLock { $0.takeSpawns() })
+                }
+                if let request = queuedSpawns.popLast() { start(request) }
                 exits = batch.exits + engine.waitSet.wait(timeoutMilliseconds: 0).map { ($0, 0) }
             }
             if !exits.isEmpty { reap(exits) }
             escalateOverdueStops()
         }
+    }
+
+    /// Puts the requests of this turn before those of earlier turns, keeping their order.
+    private mutating func queue(_ requests: [SpawnRequest]) {
+        queuedSpawns.append(contentsOf: requests.reversed())
     }
 
     /// Runs the jobs of tasks that prefer the engine, in order.
@@ -110,6 +123,12 @@ struct EngineLoop {
     /// Stops the children of cancelled tasks: SIGTERM to each group and tree (SIGKILL with no grace period or
     /// after a second interrupt), SIGKILL when the grace period ends. Tokens of finished children are ignored.
     private mutating func stop(_ tokens: [UInt64]) {
+        let unstarted = queuedSpawns.filter { tokens.contains($0.token) }
+        if !unstarted.isEmpty {
+            queuedSpawns.removeAll { tokens.contains($0.token) }
+            for request in unstarted { request.waiter.resume(returning: .cancelledBeforeStart(request.spec)) }
+        }
+        guard tokens.contains(where: { children[$0] != nil }) else { return }
         let processes = ProcessTree.snapshot()
         for token in tokens {
             guard var child = children[token], child.signal == nil else { continue }

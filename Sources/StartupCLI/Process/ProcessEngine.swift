@@ -55,12 +55,7 @@ package final class ProcessEngine: Sendable {
                     cancelled = Task.isCancelled
                     if !cancelled { inbox.spawns.append(request) }
                 }
-                if cancelled {
-                    let program = spec.arguments.first ?? ""
-                    waiter.resume(returning: ChildExit(
-                        termination: .failedToStart(errno: ECANCELED, message: "cannot run \"\(program)\": cancelled before it started"),
-                        cancellation: nil))
-                }
+                if cancelled { waiter.resume(returning: .cancelledBeforeStart(spec)) }
             }
         } onCancel: {
             post { $0.stops.append(token) }
