@@ -15,6 +15,8 @@ package enum ExitCode: Int32, Error, Sendable {
     case cannotCreate = 73
     /// Standard output could not be written (a full disk, `> /dev/full`).
     case outputFailed = 74
-    /// The run was interrupted (Ctrl-C or SIGTERM).
+    /// The run was interrupted (Ctrl-C, SIGTERM or SIGHUP).
     case interrupted = 130
+    /// Standard output was closed (its reader went away), so the run was stopped.
+    case outputClosed = 141
 }

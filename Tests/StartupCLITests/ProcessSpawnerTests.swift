@@ -331,6 +331,21 @@ import Darwin
         #expect(await Support.eventuallyGone(pids[1]))
     }
 
+    /// Cancelling also stops a descendant that left the process group with `setsid` (found through
+    /// `/proc` before the group is signalled).
+    @Test(.timeLimit(.minutes(5)))
+    func cancellationStopsDescendantsThatLeftTheProcessGroup() async throws {
+        let (pids, outcome, _) = try await cancelOnceStarted({ pidFile in
+            "setsid sleep 100 & \(Support.publish("$$ $!", to: pidFile)) && wait"
+        })
+        try #require(pids.count == 2)
+        defer { _ = kill(pids[1], SIGKILL) }
+        #expect(outcome.cancellation != nil)
+        #if os(Linux)
+        #expect(!Support.isRunningAndUnsignalled(pids[1]), "the setsid descendant was left running")
+        #endif
+    }
+
     /// A child that handles SIGTERM and exits keeps its own exit status.
     @Test(.timeLimit(.minutes(5)))
     func childHandlingSIGTERMKeepsItsExitStatus() async throws {

@@ -15,19 +15,21 @@ struct CLIScenario: Scenario {
         let graph: BenchGraph
         /// The parallelism given to every tool.
         let jobs: Int
+
+        /// Every command is `true`: the case also runs the spawn floor.
+        var isSpawnStorm: Bool { graph.durationsMs.allSatisfy { $0 == 0 } }
     }
 
-    /// A tool taking part in a case.
+    /// A contender in a case: an external tool, or the spawn floor.
     private struct Tool {
-        /// `startup`, `make` or `ninja`.
+        /// `startup`, `make`, `ninja` or `floor`.
         let name: String
-        /// Its absolute path.
-        let path: String
-        /// Its arguments for a case directory and a job count.
-        let arguments: (String, Int) -> [String]
-        /// Resets state before each run (ninja's log).
-        let prepare: (String) -> Void
+        /// Runs it once on a case directory with a job count, standard error to the given path.
+        let run: (_ directory: String, _ jobs: Int, _ stderrPath: String) -> ProcessRunner.Outcome
     }
+
+    /// The name of the spawn floor among the contenders.
+    private static let floorName = "floor"
 
     /// Writes the cases' files, times every available tool on each, and returns the ratios.
     func run(_ options: BenchOptions) async -> [Figure] {
@@ -71,7 +73,8 @@ struct CLIScenario: Scenario {
                 Console.line("  \(testCase.name): cannot write its files: \(error)")
                 continue
             }
-            let results = measure(testCase, in: directory, tools: tools, repetitions: options.repetitions)
+            let contenders = tools + (testCase.isSpawnStorm ? floorTool(for: testCase) : [])
+            let results = measure(testCase, in: directory, tools: contenders, repetitions: options.repetitions)
             medians[testCase.name] = results
             for tool in tools {
                 if let median = results[tool.name] {
@@ -86,23 +89,23 @@ struct CLIScenario: Scenario {
     private func availableTools(startup: ExternalPeers.Lookup, peers: [(name: String, lookup: ExternalPeers.Lookup)]) -> [Tool] {
         var tools: [Tool] = []
         if case let .found(path) = startup {
-            tools.append(Tool(name: "startup", path: path, arguments: { directory, jobs in
-                ["run", "--file", directory + "/commands.json", "-j", String(jobs), "--output", "quiet"]
-            }, prepare: { _ in }))
+            tools.append(Tool(name: "startup") { directory, jobs, errors in
+                ProcessRunner.run(path, ["run", "--file", directory + "/commands.json", "-j", String(jobs), "--output", "quiet"],
+                                  stderrPath: errors)
+            })
         }
         for (name, lookup) in peers {
             guard case let .found(path) = lookup else { continue }
             if name == "make" {
-                tools.append(Tool(name: name, path: path, arguments: { directory, jobs in
-                    ["-s", "-f", directory + "/Makefile", "-j", String(jobs), "all"]
-                }, prepare: { _ in }))
+                tools.append(Tool(name: name) { directory, jobs, errors in
+                    ProcessRunner.run(path, ["-s", "-f", directory + "/Makefile", "-j", String(jobs), "all"], stderrPath: errors)
+                })
             } else {
-                tools.append(Tool(name: name, path: path, arguments: { directory, jobs in
-                    ["-C", directory, "-j", String(jobs), "--quiet"]
-                }, prepare: { directory in
+                tools.append(Tool(name: name) { directory, jobs, errors in
                     try? FileManager.default.removeItem(atPath: directory + "/.ninja_log")
                     try? FileManager.default.removeItem(atPath: directory + "/.ninja_deps")
-                }))
+                    return ProcessRunner.run(path, ["-C", directory, "-j", String(jobs), "--quiet"], stderrPath: errors)
+                })
             }
         }
         return tools
@@ -124,8 +127,7 @@ struct CLIScenario: Scenario {
         let errors = directory + "/stderr.txt"
         for round in 0...repetitions {  // Round 0 is the warm-up.
             for (index, tool) in tools.enumerated() where failures[index] == nil {
-                tool.prepare(directory)
-                let outcome = ProcessRunner.run(tool.path, tool.arguments(directory, testCase.jobs), stderrPath: errors)
+                let outcome = tool.run(directory, testCase.jobs, errors)
                 if let failure = outcome.failure {
                     failures[index] = "\(failure): \(ExternalPeers.tail(of: errors))"
                 } else if round > 0 {
@@ -146,17 +148,28 @@ struct CLIScenario: Scenario {
             Console.line("    " + Format.padded(tool.name, 8) + samples[index].description + extra)
         }
         if let startup = medians["startup"] {
-            for peer in ["make", "ninja"] {
+            for peer in ["make", "ninja", Self.floorName] {
                 if let median = medians[peer] { Console.line("    startup / \(peer): \(Format.fixed(startup / median, 3))") }
             }
         }
         return medians
     }
 
-    /// `cli-vs-make`, `cli-vs-ninja` (the worst case) and one line per case, or why they are skipped.
+    /// The spawn floor for a storm of `true`, or nothing (with a line saying why) if `true` is not found.
+    private func floorTool(for testCase: Case) -> [Tool] {
+        guard case let .found(program) = ExternalPeers.inPath("true", installHint: "coreutils") else {
+            Console.line("  \(Self.floorName): skipped (true not found in PATH)")
+            return []
+        }
+        let count = testCase.graph.count
+        return [Tool(name: Self.floorName) { _, jobs, _ in SpawnFloor.run(program, count: count, slots: jobs) }]
+    }
+
+    /// `cli-vs-make`, `cli-vs-ninja` (the worst case) and one line per case, `cli-vs-spawn-floor` on the storm
+    /// of `true`, or why they are skipped.
     private func ratioFigures(cases: [Case], medians: [String: [String: Double]], startup: ExternalPeers.Lookup,
                               peers: [(name: String, lookup: ExternalPeers.Lookup)]) -> [Figure] {
-        var figures: [Figure] = []
+        var figures: [Figure] = [floorFigure(cases: cases, medians: medians, startup: startup)]
         for (peer, lookup) in peers {
             let name = "cli-vs-\(peer)"
             if case let .missing(reason) = lookup {
@@ -182,6 +195,17 @@ struct CLIScenario: Scenario {
             figures += perCase
         }
         return figures
+    }
+
+    /// `cli-vs-spawn-floor`: `startup` on the storm of `true` against the bare spawn floor of the same commands.
+    private func floorFigure(cases: [Case], medians: [String: [String: Double]], startup: ExternalPeers.Lookup) -> Figure {
+        let name = "cli-vs-spawn-floor"
+        if case let .missing(reason) = startup { return .skipped(name, reason) }
+        guard let storm = cases.first(where: \.isSpawnStorm), let ours = medians[storm.name]?["startup"],
+              let floor = medians[storm.name]?[Self.floorName], floor > 0 else {
+            return .skipped(name, "the storm of true did not complete, see above")
+        }
+        return .number(name, ours / floor, target: .atMost(1.15))
     }
 
     /// Checks the `startup` binary in its own subdirectory; `nil` if it works.

@@ -13,7 +13,8 @@ package enum HelpText {
       66   the manifest or report file is missing, a directory, or unreadable
       73   a file could not be written (trace, report, plot)
       74   standard output could not be written (a full disk, > /dev/full)
-      130  interrupted (Ctrl-C or SIGTERM); the report so far is still printed
+      130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
+      141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
     """
 
     /// The help for a subcommand, or the general help.

@@ -15,8 +15,9 @@ package final class Console: Sendable {
 
     private let destination: Destination
     private let captured = Locked<(output: String, error: String)>(("", ""))
-    /// Guards the `errno` of the first write to standard output that failed, if any.
-    private let outputFailure = Locked<Int32?>(nil)
+    /// Guards what became of standard output: the `errno` of the first write to it that failed, if
+    /// any, and whom to tell when that failure is a closed pipe (EPIPE).
+    private let outputState = Locked<(failure: Int32?, onClose: (@Sendable () -> Void)?)>((nil, nil))
     /// Whether output may use ANSI colours: standard output is a terminal and `NO_COLOR` is unset.
     package let usesColor: Bool
     /// The width of the terminal in columns, for scaling the timeline's bars.
@@ -52,7 +53,16 @@ package final class Console: Sendable {
 
     /// The `errno` of the first write to standard output that failed (`ENOSPC` for a full disk or
     /// `/dev/full`, `EPIPE` for a closed pipe), or `nil` while every write succeeded.
-    package var outputWriteError: Int32? { outputFailure.withLock { $0 } }
+    package var outputWriteError: Int32? { outputState.withLock { $0.failure } }
+
+    /// Whether a write to standard output failed because its reader went away (EPIPE); later
+    /// writes to it are dropped.
+    package var isOutputClosed: Bool { outputWriteError == EPIPE }
+
+    /// Calls `action` once, when a write to standard output fails with EPIPE.
+    package func whenOutputCloses(_ action: @escaping @Sendable () -> Void) {
+        outputState.withLock { $0.onClose = action }
+    }
 
     /// The status to exit with after `code`: 74 (with a message on standard error) when a write to
     /// standard output failed and `code` would have said all was well or a command failed, so output
@@ -75,6 +85,7 @@ package final class Console: Sendable {
                 if descriptor == STDOUT_FILENO { buffers.output += text } else { buffers.error += text }
             }
         case .standardStreams:
+            if descriptor == STDOUT_FILENO, isOutputClosed { return }
             var bytes = Array(text.utf8)
             bytes.withUnsafeMutableBytes { buffer in
                 var offset = 0
@@ -83,13 +94,25 @@ package final class Console: Sendable {
                     if written < 0 {
                         let failure = errno
                         if failure == EINTR { continue }
-                        if descriptor == STDOUT_FILENO { outputFailure.withLock { $0 = $0 ?? failure } }
+                        if descriptor == STDOUT_FILENO { outputFailed(failure) }
                         return
                     }
                     offset += written
                 }
             }
         }
+    }
+
+    /// Remembers the first failure of standard output and, when it is a closed pipe, tells whoever
+    /// asked, once.
+    private func outputFailed(_ failure: Int32) {
+        let action = outputState.withLock { state -> (@Sendable () -> Void)? in
+            guard state.failure == nil else { return nil }
+            state.failure = failure
+            defer { state.onClose = nil }
+            return failure == EPIPE ? state.onClose : nil
+        }
+        action?()
     }
 
     private static func terminalWidth(_ environment: [String: String]) -> Int {

@@ -7,8 +7,8 @@ import Darwin
 
 /// Runs a blocking closure on its own detached OS thread, so blocking never occupies Swift's cooperative pool.
 enum DedicatedThread {
-    /// Stack size for these threads: they only make a few syscalls and resume a continuation.
-    static let stackSize = 256 * 1024
+    /// Default stack size: enough for threads that only make a few syscalls and resume a continuation.
+    static let smallStack = 256 * 1024
 
     /// The closure handed to the new thread through its `void *` argument.
     private final class Body: Sendable {
@@ -19,8 +19,9 @@ enum DedicatedThread {
         init(_ run: @escaping @Sendable () -> Void) { self.run = run }
     }
 
-    /// Starts `body` on a new detached thread (falling back to a Dispatch worker if thread creation fails).
-    static func run(_ body: @escaping @Sendable () -> Void) {
+    /// Starts `body` on a new detached thread with `stackSize` bytes of stack (falling back to a Dispatch worker if
+    /// thread creation fails).
+    static func run(stackSize: Int = smallStack, _ body: @escaping @Sendable () -> Void) {
         let context = Unmanaged.passRetained(Body(body)).toOpaque()
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)

@@ -10,6 +10,10 @@ package enum OutputDestination: Sendable, Hashable {
 
 /// Everything needed to spawn one child process.
 package struct ProcessSpec: Sendable, Hashable {
+    /// The environment variable naming the manifest command a process runs for. Descendants inherit it, which
+    /// is how a stopped command's orphans are told apart from other commands' (see `ProcessTree`).
+    package static let commandIDVariable = "STARTUP_COMMAND_ID"
+
     /// argv; `arguments[0]` is looked up in the `PATH` of `environment` when it contains no slash.
     package var arguments: [String]
     /// The complete environment of the child (nothing is inherited implicitly; the caller merges).

@@ -29,6 +29,18 @@ enum SpawnExtensions {
     /// `pidfd_open`, or `nil` when the C library lacks the wrapper (it still fails with ENOSYS on kernels < 5.3).
     static let pidfdOpen: PidfdOpen? = lookUp("pidfd_open", as: PidfdOpen.self)
 
+    /// C signature of Linux `pidfd_send_signal` (glibc 2.36+ wrapper).
+    typealias PidfdSendSignal = @convention(c) (Int32, Int32, UnsafeMutableRawPointer?, UInt32) -> Int32
+
+    /// `pidfd_send_signal`, or `nil` when the C library lacks the wrapper.
+    static let pidfdSendSignal: PidfdSendSignal? = lookUp("pidfd_send_signal", as: PidfdSendSignal.self)
+
+    /// `prctl` with its five `unsigned long`-sized arguments (the C function is variadic).
+    typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
+
+    /// Linux `prctl`, hidden by the Glibc module.
+    static let prctl: Prctl? = lookUp("prctl", as: Prctl.self)
+
     typealias EpollCreate1 = @convention(c) (Int32) -> Int32
     typealias EpollControl = @convention(c) (Int32, Int32, Int32, UnsafeMutableRawPointer?) -> Int32
     typealias EpollWait = @convention(c) (Int32, UnsafeMutableRawPointer?, Int32, Int32) -> Int32

@@ -6,32 +6,55 @@ import Darwin
 import Dispatch
 import StartupKit
 
-/// Turns SIGINT and SIGTERM into calls, so a run can be cancelled cleanly instead of the process
-/// dying with its children still running. One handler serves a whole subcommand: the run, the
-/// wait of `--keep-running` and the stop lines each route interrupts to themselves in turn
+/// Turns SIGINT, SIGTERM and SIGHUP into calls, so a run can be cancelled cleanly instead of the
+/// process dying with its children still running. One handler serves a whole subcommand: the run,
+/// the wait of `--keep-running` and the stop lines each route interrupts to themselves in turn
 /// (libdispatch installs its signal handling once per process, so handlers must not come and go).
+///
+/// A second interrupt also makes the process engine kill at once what it is stopping, rather than
+/// wait out the grace period. SIGPIPE is ignored while the handler lives: a closed standard output
+/// is reported by the console as a failed write, which stops the run like a first interrupt.
 final class InterruptHandler {
-    private static let signals = [SIGINT, SIGTERM]
+    private static let signals = [SIGINT, SIGTERM, SIGHUP]
     private let sources: [any DispatchSourceSignal]
-    /// What an interrupt does now, and whether one arrived while nothing was routed.
-    private let route = Locked<(action: (@Sendable () -> Void)?, pending: Bool)>((nil, false))
+    /// What an interrupt does now, whether one arrived while nothing was routed, and how many came.
+    private let route = Locked<(action: (@Sendable () -> Void)?, pending: Bool, count: Int)>((nil, false, 0))
 
     /// Starts handling; interrupts do nothing until routed (but are remembered).
     init() {
+        signal(SIGPIPE, SIG_IGN)
         let route = self.route
         sources = Self.signals.map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                let action = route.withLock { route in
-                    if route.action == nil { route.pending = true }
-                    return route.action
-                }
-                action?()
-            }
+            // Signals that arrive together are delivered as one event with their count.
+            source.setEventHandler { Self.interrupt(route, count: max(1, Int(source.data))) }
             source.resume()
             return source
         }
+    }
+
+    /// What to do when standard output is closed: stop the run like a first interrupt (nothing if
+    /// one came already). Delivered from a Dispatch queue, as signals are: the failed write may
+    /// happen where cancelling the run cannot (inside an observer call).
+    var outputClosedAction: @Sendable () -> Void {
+        let route = self.route
+        return { DispatchQueue.global().async { Self.interrupt(route, count: 0) } }
+    }
+
+    /// Counts `count` signals (0: a closed standard output, which acts only as a first interrupt)
+    /// and acts on them: the routed action, and from the second signal on, SIGKILL at once.
+    private static func interrupt(
+        _ route: Locked<(action: (@Sendable () -> Void)?, pending: Bool, count: Int)>, count: Int
+    ) {
+        let (action, total) = route.withLock { route -> ((@Sendable () -> Void)?, Int) in
+            if count == 0 && route.count > 0 { return (nil, route.count) }
+            route.count += max(1, count)
+            if route.action == nil { route.pending = true }
+            return (route.action, route.count)
+        }
+        if count > 0 && total > 1 { ProcessEngine.shared.killAtOnce() }
+        action?()
     }
 
     /// Sends interrupts to `action` from now on; runs it at once if one arrived while nothing was
@@ -50,9 +73,9 @@ final class InterruptHandler {
         route.withLock { $0.action = nil }
     }
 
-    /// Stops handling and restores the default action.
+    /// Stops handling and restores the default actions.
     func stop() {
         for source in sources { source.cancel() }
-        for number in Self.signals { signal(number, SIG_DFL) }
+        for number in Self.signals + [SIGPIPE] { signal(number, SIG_DFL) }
     }
 }

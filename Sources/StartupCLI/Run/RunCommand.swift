@@ -14,8 +14,9 @@ enum RunCommand {
     ///   - options: The parsed options.
     ///   - console: Where to print.
     ///   - environment: The environment commands start from.
-    ///   - handlesSignals: Whether SIGINT and SIGTERM interrupt the run (the binary); in-process
-    ///     callers cancel the calling task instead.
+    ///   - handlesSignals: Whether SIGINT, SIGTERM, SIGHUP and a closed standard output interrupt
+    ///     the run, and `startup` adopts its commands' orphans (the binary); in-process callers
+    ///     cancel the calling task instead.
     static func execute(_ options: RunOptions, console: Console, environment: [String: String], handlesSignals: Bool) async throws(ExitCode) {
         var manifest = try ManifestLoading.load(options.file, console: console)
         let manifestDirectory = URL(fileURLWithPath: options.file).deletingLastPathComponent().path
@@ -42,6 +43,10 @@ enum RunCommand {
 
         let interrupts = handlesSignals ? InterruptHandler() : nil
         defer { interrupts?.stop() }
+        if let interrupts {
+            ProcessEngine.shared.adoptOrphans()
+            console.whenOutputCloses(interrupts.outputClosedAction)
+        }
         let report = await run(orchestrator, interrupts: interrupts)
         let saved = SavedRun(report: report, settings: RunSettings(
             manifestPath: URL(fileURLWithPath: options.file).standardizedFileURL.path, isSimulated: options.simulate,
@@ -101,6 +106,7 @@ enum RunCommand {
                           console: console, style: style, outputs: outputs, interrupts: interrupts) {
             exitCode = exitCode ?? .failure
         }
+        if console.isOutputClosed { exitCode = .outputClosed }
         if let exitCode { throw exitCode }
     }
 
@@ -131,7 +137,7 @@ enum RunCommand {
         return !stopped.failures.isEmpty
     }
 
-    /// Suspends until SIGINT or SIGTERM (the binary) or until the calling task is cancelled.
+    /// Suspends until SIGINT, SIGTERM or SIGHUP (the binary) or until the calling task is cancelled.
     private static func waitForInterrupt(_ interrupts: InterruptHandler?) async {
         let waiting = Task { try? await Task.sleep(for: .seconds(10 * 365 * 86_400)) }
         interrupts?.route { waiting.cancel() }
@@ -145,8 +151,13 @@ enum RunCommand {
 
     /// Runs the orchestrator in a task that an interrupt, or cancelling the caller, cancels.
     /// The handler was installed before the first command starts, so no Ctrl-C slips past it.
+    /// The task prefers the process engine's thread, so scheduling and spawning share one loop.
     private static func run(_ orchestrator: StartupOrchestrator, interrupts: InterruptHandler?) async -> StartupReport {
-        let run = Task { await orchestrator.run() }
+        let run = if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) {
+            Task(executorPreference: ProcessEngine.shared) { await orchestrator.run() }
+        } else {
+            Task { await orchestrator.run() }
+        }
         interrupts?.route { run.cancel() }
         defer { interrupts?.unroute() }
         return await withTaskCancellationHandler {

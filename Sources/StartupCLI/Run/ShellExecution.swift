@@ -44,7 +44,7 @@ struct ShellExecution: Sendable {
         var environment = self.environment
         environment.merge(defaults.environment) { _, new in new }
         environment.merge(command.environment) { _, new in new }
-        environment["STARTUP_COMMAND_ID"] = command.id.rawValue
+        environment[ProcessSpec.commandIDVariable] = command.id.rawValue
         let directory = command.workingDirectory ?? defaults.workingDirectory ?? "."
         let workingDirectory = directory.hasPrefix("/")
             ? directory

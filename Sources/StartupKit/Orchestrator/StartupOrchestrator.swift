@@ -63,7 +63,15 @@ public struct StartupOrchestrator: Sendable {
     public func run() async -> StartupReport {
         let scheduler = RunScheduler(plan: plan, options: options, clock: clock.started())
         return await withTaskGroup(of: Void.self) { delivery in
-            if scheduler.deliversEvents { delivery.addTask { await scheduler.deliverEvents() } }
+            if scheduler.deliversEvents {
+                // Never on an executor the run prefers (the CLI runs its commands on its process
+                // engine's thread): an observer that blocks must not hold up the commands.
+                if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) {
+                    delivery.addTask(executorPreference: globalConcurrentExecutor) { await scheduler.deliverEvents() }
+                } else {
+                    delivery.addTask { await scheduler.deliverEvents() }
+                }
+            }
             await withTaskGroup(of: Void.self) { workers in
                 scheduler.begin(cancelled: Task.isCancelled)
                 await withTaskCancellationHandler {

@@ -1,0 +1,101 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A child the engine is asked to start, with the task waiting for its exit.
+struct SpawnRequest: Sendable {
+    /// The child's token, unique for the process's lifetime.
+    let token: UInt64
+    /// What to run.
+    let spec: ProcessSpec
+    /// Where stdout+stderr go when `spec.output` is `.capture`.
+    let captureDescriptor: Int32?
+    /// SIGTERM to SIGKILL, when the child is stopped.
+    let gracePeriod: Duration
+    /// How the working directory is entered.
+    let directoryStrategy: ChildLauncher.DirectoryStrategy
+    /// How the exit is noticed.
+    let exitStrategy: ExitWatcher.Strategy
+    /// Resumed once, when the child has been reaped (or could not be started).
+    let waiter: CheckedContinuation<ChildExit, Never>
+}
+
+/// How a spawned child ended, plus whether cancellation made the engine signal it.
+struct ChildExit: Sendable, Hashable {
+    /// How the child ended.
+    var termination: Termination
+    /// The strongest signal sent because of cancellation, if any.
+    var cancellation: CancellationSignal?
+
+    /// The outcome of a child whose task was cancelled before it was spawned.
+    static func cancelledBeforeStart(_ spec: ProcessSpec) -> ChildExit {
+        let program = spec.arguments.first ?? ""
+        return ChildExit(
+            termination: .failedToStart(errno: ECANCELED, message: "cannot run \"\(program)\": cancelled before it started"),
+            cancellation: nil)
+    }
+}
+
+/// What other threads hand to the engine's thread: the lock-guarded half of the engine's state. Every field is
+/// taken in one batch by the loop; `sleeping` tells a sender whether the loop must be woken.
+struct EngineInbox: Sendable {
+    /// Swift jobs of tasks that prefer the engine as their executor, in order.
+    var jobs: [UnownedJob] = []
+    /// Children to start.
+    var spawns: [SpawnRequest] = []
+    /// Tokens of children whose task was cancelled.
+    var stops: [UInt64] = []
+    /// Tokens of children a watcher thread saw exit, with 0 or the errno of the failed wait.
+    var exits: [(token: UInt64, error: Int32)] = []
+    /// Set by a second interrupt: every stop from now on is SIGKILL, at once.
+    var killsAtOnce = false
+    /// Set when `startup` became the child subreaper: orphans are reaped after each batch of exits.
+    var reapsOrphans = false
+    /// The last token handed out.
+    var lastToken: UInt64 = 0
+    /// The loop is about to sleep, or sleeps: a sender must wake it.
+    var sleeping = false
+
+    /// The work the loop takes in one go.
+    struct Batch {
+        var jobs: [UnownedJob]
+        var spawns: [SpawnRequest]
+        var stops: [UInt64]
+        var exits: [(token: UInt64, error: Int32)]
+        var killsAtOnce: Bool
+        var reapsOrphans: Bool
+
+        /// Nothing to do but wait.
+        var isEmpty: Bool { jobs.isEmpty && spawns.isEmpty && stops.isEmpty && exits.isEmpty }
+    }
+
+    /// Takes everything queued; marks the loop as sleeping when there was nothing and `idle` (the loop has
+    /// nothing of its own left to do).
+    mutating func take(idle: Bool) -> Batch {
+        let batch = Batch(jobs: jobs, spawns: spawns, stops: stops, exits: exits, killsAtOnce: killsAtOnce,
+                          reapsOrphans: reapsOrphans)
+        sleeping = batch.isEmpty && idle
+        if !batch.isEmpty {
+            jobs = []
+            spawns = []
+            stops = []
+            exits = []
+        }
+        return batch
+    }
+
+    /// Takes only the queued spawn requests (those the jobs just run have posted).
+    mutating func takeSpawns() -> [SpawnRequest] {
+        defer { spawns = [] }
+        return spawns
+    }
+
+    /// Runs `change` and tells whether the loop has to be woken for it (it was sleeping; it is now awake).
+    mutating func post(_ change: (inout EngineInbox) -> Void) -> Bool {
+        change(&self)
+        defer { sleeping = false }
+        return sleeping
+    }
+}

@@ -1,0 +1,248 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A child the engine runs. Engine thread only.
+struct RunningChild {
+    /// The child's pid, also its process-group id.
+    let pid: pid_t
+    /// Its pidfd in the wait set, or -1 when a watcher thread waits for it.
+    let pidfd: Int32
+    /// The task waiting for the exit.
+    let waiter: CheckedContinuation<ChildExit, Never>
+    /// SIGTERM to SIGKILL when it is stopped.
+    let gracePeriod: Duration
+    /// What goes with it beyond its group, found when it is stopped.
+    var tree: ProcessTree
+    /// The strongest signal sent because its task was cancelled.
+    var signal: CancellationSignal? = nil
+    /// When SIGTERM turns into SIGKILL.
+    var killDeadline: ContinuousClock.Instant? = nil
+}
+
+/// The engine's thread. Each turn takes what other threads posted (in one lock), starts the requested children,
+/// stops the cancelled ones, runs the queued jobs, then collects exits (sleeping in the wait set only when there
+/// was nothing to do) and reaps them, resuming their tasks.
+///
+/// Signalling and reaping happen only here, so a group is signalled only while its leader is unreaped (running
+/// or a zombie), when its pid and process-group id cannot have been reused.
+struct EngineLoop {
+    let engine: ProcessEngine
+    /// Spawn requests not started yet; the next to start is the last.
+    private var queuedSpawns: [SpawnRequest] = []
+    /// The children running, by token.
+    private var children: [UInt64: RunningChild] = [:]
+    /// The token of each running child, by pid (tells adopted orphans from our own children).
+    private var tokensByPid: [pid_t: UInt64] = [:]
+    /// A second interrupt came: stops are SIGKILL at once.
+    private var killsAtOnce = false
+    /// `startup` is the child subreaper: exited orphans are reaped.
+    private var reapsOrphans = false
+    private let clock = ContinuousClock()
+
+    init(engine: ProcessEngine) {
+        self.engine = engine
+    }
+
+    /// Runs forever. One spawn per turn, with the exits collected between spawns (as make reaps between
+    /// jobs): a burst of spawn requests never hides the exit of a command others wait for. The requests of the
+    /// latest turn go first (in their order), so the chain of commands that just progressed keeps moving.
+    mutating func run() -> Never {
+        while true {
+            let batch = engine.inbox.withLock { $0.take(idle: queuedSpawns.isEmpty) }
+            var exits: [(token: UInt64, error: Int32)]
+            if batch.isEmpty && queuedSpawns.isEmpty {
+                exits = engine.waitSet.wait(timeoutMilliseconds: sleepLimit()).map { ($0, 0) }
+                engine.inbox.withLock { $0.sleeping = false }
+            } else {
+                reapsOrphans = batch.reapsOrphans
+                queue(batch.spawns)
+                if batch.killsAtOnce && !killsAtOnce {
+                    killsAtOnce = true
+                    killStoppingChildren()
+                }
+                if !batch.stops.isEmpty { stop(batch.stops) }
+                if !batch.jobs.isEmpty {
+                    runJobs(batch.jobs)
+                    queue(engine.inbox.withLock { $0.takeSpawns() })
+                }
+                if let request = queuedSpawns.popLast() { start(request) }
+                exits = batch.exits + engine.waitSet.wait(timeoutMilliseconds: 0).map { ($0, 0) }
+            }
+            if !exits.isEmpty { reap(exits) }
+            escalateOverdueStops()
+        }
+    }
+
+    /// Puts the requests of this turn before those of earlier turns, keeping their order.
+    private mutating func queue(_ requests: [SpawnRequest]) {
+        queuedSpawns.append(contentsOf: requests.reversed())
+    }
+
+    /// Runs the jobs of tasks that prefer the engine, in order.
+    private func runJobs(_ jobs: [UnownedJob]) {
+        guard !jobs.isEmpty else { return }
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) {
+            let executor = engine.asUnownedTaskExecutor()
+            for job in jobs { job.runSynchronously(on: executor) }
+        }
+    }
+
+    /// Spawns a requested child and starts watching for its exit; a spawn failure resumes its task at once.
+    private mutating func start(_ request: SpawnRequest) {
+        let pid: pid_t
+        switch ChildLauncher.launch(request.spec, captureDescriptor: request.captureDescriptor,
+                                    directoryStrategy: request.directoryStrategy) {
+        case .failure(let failure):
+            request.waiter.resume(returning: ChildExit(termination: failure.termination, cancellation: nil))
+            return
+        case .success(let spawned):
+            pid = spawned
+        }
+        var pidfd: Int32 = -1
+        if request.exitStrategy == .automatic, engine.waitSet.watchesPidfds, let pidfdOpen = SpawnExtensions.pidfdOpen {
+            pidfd = pidfdOpen(pid, 0)  // pidfds are always close-on-exec
+            if pidfd >= 0, !engine.waitSet.add(pidfd: pidfd, token: request.token) {
+                _ = closeDescriptor(pidfd)
+                pidfd = -1
+            }
+        }
+        if pidfd < 0 {
+            let engine = engine
+            let token = request.token
+            ExitWatcher.watchOnThread(pid) { error in engine.post { $0.exits.append((token, error)) } }
+        }
+        children[request.token] = RunningChild(
+            pid: pid, pidfd: pidfd, waiter: request.waiter, gracePeriod: request.gracePeriod,
+            tree: ProcessTree(leader: pid, environment: request.spec.environment))
+        tokensByPid[pid] = request.token
+    }
+
+    /// Stops the children of cancelled tasks: SIGTERM to each group and tree (SIGKILL with no grace period or
+    /// after a second interrupt), SIGKILL when the grace period ends. Tokens of finished children are ignored.
+    private mutating func stop(_ tokens: [UInt64]) {
+        let unstarted = queuedSpawns.filter { tokens.contains($0.token) }
+        if !unstarted.isEmpty {
+            queuedSpawns.removeAll { tokens.contains($0.token) }
+            for request in unstarted { request.waiter.resume(returning: .cancelledBeforeStart(request.spec)) }
+        }
+        guard tokens.contains(where: { children[$0] != nil }) else { return }
+        let processes = ProcessTree.snapshot()
+        for token in tokens {
+            guard var child = children[token], child.signal == nil else { continue }
+            child.tree.extend(from: processes, excluding: tokensByPid.keys)
+            let atOnce = killsAtOnce || child.gracePeriod <= .zero
+            let signal = atOnce ? SIGKILL : SIGTERM
+            _ = kill(-child.pid, signal)
+            child.tree.signal(signal)
+            child.signal = atOnce ? .kill : .terminate
+            child.killDeadline = atOnce ? nil : clock.now + child.gracePeriod
+            children[token] = child
+        }
+    }
+
+    /// SIGKILL for the children whose grace period is over.
+    private mutating func escalateOverdueStops() {
+        guard children.values.contains(where: { $0.killDeadline != nil }) else { return }
+        let now = clock.now
+        let overdue = children.filter { $0.value.killDeadline.map { $0 <= now } ?? false }.map(\.key)
+        if !overdue.isEmpty { killNow(overdue) }
+    }
+
+    /// SIGKILL for every child in its grace period.
+    private mutating func killStoppingChildren() {
+        let stopping = children.filter { $0.value.signal == .terminate }.map(\.key)
+        if !stopping.isEmpty { killNow(stopping) }
+    }
+
+    /// Sends SIGKILL to the groups and trees of `tokens`, found again (what was started since the stop began).
+    private mutating func killNow(_ tokens: [UInt64]) {
+        let processes = ProcessTree.snapshot()
+        for token in tokens {
+            guard var child = children[token] else { continue }
+            child.tree.extend(from: processes, excluding: tokensByPid.keys)
+            _ = kill(-child.pid, SIGKILL)
+            child.tree.signal(SIGKILL)
+            child.signal = .kill
+            child.killDeadline = nil
+            children[token] = child
+        }
+    }
+
+    /// Reaps exited children and resumes their tasks. A stopped child's group and tree get SIGKILL first, so
+    /// nothing it started outlives it (members that ignored SIGTERM, or were started during the grace period).
+    private mutating func reap(_ exits: [(token: UInt64, error: Int32)]) {
+        let stopped = exits.contains { children[$0.token]?.signal != nil }
+        let processes = stopped ? ProcessTree.snapshot() : []
+        for (token, error) in exits {
+            guard var child = children.removeValue(forKey: token) else { continue }
+            tokensByPid[child.pid] = nil
+            if child.pidfd >= 0 {
+                engine.waitSet.remove(pidfd: child.pidfd)
+                _ = closeDescriptor(child.pidfd)
+            }
+            if child.signal != nil {
+                _ = kill(-child.pid, SIGKILL)
+                child.tree.extend(from: processes, excluding: tokensByPid.keys)
+                child.tree.signal(SIGKILL)
+            }
+            child.tree.close()
+            child.waiter.resume(returning: error == 0 ? waitForStatus(of: child) : lost(child, error))
+        }
+        if reapsOrphans { reapOrphans() }
+    }
+
+    /// Reaps the exited child (a zombie, so this returns at once).
+    private func waitForStatus(of child: RunningChild) -> ChildExit {
+        var status: Int32 = 0
+        var result: pid_t
+        repeat {
+            result = waitpid(child.pid, &status, 0)
+        } while result == -1 && errno == EINTR
+        if result == -1 { return lost(child, errno) }
+        return ChildExit(termination: Termination(waitStatus: status), cancellation: child.signal)
+    }
+
+    /// The outcome when the child could not be waited for (e.g. someone else reaped it, or SIGCHLD is ignored).
+    private func lost(_ child: RunningChild, _ code: Int32) -> ChildExit {
+        ChildExit(
+            termination: .failedToStart(errno: code, message: "lost track of process \(child.pid): \(errnoDescription(code))"),
+            cancellation: child.signal)
+    }
+
+    /// Reaps exited children that are not the engine's: orphans adopted as the child subreaper. Stops at the
+    /// first exited child that is the engine's (its own exit is being handled), as `waitid` shows one at a time.
+    private func reapOrphans() {
+        while true {
+            var info = siginfo_t()
+            guard waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) == 0 else { return }
+            let pid = info.childPid
+            guard pid > 0, tokensByPid[pid] == nil else { return }
+            var status: Int32 = 0
+            _ = waitpid(pid, &status, WNOHANG)
+        }
+    }
+
+    /// Milliseconds until the nearest end of a grace period (rounded up), or -1 for none.
+    private func sleepLimit() -> Int32 {
+        guard let deadline = children.values.compactMap(\.killDeadline).min() else { return -1 }
+        let remaining = clock.now.duration(to: deadline)
+        guard remaining > .zero else { return 0 }
+        let (seconds, attoseconds) = remaining.components
+        let milliseconds = seconds * 1_000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return Int32(clamping: milliseconds)
+    }
+}
+
+extension siginfo_t {
+    /// The pid `waitid` filled in.
+    fileprivate var childPid: pid_t {
+        #if canImport(Glibc)
+        _sifields._sigchld.si_pid
+        #else
+        si_pid
+        #endif
+    }
+}

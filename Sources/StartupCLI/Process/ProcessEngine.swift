@@ -1,0 +1,97 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import StartupKit
+
+/// The one thread that runs child processes, as make does: it spawns them, waits for their exits, reaps them
+/// and stops the ones whose task is cancelled, all in one loop (`EngineLoop`).
+///
+/// It is also a task executor: a run whose task prefers it (`Task(executorPreference:)`, as `startup run` does)
+/// schedules its commands on the same thread, so a command's exit, the choice of the next command and its spawn
+/// follow each other with no thread hand-off. Callers on other threads hand their requests over through
+/// `inbox` and wake the loop only when it sleeps.
+package final class ProcessEngine: Sendable {
+    /// The process's engine; its thread starts on first use.
+    package static let shared = ProcessEngine()
+
+    /// Stack of the engine's thread: it runs the jobs of the tasks that prefer it, like any worker thread.
+    private static let stackSize = 8 << 20
+
+    /// Guards what other threads hand to the loop: jobs, spawn and stop requests, flags.
+    let inbox = Locked(EngineInbox())
+    /// What the loop sleeps on.
+    let waitSet = EngineWaitSet()
+
+    private init() {
+        DedicatedThread.run(stackSize: Self.stackSize) { [self] in
+            var loop = EngineLoop(engine: self)
+            loop.run()
+        }
+    }
+
+    /// Starts `request`'s child and suspends until it has been reaped. Cancelling the calling task stops the
+    /// child (see `EngineLoop`); a task cancelled before the request is handed over starts nothing.
+    func run(
+        _ spec: ProcessSpec,
+        captureDescriptor: Int32?,
+        gracePeriod: Duration,
+        directoryStrategy: ChildLauncher.DirectoryStrategy,
+        exitStrategy: ExitWatcher.Strategy
+    ) async -> ChildExit {
+        let token = inbox.withLock { inbox in
+            inbox.lastToken += 1
+            return inbox.lastToken
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (waiter: CheckedContinuation<ChildExit, Never>) in
+                let request = SpawnRequest(
+                    token: token, spec: spec, captureDescriptor: captureDescriptor, gracePeriod: gracePeriod,
+                    directoryStrategy: directoryStrategy, exitStrategy: exitStrategy, waiter: waiter)
+                // Read under the lock: a cancellation after this point posts its stop after this spawn.
+                var cancelled = false
+                post { inbox in
+                    cancelled = Task.isCancelled
+                    if !cancelled { inbox.spawns.append(request) }
+                }
+                if cancelled { waiter.resume(returning: .cancelledBeforeStart(spec)) }
+            }
+        } onCancel: {
+            post { $0.stops.append(token) }
+        }
+    }
+
+    /// Sends SIGKILL at once to every child being stopped, and to every child stopped from now on (a second
+    /// interrupt: the user does not want to wait for the grace period).
+    package func killAtOnce() {
+        post { $0.killsAtOnce = true }
+    }
+
+    /// Makes `startup` the child subreaper (Linux), so descendants of its commands that are orphaned are
+    /// reparented to it rather than to init, where a stop can still find them (see `ProcessTree`); the engine
+    /// then reaps the ones that exit. Only for a process whose children all come from the engine (the binary).
+    package func adoptOrphans() {
+        #if os(Linux)
+        guard let prctl = SpawnExtensions.prctl, prctl(Self.setChildSubreaper, 1, 0, 0, 0) == 0 else { return }
+        post { $0.reapsOrphans = true }
+        #endif
+    }
+
+    /// `PR_SET_CHILD_SUBREAPER`.
+    private static let setChildSubreaper: Int32 = 36
+
+    /// Applies `change` to the inbox and wakes the loop if it sleeps.
+    func post(_ change: (inout EngineInbox) -> Void) {
+        if inbox.withLock({ $0.post(change) }) { waitSet.wake() }
+    }
+}
+
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
+extension ProcessEngine: TaskExecutor {
+    /// Queues a job of a task that prefers the engine; the loop runs it.
+    package func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        post { $0.jobs.append(job) }
+    }
+}

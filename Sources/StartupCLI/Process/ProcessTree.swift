@@ -1,0 +1,145 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The processes that go with a command `startup` stops, beyond its process group (which `kill(-pgid)` reaches).
+///
+/// Found in `/proc` (Linux) when the stop begins and again when it ends, and made of:
+/// - the leader's descendants through parent links, so a child that called `setsid` is found while its parent
+///   lives;
+/// - every process in a session or process group led by a member, so what a `setsid` child started is found
+///   even after that child exited;
+/// - orphans `startup` adopted as the child subreaper (their parent died before the stop) whose environment still
+///   carries the command's `STARTUP_COMMAND_ID=<id>`: nothing else tells whose they were.
+/// Each member gets a pidfd, so a signal sent later can never reach a process that reused its pid. Used on the
+/// engine's thread only. Elsewhere than Linux the tree is empty and only the process group is signalled.
+struct ProcessTree {
+    /// The command's leader (our child, also its process-group id).
+    let leader: pid_t
+    /// The `NAME=value` entry that marks the command's adopted orphans, if the command has one.
+    let marker: [UInt8]?
+    /// Members found so far (never the leader), with their pidfd, or -1 where pidfds are unavailable.
+    private(set) var members: [pid_t: Int32] = [:]
+
+    /// A tree with no members yet.
+    init(leader: pid_t, environment: [String: String]) {
+        self.leader = leader
+        marker = environment[ProcessSpec.commandIDVariable].map { Array("\(ProcessSpec.commandIDVariable)=\($0)".utf8) }
+    }
+
+    /// One line of `/proc/<pid>/stat`: the fields that place a process.
+    struct Entry {
+        let pid: pid_t
+        let parent: pid_t
+        let group: pid_t
+        let session: pid_t
+    }
+
+    /// Adds what belongs to the command in `processes` (a `snapshot()`); `excluded` are pids never to add (the
+    /// engine's own children).
+    mutating func extend(from processes: [Entry], excluding excluded: Dictionary<pid_t, UInt64>.Keys) {
+        #if os(Linux)
+        let ourPid = getpid()
+        var known = Set(members.keys)
+        known.insert(leader)
+        var added = true
+        while added {
+            added = false
+            for process in processes where !known.contains(process.pid) {
+                guard process.pid != ourPid, !excluded.contains(process.pid) else { continue }
+                let related = known.contains(process.parent) || known.contains(process.group)
+                    || known.contains(process.session)
+                guard related || (process.parent == ourPid && isMarked(process.pid)) else { continue }
+                known.insert(process.pid)
+                members[process.pid] = SpawnExtensions.pidfdOpen?(process.pid, 0) ?? -1
+                added = true
+            }
+        }
+        #endif
+    }
+
+    /// Sends `signal` to every member still alive (the caller signals the process group).
+    func signal(_ signal: Int32) {
+        for (pid, pidfd) in members {
+            if pidfd >= 0, let send = SpawnExtensions.pidfdSendSignal {
+                _ = send(pidfd, signal, nil, 0)
+            } else {
+                _ = kill(pid, signal)
+            }
+        }
+    }
+
+    /// Closes the members' pidfds; the tree is not used afterwards.
+    func close() {
+        for pidfd in members.values where pidfd >= 0 {
+            _ = closeDescriptor(pidfd)
+        }
+    }
+
+    /// Every process visible in `/proc` (none elsewhere than Linux). Costs a read of each process's `stat`.
+    static func snapshot() -> [Entry] {
+        #if os(Linux)
+        guard let directory = opendir("/proc") else { return [] }
+        defer { closedir(directory) }
+        var entries: [Entry] = []
+        while let item = readdir(directory) {
+            let name = withUnsafeBytes(of: item.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let pid = pid_t(name), let stat = readSmallFile("/proc/\(name)/stat") else { continue }
+            // "pid (comm) state ppid pgrp session ...": comm may hold spaces and parentheses, so parse after the last ')'.
+            guard let close = stat.lastIndex(of: UInt8(ascii: ")")) else { continue }
+            let fields = stat[(close + 1)...].split(separator: UInt8(ascii: " "))
+            guard fields.count > 4, let parent = number(fields[1]), let group = number(fields[2]),
+                  let session = number(fields[3]) else { continue }
+            entries.append(Entry(pid: pid, parent: parent, group: group, session: session))
+        }
+        return entries
+        #else
+        return []
+        #endif
+    }
+
+    #if os(Linux)
+    /// Whether the environment `pid` started with holds `marker`.
+    private func isMarked(_ pid: pid_t) -> Bool {
+        guard let marker, let environment = Self.readSmallFile("/proc/\(pid)/environ", limit: 1 << 20) else { return false }
+        return environment.split(separator: 0).contains { $0.elementsEqual(marker) }
+    }
+
+    /// A decimal field.
+    private static func number(_ field: ArraySlice<UInt8>) -> pid_t? {
+        pid_t(String(decoding: field, as: UTF8.self))
+    }
+
+    /// Up to `limit` bytes of a file, or `nil` if it cannot be read (the process is gone, or not ours).
+    private static func readSmallFile(_ path: String, limit: Int = 4096) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { _ = closeDescriptor(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: limit)
+        var filled = 0
+        while filled < limit {
+            let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, limit - filled) }
+            if count > 0 {
+                filled += count
+            } else if count < 0 && errno == EINTR {
+                continue
+            } else {
+                if count < 0 { return nil }
+                break
+            }
+        }
+        return Array(bytes[..<filled])
+    }
+    #endif
+}
+
+/// `close(2)`, named apart from `ProcessTree.close()`.
+func closeDescriptor(_ descriptor: Int32) -> Int32 {
+    #if canImport(Glibc)
+    Glibc.close(descriptor)
+    #else
+    Darwin.close(descriptor)
+    #endif
+}

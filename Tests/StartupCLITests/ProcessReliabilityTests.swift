@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+
+@testable import StartupCLI
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// End-to-end: the built binary stops its children whatever ends the run (SIGHUP, a closed standard output, a
+/// timeout, a second interrupt), including descendants that left their process group, and leaves alone what a
+/// command started on purpose before it exited. Children report their pids through a FIFO the test reads.
+@Suite struct ProcessReliabilityTests {
+    private typealias Support = SpawnTestSupport
+
+    /// A manifest folder with a FIFO named `ready` the commands write their pids to.
+    private func folder(_ manifest: String) throws -> TemporaryDirectory {
+        let folder = try TemporaryDirectory()
+        try folder.write("commands.json", manifest)
+        try LineReader.makeFIFO(folder.file("ready"))
+        return folder
+    }
+
+    /// The pids a command wrote to the folder's FIFO.
+    private func readyPids(in folder: TemporaryDirectory) async -> [pid_t] {
+        await LineReader.readLine(fromFIFO: folder.file("ready")).split(separator: " ").compactMap { pid_t($0) }
+    }
+
+    /// SIGKILLs what a failed test may have left, and lets a FIFO reader go.
+    private func cleanUp(_ pids: [pid_t], _ folder: TemporaryDirectory) {
+        for pid in pids { _ = kill(pid, SIGKILL) }
+        LineReader.release(fifo: folder.file("ready"))
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func sighup_stopsTheRunLikeCtrlC_printsAndSavesTheReport_writesTheTrace_exits130() async throws {
+        let folder = try folder(#"""
+        {"version": 1, "commands": [{"id": "server", "run": "echo $$ > ready; exec sleep 100"}]}
+        """#)
+        let running = try StartupBinary.start(["run", "--trace"], in: folder.path)
+        let pids = await readyPids(in: folder)
+        defer { cleanUp(pids, folder) }
+        try #require(pids.count == 1)
+        kill(running.pid, SIGHUP)
+        let result = await running.finish()
+        #expect(result.status == 130)
+        #expect(result.output.contains("Interrupted in "))
+        #expect(result.output.contains("Report saved to"))
+        #expect(FileManager.default.fileExists(atPath: folder.file(".startup/last-run.json")))
+        #expect(FileManager.default.fileExists(atPath: folder.file(".startup/trace.json")))
+        #expect(kill(pids[0], 0) == -1 && errno == ESRCH, "the command was left running")
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func closedStandardOutput_stopsTheRunQuietly_savesTheReport_exits141() async throws {
+        // `first` prints a line at once; `server` runs until stopped; `gate` finishes once the test has closed
+        // the pipe (its `cat` waits for the test to open the FIFO), so startup's next write meets EPIPE.
+        let folder = try folder(#"""
+        {"version": 1, "commands": [
+          {"id": "first", "run": "true"},
+          {"id": "server", "run": "echo $$ > ready; exec sleep 100"},
+          {"id": "gate", "run": "cat gate"}
+        ]}
+        """#)
+        try LineReader.makeFIFO(folder.file("gate"))
+        let (process, output, errorFile) = try startWithPipedOutput(["run", "-j", "3"], in: folder.path)
+        defer { try? FileManager.default.removeItem(atPath: errorFile) }
+        let exit = StartupBinary.ExitSignal()
+        process.terminationHandler = { exit.finished($0.terminationStatus) }
+        try process.run()
+        let pids = await readyPids(in: folder)
+        defer { cleanUp(pids, folder) }
+        try #require(pids.count == 1)
+        let firstLine = await LineReader.readLine(from: output, closes: true)
+        #expect(firstLine.contains("first"))
+        let gate = open(folder.file("gate"), O_WRONLY | O_CLOEXEC)
+        if gate >= 0 { _ = close(gate) }
+        let status = await exit.wait()
+        #expect(status == 141)
+        #expect(process.terminationReason == .exit, "startup died of a signal")
+        #expect((try? String(contentsOfFile: errorFile, encoding: .utf8)) == "")
+        #expect(FileManager.default.fileExists(atPath: folder.file(".startup/last-run.json")))
+        #expect(kill(pids[0], 0) == -1 && errno == ESRCH, "the command was left running")
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func timeout_killsDescendantsThatLeftTheProcessGroup_evenOrphanedOnes() async throws {
+        // One `setsid` child of the command's shell, and one orphaned by a subshell that exited (adopted by
+        // startup as the child subreaper). Both left the command's process group and session.
+        let folder = try folder(#"""
+        {"version": 1, "commands": [{"id": "server", "timeout": "3s",
+          "run": "(setsid sleep 100 & echo $! > adopted); setsid sleep 100 & echo \"$$ $! $(cat adopted)\" > ready; exec sleep 100"}]}
+        """#)
+        let running = try StartupBinary.start(["run"], in: folder.path)
+        let pids = await readyPids(in: folder)
+        defer { cleanUp(pids, folder) }
+        try #require(pids.count == 3)
+        let result = await running.finish()
+        #expect(result.status == 1)
+        #expect(result.output.contains("timed out"))
+        #expect(kill(pids[0], 0) == -1 && errno == ESRCH, "the command was left running")
+        #expect(!Support.isRunningAndUnsignalled(pids[1]), "the setsid child of the command was left running")
+        #expect(!Support.isRunningAndUnsignalled(pids[2]), "the orphaned setsid descendant was left running")
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func commandThatExitsByItself_mayLeaveADaemonRunning() async throws {
+        let folder = try folder(#"""
+        {"version": 1, "commands": [{"id": "daemon", "run": "setsid sleep 100 & echo $! > ready"}]}
+        """#)
+        let running = try StartupBinary.start(["run"], in: folder.path)
+        let pids = await readyPids(in: folder)
+        defer { cleanUp(pids, folder) }
+        try #require(pids.count == 1)
+        let result = await running.finish()
+        #expect(result.status == 0)
+        #expect(Support.isRunningAndUnsignalled(pids[0]), "the daemon left on purpose was stopped")
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func secondInterrupt_killsAChildThatIgnoresSIGTERM_atOnce() async throws {
+        // The grace period is far longer than the time limit: only SIGKILL at once ends the run in time.
+        let folder = try folder(#"""
+        {"version": 1, "commands": [{"id": "stubborn", "run": "trap '' TERM; echo $$ > ready; exec sleep 100"}]}
+        """#)
+        let running = try StartupBinary.start(["run", "--grace-period", "300s"], in: folder.path)
+        let pids = await readyPids(in: folder)
+        defer { cleanUp(pids, folder) }
+        try #require(pids.count == 1)
+        // Two different signals, so they cannot merge into one.
+        kill(running.pid, SIGINT)
+        kill(running.pid, SIGTERM)
+        let result = await running.finish()
+        #expect(result.status == 130)
+        #expect(kill(pids[0], 0) == -1 && errno == ESRCH, "the command was left running")
+    }
+
+    /// A `startup` process (not yet run) whose standard output is a pipe the test reads; returns the read end
+    /// and the file standard error goes to.
+    private func startWithPipedOutput(_ arguments: [String], in directory: String) throws -> (Process, Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: StartupBinary.path)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        let errorFile = NSTemporaryDirectory() + "startup-err-\(UUID().uuidString)"
+        _ = FileManager.default.createFile(atPath: errorFile, contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: errorFile)
+        process.standardInput = FileHandle.nullDevice
+        let reader = fcntl(pipe.fileHandleForReading.fileDescriptor, F_DUPFD_CLOEXEC, 0)
+        try pipe.fileHandleForReading.close()
+        return (process, reader, errorFile)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads a line from a pipe or a FIFO on a thread of its own, so a test waits for a child's word (or for every
+/// writer to close) without polling and without blocking the cooperative pool.
+enum LineReader {
+    /// Reads up to the first newline (not included) or the end of input, then closes `descriptor` if `closes`.
+    static func readLine(from descriptor: Int32, closes: Bool) async -> String {
+        await onThread {
+            defer { if closes { _ = close(descriptor) } }
+            return line(from: descriptor)
+        }
+    }
+
+    /// Opens the FIFO at `path` for reading (waiting for a writer), reads its first line and closes it. A reader
+    /// left waiting for a writer is released by `release(fifo:)`.
+    static func readLine(fromFIFO path: String) async -> String {
+        await onThread {
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { return "" }
+            defer { _ = close(descriptor) }
+            return line(from: descriptor)
+        }
+    }
+
+    /// Creates a FIFO at `path`.
+    static func makeFIFO(_ path: String) throws {
+        guard mkfifo(path, 0o600) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    }
+
+    /// Lets a reader still waiting in `readLine(fromFIFO:)` go with an empty line (cleanup after a failure).
+    static func release(fifo path: String) {
+        let descriptor = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        if descriptor >= 0 { _ = close(descriptor) }
+    }
+
+    /// Blocking read, byte by byte so nothing past the line is consumed.
+    private static func line(from descriptor: Int32) -> String {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let count = read(descriptor, &byte, 1)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 || byte == UInt8(ascii: "\n") { break }
+            bytes.append(byte)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Runs `body` on a new thread and returns its result.
+    private static func onThread(_ body: @escaping @Sendable () -> String) async -> String {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: body()) }.start()
+        }
+    }
+}
