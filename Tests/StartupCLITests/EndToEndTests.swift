@@ -34,26 +34,27 @@ import Testing
         #expect(usage.error.contains(#"(did you mean "plan"?)"#))
     }
 
-    @Test func interrupt_exits130_killsChildren_writesTrace() async throws {
+    @Test(.timeLimit(.minutes(2)))
+    func interrupt_exits130_killsChildren_writesTrace() async throws {
         let folder = try TemporaryDirectory()
         try folder.write("commands.json", """
         {"version": 1, "commands": [
           {"id": "quick", "run": "true", "stop": "echo stopped > quick-stopped"},
-          {"id": "server", "dependencies": ["quick"], "run": "sh -c 'sleep 60 & echo $! > child; echo $$ > pid; wait'",
+          {"id": "server", "dependencies": ["quick"], "run": "sh -c 'sleep 60 & echo $$ $! > ready; wait'",
            "stop": "touch server-stopped"}
         ]}
         """)
+        try LineReader.makeFIFO(folder.file("ready"))
         let running = try StartupBinary.start(["run", "--trace", "--grace-period", "200ms"], in: folder.path)
-        let pidText = try #require(await waitForFile(folder.file("pid")))
-        let childText = try #require(await waitForFile(folder.file("child")))
+        let pids = await SpawnTestSupport.readPids(fromFIFO: folder.file("ready"))
+        try #require(pids.count == 2)
         kill(running.pid, SIGINT)
         let result = await running.finish()
         #expect(result.status == 130)
         #expect(result.output.contains("Interrupted in "))
         #expect(result.output.contains("✓ quick"))
-        for text in [pidText, childText] {
-            let pid = try #require(pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)))
-            #expect(await SpawnTestSupport.eventuallyGone(pid), "process \(pid) was left behind")
+        for pid in pids {
+            #expect(await ProcessExitWaiter.waitUntilGone(pid), "process \(pid) was left behind")
         }
         // Stop lines run for what succeeded (quick), not for what was cancelled (server).
         #expect(result.output.contains("Stopping in reverse dependency order:"))

@@ -25,7 +25,7 @@ import Darwin
 
     /// The pids a command wrote to the folder's FIFO.
     private func readyPids(in folder: TemporaryDirectory) async -> [pid_t] {
-        await LineReader.readLine(fromFIFO: folder.file("ready")).split(separator: " ").compactMap { pid_t($0) }
+        await Support.readPids(fromFIFO: folder.file("ready"))
     }
 
     /// SIGKILLs what a failed test may have left, and lets a FIFO reader go.
@@ -65,22 +65,19 @@ import Darwin
         ]}
         """#)
         try LineReader.makeFIFO(folder.file("gate"))
-        let (process, output, errorFile) = try startWithPipedOutput(["run", "-j", "3"], in: folder.path)
-        defer { try? FileManager.default.removeItem(atPath: errorFile) }
-        let exit = StartupBinary.ExitSignal()
-        process.terminationHandler = { exit.finished($0.terminationStatus) }
-        try process.run()
+        let running = try StartupBinary.startWithPipedOutput(["run", "-j", "3"], in: folder.path)
+        defer { try? FileManager.default.removeItem(atPath: running.errorFile) }
         let pids = await readyPids(in: folder)
         defer { cleanUp(pids, folder) }
         try #require(pids.count == 1)
-        let firstLine = await LineReader.readLine(from: output, closes: true)
+        let firstLine = await LineReader.readLine(from: running.output, closes: true)
         #expect(firstLine.contains("first"))
         let gate = open(folder.file("gate"), O_WRONLY | O_CLOEXEC)
         if gate >= 0 { _ = close(gate) }
-        let status = await exit.wait()
+        let status = await running.exit.wait()
         #expect(status == 141)
-        #expect(process.terminationReason == .exit, "startup died of a signal")
-        #expect((try? String(contentsOfFile: errorFile, encoding: .utf8)) == "")
+        #expect(running.process.terminationReason == .exit, "startup died of a signal")
+        #expect((try? String(contentsOfFile: running.errorFile, encoding: .utf8)) == "")
         #expect(FileManager.default.fileExists(atPath: folder.file(".startup/last-run.json")))
         #expect(kill(pids[0], 0) == -1 && errno == ESRCH, "the command was left running")
     }
@@ -135,23 +132,5 @@ import Darwin
         let result = await running.finish()
         #expect(result.status == 130)
         #expect(kill(pids[0], 0) == -1 && errno == ESRCH, "the command was left running")
-    }
-
-    /// A `startup` process (not yet run) whose standard output is a pipe the test reads; returns the read end
-    /// and the file standard error goes to.
-    private func startWithPipedOutput(_ arguments: [String], in directory: String) throws -> (Process, Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: StartupBinary.path)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        let errorFile = NSTemporaryDirectory() + "startup-err-\(UUID().uuidString)"
-        _ = FileManager.default.createFile(atPath: errorFile, contents: nil)
-        process.standardError = FileHandle(forWritingAtPath: errorFile)
-        process.standardInput = FileHandle.nullDevice
-        let reader = fcntl(pipe.fileHandleForReading.fileDescriptor, F_DUPFD_CLOEXEC, 0)
-        try pipe.fileHandleForReading.close()
-        return (process, reader, errorFile)
     }
 }

@@ -25,20 +25,22 @@ import Darwin
             terminationGracePeriod: gracePeriod, directoryStrategy: .automatic, exitStrategy: exitStrategy)
     }
 
-    /// Starts `script` (made from the path of the file it must publish its pids to, with
+    /// Starts `script` (made from the path of the FIFO it must publish its pids to, with
     /// `Support.publish`), cancels it once the pids are there, and returns them with the outcome
     /// and how long the cancellation took.
     private func cancelOnceStarted(
-        _ script: (_ pidFile: String) -> String,
+        _ script: (_ pidFIFO: String) -> String,
         output: OutputDestination = .discard,
         gracePeriod: Duration = .seconds(2),
         exitStrategy: ExitWatcher.Strategy = .automatic
     ) async throws -> (pids: [pid_t], outcome: ProcessOutcome, cancellationTook: Duration) {
         let directory = try Support.makeTemporaryDirectory()
         defer { Support.remove(directory) }
-        let line = script(directory + "/pids")
+        let pidFIFO = directory + "/pids"
+        try LineReader.makeFIFO(pidFIFO)
+        let line = script(pidFIFO)
         let task = Task { await sh(line, output: output, gracePeriod: gracePeriod, exitStrategy: exitStrategy) }
-        let pids = try await Support.waitForPids(in: directory + "/pids")
+        let pids = await Support.readPids(fromFIFO: pidFIFO)
         let cancelledAt = ContinuousClock.now
         task.cancel()
         let outcome = await task.value
@@ -282,8 +284,8 @@ import Darwin
     /// Cancelling sends SIGTERM to the whole group, reaps the child and keeps captured output.
     @Test(.timeLimit(.minutes(5)), arguments: [ExitWatcher.Strategy.automatic, .dedicatedThread])
     func cancellationTerminatesTheWholeProcessGroup(strategy: ExitWatcher.Strategy) async throws {
-        let (pids, outcome, _) = try await cancelOnceStarted({ pidFile in
-            "echo started; sleep 100 & \(Support.publish("$$ $!", to: pidFile)) && sleep 100"
+        let (pids, outcome, _) = try await cancelOnceStarted({ pidFIFO in
+            "echo started; sleep 100 & \(Support.publish("$$ $!", to: pidFIFO)) && sleep 100"
         }, output: .capture, exitStrategy: strategy)
         try #require(pids.count == 2)
         #expect(outcome.termination == .signaled(SIGTERM))
@@ -291,28 +293,28 @@ import Darwin
         #expect(outcome.wasTerminated)
         #expect(Support.text(outcome) == "started\n")
         #expect(kill(pids[0], 0) == -1 && errno == ESRCH)
-        #expect(await Support.eventuallyGone(pids[1]))
+        #expect(await ProcessExitWaiter.waitUntilGone(pids[1]))
     }
 
     /// A group that ignores SIGTERM is SIGKILLed after the grace period.
     @Test(.timeLimit(.minutes(5)), arguments: [ExitWatcher.Strategy.automatic, .dedicatedThread])
     func cancellationEscalatesToSIGKILLAfterGracePeriod(strategy: ExitWatcher.Strategy) async throws {
-        let (pids, outcome, cancellationTook) = try await cancelOnceStarted({ pidFile in
-            "trap '' TERM; sleep 100 & \(Support.publish("$$ $!", to: pidFile)) && sleep 100"
+        let (pids, outcome, cancellationTook) = try await cancelOnceStarted({ pidFIFO in
+            "trap '' TERM; sleep 100 & \(Support.publish("$$ $!", to: pidFIFO)) && sleep 100"
         }, gracePeriod: .milliseconds(200), exitStrategy: strategy)
         try #require(pids.count == 2)
         #expect(cancellationTook >= .milliseconds(200))
         #expect(outcome.termination == .signaled(SIGKILL))
         #expect(outcome.cancellation == .kill)
         #expect(kill(pids[0], 0) == -1 && errno == ESRCH)
-        #expect(await Support.eventuallyGone(pids[1]))
+        #expect(await ProcessExitWaiter.waitUntilGone(pids[1]))
     }
 
     /// A zero grace period sends SIGKILL straight away.
     @Test(.timeLimit(.minutes(5)))
     func zeroGracePeriodKillsImmediately() async throws {
-        let (_, outcome, _) = try await cancelOnceStarted({ pidFile in
-            "trap '' TERM; \(Support.publish("$$", to: pidFile)) && sleep 100"
+        let (_, outcome, _) = try await cancelOnceStarted({ pidFIFO in
+            "trap '' TERM; \(Support.publish("$$", to: pidFIFO)) && sleep 100"
         }, gracePeriod: .zero)
         #expect(outcome.termination == .signaled(SIGKILL))
         #expect(outcome.cancellation == .kill)
@@ -322,21 +324,21 @@ import Darwin
     @Test(.timeLimit(.minutes(5)))
     func grandchildIgnoringSIGTERMIsKilledWhenTheLeaderExits() async throws {
         // The background subshell ignores SIGTERM; the leader does not, so it exits long before the grace period.
-        let (pids, outcome, _) = try await cancelOnceStarted({ pidFile in
-            "(trap '' TERM; exec sleep 100) & \(Support.publish("$$ $!", to: pidFile)) && sleep 100"
+        let (pids, outcome, _) = try await cancelOnceStarted({ pidFIFO in
+            "(trap '' TERM; exec sleep 100) & \(Support.publish("$$ $!", to: pidFIFO)) && sleep 100"
         }, gracePeriod: .seconds(60))
         try #require(pids.count == 2)
         #expect(outcome.termination == .signaled(SIGTERM))
         #expect(outcome.cancellation == .terminate)
-        #expect(await Support.eventuallyGone(pids[1]))
+        #expect(await ProcessExitWaiter.waitUntilGone(pids[1]))
     }
 
     /// Cancelling also stops a descendant that left the process group with `setsid` (found through
     /// `/proc` before the group is signalled).
     @Test(.timeLimit(.minutes(5)))
     func cancellationStopsDescendantsThatLeftTheProcessGroup() async throws {
-        let (pids, outcome, _) = try await cancelOnceStarted({ pidFile in
-            "setsid sleep 100 & \(Support.publish("$$ $!", to: pidFile)) && wait"
+        let (pids, outcome, _) = try await cancelOnceStarted({ pidFIFO in
+            "setsid sleep 100 & \(Support.publish("$$ $!", to: pidFIFO)) && wait"
         })
         try #require(pids.count == 2)
         defer { _ = kill(pids[1], SIGKILL) }
@@ -349,8 +351,8 @@ import Darwin
     /// A child that handles SIGTERM and exits keeps its own exit status.
     @Test(.timeLimit(.minutes(5)))
     func childHandlingSIGTERMKeepsItsExitStatus() async throws {
-        let (_, outcome, _) = try await cancelOnceStarted({ pidFile in
-            "trap 'exit 7' TERM; sleep 100 & \(Support.publish("$$", to: pidFile)) && wait"
+        let (_, outcome, _) = try await cancelOnceStarted({ pidFIFO in
+            "trap 'exit 7' TERM; sleep 100 & \(Support.publish("$$", to: pidFIFO)) && wait"
         })
         #expect(outcome.termination == .exited(7))
         #expect(outcome.cancellation == .terminate)
@@ -360,10 +362,12 @@ import Darwin
     @Test func normalExitLeavesBackgroundProcessesAlone() async throws {
         let directory = try Support.makeTemporaryDirectory()
         defer { Support.remove(directory) }
-        let pidFile = directory + "/pids"
-        let outcome = await sh("sleep 100 & \(Support.publish("$!", to: pidFile))", output: .discard)
+        let pidFIFO = directory + "/pids"
+        try LineReader.makeFIFO(pidFIFO)
+        async let published = Support.readPids(fromFIFO: pidFIFO)
+        let outcome = await sh("sleep 100 & \(Support.publish("$!", to: pidFIFO))", output: .discard)
+        let pids = await published
         #expect(outcome.termination == .exited(0))
-        let pids = try await Support.waitForPids(in: pidFile)
         try #require(pids.count == 1)
         #expect(Support.isRunningAndUnsignalled(pids[0]))
         _ = kill(pids[0], SIGKILL)
@@ -373,18 +377,19 @@ import Darwin
     @Test(.timeLimit(.minutes(5)))
     func waitingDoesNotOccupyCooperativeThreads() async throws {
         // More simultaneous waits than cooperative threads. If waiting blocked the pool, nothing (not even the
-        // readiness loop below) could run until the sleeps ended, so the children would exit 0 instead of being
+        // cancellation below) could run until the sleeps ended, so the children would exit 0 instead of being
         // cancelled.
         let directory = try Support.makeTemporaryDirectory()
         defer { Support.remove(directory) }
         let count = 3 * ProcessInfo.processInfo.activeProcessorCount + 2
+        for index in 0..<count { try LineReader.makeFIFO("\(directory)/\(index)") }
         let tasks = (0..<count).map { index in
             Task {
                 await sh("\(Support.publish("$$", to: "\(directory)/\(index)")) && exec sleep 300", output: .discard)
             }
         }
         for index in 0..<count {
-            _ = try await Support.waitForPids(in: "\(directory)/\(index)")
+            _ = await Support.readPids(fromFIFO: "\(directory)/\(index)")
         }
         for task in tasks { task.cancel() }
         for task in tasks {

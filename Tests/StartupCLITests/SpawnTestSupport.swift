@@ -39,34 +39,6 @@ enum SpawnTestSupport {
         try #require(outcome.termination == .exited(0), "cannot create \(path): \(text(outcome))")
     }
 
-    /// Readiness check only: waits (bounded) until a child has atomically created `path`, then returns its pids.
-    static func waitForPids(in path: String, timeout: Duration = .seconds(120)) async throws -> [pid_t] {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if let text = try? String(contentsOfFile: path, encoding: .utf8) {
-                return text.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { pid_t($0) }
-            }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        Issue.record("child never wrote \(path)")
-        return []
-    }
-
-    /// `true` when `pid` no longer runs: `kill(pid, 0)` fails with ESRCH, or (Linux) it is an unreaped zombie
-    /// orphan — in containers whose PID 1 does not reap, killed grandchildren stay zombies forever.
-    static func isGone(_ pid: pid_t) -> Bool {
-        if kill(pid, 0) == -1 && errno == ESRCH { return true }
-        #if os(Linux)
-        if let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let close = stat.lastIndex(of: ")")
-        {
-            let state = stat[stat.index(close, offsetBy: 2)...].prefix(1)
-            return state == "Z" || state == "X"
-        }
-        #endif
-        return false
-    }
-
     /// `true` when `pid` is running and has no SIGTERM/SIGKILL pending. `kill()` queues a signal before it returns,
     /// so unlike "still alive", this observes a kill we sent to a process we do not reap without racing it.
     static func isRunningAndUnsignalled(_ pid: pid_t) -> Bool {
@@ -82,24 +54,19 @@ enum SpawnTestSupport {
         let state = fields["State"]?.first
         return state != "Z" && state != "X" && pending.allSatisfy { $0 & fatal == 0 }
         #else
-        return !isGone(pid)
+        return !(kill(pid, 0) == -1 && errno == ESRCH)
         #endif
     }
 
-    /// Waits (bounded) for a signalled grandchild to die. Delivery of a signal to a process we do not reap is
-    /// asynchronous, so a bounded wait is the only non-flaky way to observe it.
-    static func eventuallyGone(_ pid: pid_t, timeout: Duration = .seconds(60)) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if isGone(pid) { return true }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return isGone(pid)
+    /// Shell snippet that writes `words` (e.g. `$$ $!`) as one line to the FIFO at `path` (it blocks until the test
+    /// reads, see `readPids(fromFIFO:)`).
+    static func publish(_ words: String, to path: String) -> String {
+        "echo \"\(words)\" > '\(path)'"
     }
 
-    /// Shell snippet that atomically publishes `words` (e.g. `$$ $!`) to `path`.
-    static func publish(_ words: String, to path: String) -> String {
-        "echo \"\(words)\" > '\(path).tmp' && mv '\(path).tmp' '\(path)'"
+    /// Waits for a child to write its pids to the FIFO at `path` (made with `LineReader.makeFIFO`) and returns them.
+    static func readPids(fromFIFO path: String) async -> [pid_t] {
+        await LineReader.readLine(fromFIFO: path).split(separator: " ").compactMap { pid_t($0) }
     }
 
     /// The captured output as a string.

@@ -139,7 +139,7 @@ import Testing
         #expect(code == .failure)
         #expect(console.capturedOutput.contains("timed out after 300ms"))
         let pid = try #require(pid_t(String(contentsOfFile: folder.file("pid"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
-        #expect(await SpawnTestSupport.eventuallyGone(pid))
+        #expect(await ProcessExitWaiter.waitUntilGone(pid))
     }
 
     @Test func run_retriesAFailingCommand() async throws {
@@ -152,18 +152,21 @@ import Testing
         #expect(console.capturedOutput.contains("↻ flaky attempt 1 failed (exit status 1); retrying in 100ms"))
     }
 
-    @Test func run_whenCancelled_reportsInterrupted() async throws {
+    @Test(.timeLimit(.minutes(2)))
+    func run_whenCancelled_reportsInterrupted() async throws {
         let folder = try TemporaryDirectory()
         let file = try folder.write("commands.json", """
-        {"version": 1, "commands": [{"id": "long", "run": "echo $$ > pid; sleep 60"}, {"id": "after", "dependencies": ["long"], "run": "true"}]}
+        {"version": 1, "commands": [{"id": "long", "run": "echo $$ > ready; sleep 60"}, {"id": "after", "dependencies": ["long"], "run": "true"}]}
         """)
+        try LineReader.makeFIFO(folder.file("ready"))
         let console = Console.capturing()
         let task = Task { await StartupTool.main(["run", "-f", file, "--grace-period", "100ms"], environment: [:], console: console) }
-        let pidText = try #require(await waitForFile(folder.file("pid")))
+        let pids = await SpawnTestSupport.readPids(fromFIFO: folder.file("ready"))
         task.cancel()
         #expect(await task.value == .interrupted)
         #expect(console.capturedOutput.contains("Interrupted in "))
-        #expect(await SpawnTestSupport.eventuallyGone(try #require(pid_t(pidText.trimmingCharacters(in: .whitespacesAndNewlines)))))
+        let pid = try #require(pids.first)
+        #expect(await ProcessExitWaiter.waitUntilGone(pid))
     }
 
     @Test func manifestErrors_exit65WithEveryProblem_missingFileExits66() async throws {
@@ -201,7 +204,8 @@ import Testing
         #expect(version.1.capturedOutput == "startup \(HelpText.version)\n")
     }
 
-    @Test func run_keepRunning_stopsInReverseDependencyOrderWhenInterrupted() async throws {
+    @Test(.timeLimit(.minutes(2)))
+    func run_keepRunning_stopsInReverseDependencyOrderWhenInterrupted() async throws {
         let folder = try TemporaryDirectory()
         let file = try folder.write("commands.json", """
         {"version": 1, "commands": [
@@ -211,36 +215,42 @@ import Testing
           {"id": "api", "dependencies": ["cache", "logging"], "run": "true", "stop": "echo api >> stops"}
         ]}
         """)
-        let console = Console.capturing()
-        let task = Task { await StartupTool.main(["run", "-f", file, "--keep-running", "--no-report"], environment: [:], console: console) }
-        let deadline = ContinuousClock.now + .seconds(120)
-        while !console.capturedOutput.contains("Keeping running"), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
+        let output = try await interruptWhenKeepingRunning(file, in: folder) {
+            #expect(!FileManager.default.fileExists(atPath: folder.file("stops")), "nothing stops before the interrupt")
         }
-        #expect(!FileManager.default.fileExists(atPath: folder.file("stops")), "nothing stops before the interrupt")
-        task.cancel()
-        #expect(await task.value == .success)
+        #expect(output.status == 0)
         #expect(try String(contentsOfFile: folder.file("stops"), encoding: .utf8) == "api\ncache\ndatabase\n")
         #expect(FileManager.default.fileExists(atPath: folder.file("logging-stopped")))
-        #expect(console.capturedOutput.contains("Stopped in "))
+        #expect(output.text.contains("Stopped in "))
     }
 
-    @Test func run_whenAStopLineFails_exits1AndShowsItsOutput() async throws {
+    @Test(.timeLimit(.minutes(2)))
+    func run_whenAStopLineFails_exits1AndShowsItsOutput() async throws {
         let folder = try TemporaryDirectory()
         let file = try folder.write("commands.json", """
         {"version": 1, "commands": [{"id": "server", "run": "true", "stop": "echo cannot stop; exit 4"}]}
         """)
-        let console = Console.capturing()
-        let task = Task { await StartupTool.main(["run", "-f", file, "--keep-running", "--no-report"], environment: [:], console: console) }
-        let deadline = ContinuousClock.now + .seconds(120)
-        while !console.capturedOutput.contains("Keeping running"), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        task.cancel()
-        #expect(await task.value == .failure)
-        #expect(console.capturedOutput.contains("✗ server"))
-        #expect(console.capturedOutput.contains("exit status 4"))
-        #expect(console.capturedOutput.contains("    │ cannot stop"))
-        #expect(console.capturedOutput.contains("Stopping failed in "))
+        let output = try await interruptWhenKeepingRunning(file, in: folder) {}
+        #expect(output.status == 1)
+        #expect(output.text.contains("✗ server"))
+        #expect(output.text.contains("exit status 4"))
+        #expect(output.text.contains("    │ cannot stop"))
+        #expect(output.text.contains("Stopping failed in "))
+    }
+
+    /// Runs the binary on `file` with `--keep-running`, reads its output as it prints it, runs `whileKept` once it
+    /// keeps running, interrupts it (Ctrl-C) and returns its exit status and everything it printed.
+    private func interruptWhenKeepingRunning(
+        _ file: String, in folder: TemporaryDirectory, whileKept: () -> Void
+    ) async throws -> (status: Int32, text: String) {
+        let running = try StartupBinary.startWithPipedOutput(["run", "-f", file, "--keep-running", "--no-report"],
+                                                             in: folder.path)
+        defer { try? FileManager.default.removeItem(atPath: running.errorFile) }
+        let kept = await LineReader.readLines(from: running.output, through: "Keeping running", closes: false)
+        try #require(kept.contains("Keeping running"), "startup ended without keeping running: \(kept)")
+        whileKept()
+        kill(running.process.processIdentifier, SIGINT)
+        let rest = await LineReader.readLines(from: running.output, through: nil, closes: true)
+        return (await running.exit.wait(), kept + rest)
     }
 }

@@ -17,6 +17,20 @@ enum LineReader {
         }
     }
 
+    /// Reads whole lines up to and including the first that contains `marker` (or to the end of input when no line
+    /// does or `marker` is `nil`), then closes `descriptor` if `closes`.
+    static func readLines(from descriptor: Int32, through marker: String?, closes: Bool) async -> String {
+        await onThread {
+            defer { if closes { _ = close(descriptor) } }
+            var text = ""
+            while true {
+                let (line, ended) = lineAndEnd(from: descriptor)
+                text += ended ? line : line + "\n"
+                if ended || marker.map(line.contains) == true { return text }
+            }
+        }
+    }
+
     /// Opens the FIFO at `path` for reading (waiting for a writer), reads its first line and closes it. A reader
     /// left waiting for a writer is released by `release(fifo:)`.
     static func readLine(fromFIFO path: String) async -> String {
@@ -41,15 +55,20 @@ enum LineReader {
 
     /// Blocking read, byte by byte so nothing past the line is consumed.
     private static func line(from descriptor: Int32) -> String {
+        lineAndEnd(from: descriptor).line
+    }
+
+    /// The next line (without its newline) and whether the input ended instead of a newline.
+    private static func lineAndEnd(from descriptor: Int32) -> (line: String, ended: Bool) {
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
         while true {
             let count = read(descriptor, &byte, 1)
             if count < 0 && errno == EINTR { continue }
-            if count <= 0 || byte == UInt8(ascii: "\n") { break }
+            if count <= 0 { return (String(decoding: bytes, as: UTF8.self), true) }
+            if byte == UInt8(ascii: "\n") { return (String(decoding: bytes, as: UTF8.self), false) }
             bytes.append(byte)
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Runs `body` on a new thread and returns its result.

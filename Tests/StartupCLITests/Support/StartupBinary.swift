@@ -92,19 +92,38 @@ enum StartupBinary {
         return Running(process: process, outputFile: outputFile, errorFile: errorFile, exit: exit)
     }
 
+    /// A started binary whose standard output is a pipe the test reads (standard error goes to a file).
+    struct PipedRunning {
+        let process: Process
+        /// The read end of standard output, for `LineReader`.
+        let output: Int32
+        let errorFile: String
+        let exit: ExitSignal
+    }
+
+    /// Starts the binary in `directory` with its standard output going to a pipe the test reads, so the test
+    /// learns what it printed as it prints it.
+    static func startWithPipedOutput(_ arguments: [String], in directory: String) throws -> PipedRunning {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        let errorFile = NSTemporaryDirectory() + "startup-err-\(UUID().uuidString)"
+        _ = FileManager.default.createFile(atPath: errorFile, contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: errorFile)
+        process.standardInput = FileHandle.nullDevice
+        let reader = fcntl(pipe.fileHandleForReading.fileDescriptor, F_DUPFD_CLOEXEC, 0)
+        try pipe.fileHandleForReading.close()
+        let exit = ExitSignal()
+        process.terminationHandler = { finished in exit.finished(finished.terminationStatus) }
+        try process.run()
+        return PipedRunning(process: process, output: reader, errorFile: errorFile, exit: exit)
+    }
+
     /// Runs the binary to the end.
     static func run(_ arguments: [String], in directory: String, environment: [String: String] = [:]) async throws -> Result {
         try await start(arguments, in: directory, environment: environment).finish()
     }
-}
-
-/// Waits until a file exists and has content, or the deadline passes; for readiness checks of
-/// processes started by a test (never for asserting timing).
-func waitForFile(_ path: String, timeout: Duration = .seconds(120)) async -> String? {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if let text = try? String(contentsOfFile: path, encoding: .utf8), text.hasSuffix("\n") { return text }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return nil
 }

@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+
+@testable import StartupCLI
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Waits for a process the test does not reap (a grandchild, a command of the binary) to exit, without polling:
+/// a pidfd becomes readable when its process exits, zombie or not, so one blocking `poll()` on a thread of its own
+/// sees the exit as it happens.
+enum ProcessExitWaiter {
+    /// `true` once `pid` has exited (a zombie that nobody reaps counts: the container's PID 1 does not reap);
+    /// `false` only if it still runs after `failsafe`, which turns a hang into a failure and is never the pass
+    /// condition.
+    static func waitUntilGone(_ pid: pid_t, failsafe: Duration = .seconds(60)) async -> Bool {
+        guard let pidfdOpen = SpawnExtensions.pidfdOpen else {
+            Issue.record("pidfd_open is unavailable, so the exit of \(pid) cannot be awaited")
+            return false
+        }
+        let descriptor = pidfdOpen(pid, 0)
+        if descriptor < 0 {
+            let failure = errno
+            if failure == ESRCH { return true }
+            Issue.record("pidfd_open(\(pid)) failed: \(String(cString: strerror(failure)))")
+            return false
+        }
+        let milliseconds = Int32(failsafe.components.seconds * 1_000)
+        return await withCheckedContinuation { continuation in
+            Thread {
+                defer { _ = close(descriptor) }
+                var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                var ready = poll(&entry, 1, milliseconds)
+                while ready < 0 && errno == EINTR { ready = poll(&entry, 1, milliseconds) }
+                continuation.resume(returning: ready == 1)
+            }.start()
+        }
+    }
+}
