@@ -359,7 +359,7 @@ import Darwin
     }
 
     /// A normal exit leaves deliberately backgrounded processes running.
-    @Test func normalExitLeavesBackgroundProcessesAlone() async throws {
+    @Test(.timeLimit(.minutes(2))) func normalExitLeavesBackgroundProcessesAlone() async throws {
         let directory = try Support.makeTemporaryDirectory()
         defer { Support.remove(directory) }
         let pidFIFO = directory + "/pids"
