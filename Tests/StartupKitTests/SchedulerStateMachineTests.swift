@@ -150,6 +150,24 @@ import Testing
         _ = machine.attemptEnded(runJob(second), outcome: .succeeded, at: ms(6))
     }
 
+    @Test func inputsOutOfTimeOrder_neverMakeRecordedTimesGoBackwards() throws {
+        // Workers read the clock before the lock: "b" read 11 ms and got the lock first, "a" read
+        // 10 ms and came second. "after" must not start before "b" ended, nor the run end early.
+        var (machine, plan) = try machine([("a", [], .init()), ("b", [], .init()), ("after", ["a", "b"], .init())])
+        _ = machine.begin(at: ms(0), cancelled: false)
+        let (a, _) = machine.workerArrived(at: ms(0))
+        let (b, _) = machine.workerArrived(at: ms(0))
+        #expect(job(plan, a) == "a#1" && job(plan, b) == "b#1")
+        _ = machine.attemptEnded(runJob(b), outcome: .succeeded, at: ms(11))
+        let (after, _) = machine.attemptEnded(runJob(a), outcome: .succeeded, at: ms(10))
+        #expect(job(plan, after) == "after#1")
+        let (_, ended) = machine.attemptEnded(runJob(after), outcome: .succeeded, at: ms(5))
+        #expect(ended.runEnded)
+        #expect(machine.records.map(\.end) == [11_000_000, 11_000_000, 11_000_000])
+        #expect(machine.records[2].start == 11_000_000)
+        #expect(machine.phase == .ended(nil, at: 11_000_000))
+    }
+
     // MARK: - Failures
 
     @Test func failure_skipsTransitiveDependentsWithTheReason_andIndependentOnesGoOn() throws {

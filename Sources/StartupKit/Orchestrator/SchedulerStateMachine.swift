@@ -46,6 +46,11 @@ struct SchedulerStateMachine<Worker, Listener> {
     private var released: [Int] = []
     private var parked: [Worker] = []
     private var mailbox: EventMailbox<Listener>
+    /// The latest time any input came with. Workers read the clock before they take the lock, so
+    /// two inputs can arrive out of time order; times are taken as at least this, so recorded
+    /// times never go backwards in decision order (a dependent never starts before its
+    /// dependency's recorded end, and the run never ends before its last command).
+    private var latest = Duration.zero
 
     /// Prepares a run of `plan`.
     ///
@@ -68,7 +73,8 @@ struct SchedulerStateMachine<Worker, Listener> {
 
     /// The run begins: the commands without dependencies become ready and a worker is asked for.
     /// `cancelled`: the run was cancelled before it began; everything ends cancelled.
-    mutating func begin(at now: Duration, cancelled: Bool) -> SchedulerActions<Worker, Listener> {
+    mutating func begin(at reading: Duration, cancelled: Bool) -> SchedulerActions<Worker, Listener> {
+        let now = advance(to: reading)
         precondition(phase == .notStarted, "a run begins once")
         var actions = SchedulerActions<Worker, Listener>()
         phase = .running(wakePending: false)
@@ -81,7 +87,8 @@ struct SchedulerStateMachine<Worker, Listener> {
     }
 
     /// A newly spawned worker comes for its first job.
-    mutating func workerArrived(at now: Duration) -> (WorkerStep, SchedulerActions<Worker, Listener>) {
+    mutating func workerArrived(at reading: Duration) -> (WorkerStep, SchedulerActions<Worker, Listener>) {
+        let now = advance(to: reading)
         var actions = SchedulerActions<Worker, Listener>()
         let step = nextStep(at: now)
         arrived(at: now, &actions)
@@ -89,7 +96,8 @@ struct SchedulerStateMachine<Worker, Listener> {
     }
 
     /// A parked worker, handed a job by ``SchedulerActions/resume``, has come.
-    mutating func wokenWorkerArrived(at now: Duration) -> SchedulerActions<Worker, Listener> {
+    mutating func wokenWorkerArrived(at reading: Duration) -> SchedulerActions<Worker, Listener> {
+        let now = advance(to: reading)
         var actions = SchedulerActions<Worker, Listener>()
         arrived(at: now, &actions)
         return finishing(actions)
@@ -98,7 +106,8 @@ struct SchedulerStateMachine<Worker, Listener> {
     /// A worker with nothing to do parks: it takes a job if one is ready now (`step` is
     /// `.run`), exits if the run is over (`.exit`), else it is stored (`nil`) until an action
     /// resumes it.
-    mutating func park(_ worker: Worker, at now: Duration) -> (step: WorkerStep?, actions: SchedulerActions<Worker, Listener>) {
+    mutating func park(_ worker: Worker, at reading: Duration) -> (step: WorkerStep?, actions: SchedulerActions<Worker, Listener>) {
+        let now = advance(to: reading)
         var actions = SchedulerActions<Worker, Listener>()
         switch nextStep(at: now) {
         case .park:
@@ -112,7 +121,8 @@ struct SchedulerStateMachine<Worker, Listener> {
 
     /// An attempt ended at `now`: records it, retries it, releases or skips dependents. Returns
     /// the worker's next step: the retry, the best ready command, park, or exit.
-    mutating func attemptEnded(_ job: Job, outcome: AttemptOutcome, at now: Duration) -> (WorkerStep, SchedulerActions<Worker, Listener>) {
+    mutating func attemptEnded(_ job: Job, outcome: AttemptOutcome, at reading: Duration) -> (WorkerStep, SchedulerActions<Worker, Listener>) {
+        let now = advance(to: reading)
         precondition(busy > 0 && records[job.position].progress == .running, "an attempt ends once")
         var actions = SchedulerActions<Worker, Listener>()
         let position = job.position
@@ -144,7 +154,8 @@ struct SchedulerStateMachine<Worker, Listener> {
 
     /// The run is cancelled: nothing more starts, ready commands end cancelled, the attempts in
     /// flight are left to end (their tasks are cancelled by the shell's owner).
-    mutating func cancel(at now: Duration) -> SchedulerActions<Worker, Listener> {
+    mutating func cancel(at reading: Duration) -> SchedulerActions<Worker, Listener> {
+        let now = advance(to: reading)
         precondition(phase != .notStarted, "cancel after begin")
         var actions = SchedulerActions<Worker, Listener>()
         stop(.cancelled, at: now, &actions)
@@ -167,6 +178,12 @@ struct SchedulerStateMachine<Worker, Listener> {
     }
 
     // MARK: - Decisions
+
+    /// An input's time, made to move forward: the later of its reading and every earlier input's.
+    private mutating func advance(to reading: Duration) -> Duration {
+        if reading > latest { latest = reading }
+        return latest
+    }
 
     private mutating func arrived(at now: Duration, _ actions: inout SchedulerActions<Worker, Listener>) {
         if case .running(wakePending: true) = phase { phase = .running(wakePending: false) }
