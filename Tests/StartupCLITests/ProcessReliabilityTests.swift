@@ -133,4 +133,26 @@ import Darwin
         #expect(result.status == 130)
         #expect(kill(pids[0], 0) == -1 && errno == ESRCH, "the command was left running")
     }
+
+    @Test(.timeLimit(.minutes(1)))
+    func secondInterrupt_aloneAfterTheStopBegan_killsAtOnce() async throws {
+        // The second signal comes on its own, once the child has its SIGTERM (it says so through a
+        // FIFO): the engine must apply it then, not at the next exit (which would never come).
+        let folder = try folder(#"""
+        {"version": 1, "commands": [{"id": "stubborn",
+          "run": "trap 'echo term > term' TERM; echo $$ > ready; while true; do sleep 0.05; done"}]}
+        """#)
+        try LineReader.makeFIFO(folder.file("term"))
+        defer { LineReader.release(fifo: folder.file("term")) }
+        let running = try StartupBinary.start(["run", "--grace-period", "300s"], in: folder.path)
+        let pids = await readyPids(in: folder)
+        defer { cleanUp(pids, folder) }
+        try #require(pids.count == 1)
+        kill(running.pid, SIGINT)
+        #expect(await LineReader.readLine(fromFIFO: folder.file("term")) == "term")
+        kill(running.pid, SIGTERM)
+        let result = await running.finish()
+        #expect(result.status == 130)
+        #expect(await ProcessExitWaiter.waitUntilGone(pids[0]), "the command was left running")
+    }
 }

@@ -52,17 +52,19 @@ struct EngineLoop {
     mutating func run() -> Never {
         while true {
             let batch = engine.inbox.withLock { $0.take(idle: queuedSpawns.isEmpty) }
+            // The sticky flags count on every turn, also one that brings nothing else: a second
+            // interrupt posted on its own must not wait for the next exit to be applied.
+            reapsOrphans = batch.reapsOrphans
+            if batch.killsAtOnce && !killsAtOnce {
+                killsAtOnce = true
+                killStoppingChildren()
+            }
             var exits: [(token: UInt64, error: Int32)]
             if batch.isEmpty && queuedSpawns.isEmpty {
                 exits = engine.waitSet.wait(timeoutMilliseconds: sleepLimit()).map { ($0, 0) }
                 engine.inbox.withLock { $0.sleeping = false }
             } else {
-                reapsOrphans = batch.reapsOrphans
                 queue(batch.spawns)
-                if batch.killsAtOnce && !killsAtOnce {
-                    killsAtOnce = true
-                    killStoppingChildren()
-                }
                 if !batch.stops.isEmpty { stop(batch.stops) }
                 if !batch.jobs.isEmpty {
                     runJobs(batch.jobs)
