@@ -4,7 +4,7 @@ SWIFT ?= swift
 CONFIG ?= debug
 STARTUP = $(SWIFT) run --configuration $(CONFIG) startup
 
-.PHONY: build run plan test test-plain test-tsan bench clean
+.PHONY: build run plan test test-plain test-tsan smoke-release bench clean
 
 build:
 	$(SWIFT) build --configuration $(CONFIG)
@@ -24,6 +24,12 @@ test-plain:
 # The thread sanitizer in its own build folder, so it does not invalidate the plain build.
 test-tsan:
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+
+# The optimized binary on the sample: a crash only release builds show (one did) fails here.
+smoke-release:
+	$(SWIFT) build --configuration release --product startup
+	.build/release/startup run --no-report --file commands.json > /dev/null
+	.build/release/startup run --simulate --no-report --format json --file commands.json > /dev/null
 
 # Release build of the CLI first: the bench times it against make and ninja.
 bench:

@@ -7,7 +7,10 @@ final class RunScheduler: Sendable {
     // decision). Each is resumed exactly once: the state machine hands every stored worker and
     // listener back in exactly one action, as its tests check.
     typealias WorkerContinuation = UnsafeContinuation<WorkerStep, Never>
-    typealias ListenerContinuation = UnsafeContinuation<[StartupEvent]?, Never>
+    /// Checked, unlike the workers': it is resumed once per batch of events, so the check costs
+    /// nothing that shows, and with `UnsafeContinuation` here release builds of the CLI crashed
+    /// (a job with a null resume function) where debug builds and a checked one did not.
+    typealias ListenerContinuation = CheckedContinuation<[StartupEvent]?, Never>
     typealias Machine = SchedulerStateMachine<WorkerContinuation, ListenerContinuation>
 
     /// What the owning task must do.
@@ -129,7 +132,7 @@ final class RunScheduler: Sendable {
 
     /// The next events for the observers, or `nil` after the last.
     private func nextEvents() async -> [StartupEvent]? {
-        await withUnsafeContinuation { (continuation: ListenerContinuation) in
+        await withCheckedContinuation { (continuation: ListenerContinuation) in
             switch machine.withLock({ $0.takeEvents(continuation) }) {
             case .events(let events): continuation.resume(returning: events)
             case .end: continuation.resume(returning: nil)
