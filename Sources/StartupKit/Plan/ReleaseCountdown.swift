@@ -38,11 +38,6 @@ struct ReleaseCountdown: Sendable {
         waiting.indices.filter { waiting[$0] == 0 }
     }
 
-    /// Whether `command` still waits for a predecessor.
-    func isWaiting(_ command: Int) -> Bool {
-        waiting[command] > 0
-    }
-
     /// Marks `command` as finished and appends to `released` each successor whose last
     /// predecessor it was, in declaration order.
     ///
