@@ -7,7 +7,7 @@ extension SavedRun {
     /// - Throws: ``ReportError`` with code `.unreadable` when the file is missing, a directory or
     ///   cannot be read, or `.invalid` with every problem found.
     public static func load(path: String) throws(ReportError) -> SavedRun {
-        try decode(DocumentFile.bytes(atPath: path, kind: "a report file"), file: path)
+        try decode(DocumentFile.bytes(atPath: path, kind: "a report file"), file: DocumentFile.displayName(path))
     }
 
     /// Reads run report bytes: the entry point of every report reader.

@@ -15,7 +15,7 @@ public struct SkipReason: Hashable, Sendable, CustomStringConvertible {
     /// `dependency "database" failed`, or `dependency "cache" was skipped because "database" failed`.
     public var description: String {
         failedCommand == dependency
-            ? "dependency \"\(dependency)\" did not succeed"
-            : "dependency \"\(dependency)\" was skipped because \"\(failedCommand)\" did not succeed"
+            ? "dependency \(MessageQuoting.quoted(dependency)) did not succeed"
+            : "dependency \(MessageQuoting.quoted(dependency)) was skipped because \(MessageQuoting.quoted(failedCommand)) did not succeed"
     }
 }

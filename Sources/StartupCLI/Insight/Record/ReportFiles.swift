@@ -1,4 +1,5 @@
 import Foundation
+import StartupKit
 import StartupManifest
 import StartupReporting
 
@@ -37,7 +38,7 @@ enum ReportFiles {
             return try SavedRun.load(path: path)
         } catch {
             let first = error.problems.first.map { ": \($0)" } ?? ""
-            console.err("warning: ignoring the last run's report \(path)\(first)\n")
+            console.err("warning: ignoring the last run's report \(MessageQuoting.escaped(path))\(first)\n")
             return nil
         }
     }
@@ -50,17 +51,17 @@ enum ReportFiles {
             try AtomicFileWriter.write(text, to: path)
             return true
         } catch {
-            console.err("\(isWarning ? "warning" : "error"): cannot write the \(what) to \(path): \(error.localizedDescription)\n")
+            console.err("\(isWarning ? "warning" : "error"): cannot write the \(what) to \(MessageQuoting.escaped(path)): \(error.localizedDescription)\n")
             return false
         }
     }
 
     private static func report(_ error: ReportError, console: Console) {
         if error.code == .unreadable {
-            console.err("error: cannot read report \(error.file): \(error.problems.map(\.message).joined(separator: "; "))\n")
+            console.err("error: cannot read report \(MessageQuoting.escaped(error.file)): \(error.problems.map(\.message).joined(separator: "; "))\n")
         } else {
             let count = error.problems.count
-            console.err("error: \(error.file) is not a valid run report (\(count) problem\(count == 1 ? "" : "s")):\n")
+            console.err("error: \(MessageQuoting.escaped(error.file)) is not a valid run report (\(count) problem\(count == 1 ? "" : "s")):\n")
             console.err(error.description + "\n")
         }
     }
