@@ -234,7 +234,21 @@ struct ReportDecoder: JSONChecking {
                    "expected a number of milliseconds from 0 to \(Int(maximum)) (365 days), found \(MessageQuoting.escaped(number.text))")
             return nil
         }
-        return .nanoseconds(Int64((value * 1_000_000).rounded()))
+        return .nanoseconds(Self.exactNanoseconds(milliseconds: number.text) ?? Int64((value * 1_000_000).rounded()))
+    }
+
+    /// Plain decimal milliseconds (`12.345678`, as the report writes them) read exactly to the
+    /// nanosecond, where a `Double` loses them past about 52 days; `nil` for other forms
+    /// (exponents), which are read through a `Double`. The caller has checked the range.
+    private static func exactNanoseconds(milliseconds text: String) -> Int64? {
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let whole = Int64(parts[0]), whole >= 0 else { return nil }
+        var fraction = parts.count == 2 ? String(parts[1].prefix(6)) : ""
+        guard fraction.allSatisfy(\.isASCII), fraction.allSatisfy(\.isNumber) else { return nil }
+        fraction += String(repeating: "0", count: 6 - fraction.count)
+        guard let nanoseconds = Int64(fraction) else { return nil }
+        let (scaled, overflow) = whole.multipliedReportingOverflow(by: 1_000_000)
+        return overflow ? nil : scaled.addingReportingOverflow(nanoseconds).partialValue
     }
 
     private mutating func count(_ member: JSONMember, path: String) -> Int? {

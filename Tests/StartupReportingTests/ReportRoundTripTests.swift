@@ -54,6 +54,18 @@ import StartupReporting
         #expect(read.budgetViolations.map(\.id) == [nil, "database"])
     }
 
+    @Test func longRuns_readBackToTheNanosecond() throws {
+        // Past 2^53 ns (about 104 days) a Double cannot hold an odd count of nanoseconds: 200 days + 1 ns must survive.
+        let long = Duration.nanoseconds(17_280_000_000_000_001)
+        let report = StartupReport(
+            status: .succeeded,
+            commands: [CommandReport(id: "soak", status: .succeeded, startOffset: .nanoseconds(1), endOffset: long, attempts: 1,
+                                     isOnCriticalPath: true)],
+            wallTime: long, criticalPath: ["soak"], criticalPathDuration: long - .nanoseconds(1))
+        let original = SavedRun(report: report)
+        #expect(try roundTrip(original) == original)
+    }
+
     @Test func loadedFailure_keepsTheErrorsMessage() throws {
         let read = try roundTrip(SavedRun(report: handMadeReport()))
         guard case .failed(let error) = read.report["analytics"]?.status else {

@@ -186,7 +186,9 @@ struct EngineLoop {
                 _ = closeDescriptor(child.pidfd)
             }
             if child.signal != nil {
-                _ = kill(-child.pid, SIGKILL)
+                // The group is ours to signal only while its leader is our unreaped zombie: after
+                // a failed wait (the leader was reaped elsewhere) its id may belong to another group.
+                if error == 0 { _ = kill(-child.pid, SIGKILL) }
                 child.tree.extend(from: processes, excluding: tokensByPid.keys)
                 child.tree.signal(SIGKILL)
             }
