@@ -5,10 +5,7 @@ import StartupKit
 /// does not fit.
 extension ManifestDecoder {
     mutating func string(_ member: JSONMember, path: String) -> String? {
-        guard case .string(let text) = member.value else {
-            report(member.valueLocation, path, "expected a string, found \(member.value.kindName)")
-            return nil
-        }
+        guard let text = text(member, path: path) else { return nil }
         guard !text.unicodeScalars.contains("\0") else {
             report(member.valueLocation, path, "must not contain a NUL character")
             return nil

@@ -137,23 +137,16 @@ struct ManifestDecoder {
             report(element.location, path, "expected \(what) as an object, found \(element.value.kindName)")
             return nil
         }
-        var byKey: [String: JSONMember] = [:]
-        for member in members {
+        for member in members where !allowed.contains(member.key) {
             let key = MessageQuoting.escaped(member.key)
-            let memberPath = path.isEmpty ? key : "\(path).\(key)"
-            if !allowed.contains(member.key) {
-                let meant = Self.keySynonyms[member.key].flatMap { allowed.contains($0) ? $0 : nil }
-                    ?? IdentifierSuggestion.closest(to: member.key, in: allowed)
-                let hint = meant.map { " (did you mean \"\($0)\"?)" } ?? ""
-                report(member.keyLocation, memberPath,
-                       "unknown key \(MessageQuoting.quoted(member.key))\(hint); allowed keys: " + allowed.joined(separator: ", "))
-            } else if byKey[member.key] != nil {
-                report(member.keyLocation, memberPath, "duplicate key \(MessageQuoting.quoted(member.key))")
-            } else {
-                byKey[member.key] = member
-            }
+            let meant = Self.keySynonyms[member.key].flatMap { allowed.contains($0) ? $0 : nil }
+                ?? IdentifierSuggestion.closest(to: member.key, in: allowed)
+            let hint = meant.map { " (did you mean \"\($0)\"?)" } ?? ""
+            report(member.keyLocation, path.isEmpty ? key : "\(path).\(key)",
+                   "unknown key \(MessageQuoting.quoted(member.key))\(hint); allowed keys: " + allowed.joined(separator: ", "))
         }
-        return byKey
+        // Problems are put in document order afterwards, so the two passes do not reorder them.
+        return self.members(members.filter { allowed.contains($0.key) }, path: path)
     }
 
     /// Records a problem.
