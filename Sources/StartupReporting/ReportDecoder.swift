@@ -215,6 +215,7 @@ struct ReportDecoder: JSONChecking {
                     steps += 1
                 }
                 return .skipped(SkipReason(failedCommand: root, dependency: dependency))
+            case "notRequested": return .notRequested
             default: return .cancelled
             }
         }

@@ -57,7 +57,7 @@ public enum ReportExport {
             ])))
         case .timedOut(let limit):
             members.append(("timeoutMs", .milliseconds(limit)))
-        case .succeeded, .failed, .cancelled:
+        case .succeeded, .failed, .cancelled, .notRequested:
             break
         }
         members.append(("dependencies", ids(command.dependencies)))

@@ -17,7 +17,7 @@ package struct Style: Sendable {
         case .succeeded: green("✓")
         case .failed: red("✗")
         case .timedOut: red("⏱")
-        case .skipped: dim("-")
+        case .skipped, .notRequested: dim("-")
         case .cancelled: yellow("⊘")
         }
     }

@@ -12,8 +12,8 @@ struct RunSummaryRenderer {
 
     func render() -> String {
         let counts = Dictionary(grouping: report.commands, by: \.status.name).mapValues(\.count)
-        let breakdown = ["succeeded", "failed", "timedOut", "skipped", "cancelled"].compactMap { name in
-            counts[name].map { "\($0) \(name == "timedOut" ? "timed out" : name)" }
+        let breakdown = ["succeeded", "failed", "timedOut", "skipped", "cancelled", "notRequested"].compactMap { name in
+            counts[name].map { "\($0) \(name == "timedOut" ? "timed out" : name == "notRequested" ? "not requested" : name)" }
         }.joined(separator: ", ")
         let headline = switch report.status {
         case .succeeded: style.green("Succeeded")
@@ -28,7 +28,7 @@ struct RunSummaryRenderer {
                 "\(id) \(DurationText.format(report[id]!.duration))"
             }.joined(separator: " -> "),
         ]
-        let failures = report.commands.filter { !$0.status.isSuccess && !isSkippedOrCancelled($0.status) }
+        let failures = report.commands.filter { $0.status.isFailure && !isSkippedOrCancelled($0.status) }
         if !failures.isEmpty {
             lines.append("")
             lines.append("Failures:")

@@ -13,16 +13,20 @@ struct AnyStartupCommand: Sendable {
     let id: CommandID
     /// The identifiers of the commands it depends on, as declared.
     let dependencies: [CommandID]
+    /// A gate has no work: it succeeds once the run opens it and its dependencies have succeeded.
+    let isGate: Bool
 
     init<Output: Sendable>(
         id: CommandID,
         dependencies: [CommandID],
         options: CommandOptions,
+        isGate: Bool = false,
         execute: @escaping @Sendable (StartupContext) async throws -> Output
     ) {
         self.id = id
         self.dependencies = dependencies
         self.options = options
+        self.isGate = isGate
         self.producesOutput = Output.self != Void.self
         self.execute = { context in try await execute(context) }
     }

@@ -1,5 +1,5 @@
 /// How the orchestrator treats one command: its priority, whether its failure fails the run,
-/// its timeout, its retries and its estimated duration.
+/// its timeout, its retries, its estimated duration and when it starts.
 public struct CommandOptions: Sendable, Hashable {
     /// Which ready command starts first when more are ready than there are free slots.
     public var priority: CommandPriority
@@ -17,13 +17,17 @@ public struct CommandOptions: Sendable, Hashable {
     /// The expected duration, used for planning and for the critical-path-first order; `nil` if unknown.
     public var estimate: Duration?
 
+    /// Whether the command starts as soon as it can (`.eager`) or only when needed (`.onDemand`).
+    public var activation: Activation
+
     /// Creates options; every parameter has the default a plain command needs.
     public init(
         priority: CommandPriority = .normal,
         isOptional: Bool = false,
         timeout: Duration? = nil,
         retry: RetryPolicy = .none,
-        estimate: Duration? = nil
+        estimate: Duration? = nil,
+        activation: Activation = .eager
     ) {
         precondition(timeout.map { $0 > .zero } ?? true, "a command's timeout must be positive")
         precondition(estimate.map { $0 >= .zero } ?? true, "a command's estimate must not be negative")
@@ -32,5 +36,6 @@ public struct CommandOptions: Sendable, Hashable {
         self.timeout = timeout
         self.retry = retry
         self.estimate = estimate
+        self.activation = activation
     }
 }

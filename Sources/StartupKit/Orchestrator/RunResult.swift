@@ -32,7 +32,7 @@ struct RunResult: Sendable {
             let record = records[position]
             let status = outcomes.isEmpty ? .succeeded : outcomes[position] ?? .succeeded
             let isOptional = commands[position].options.isOptional
-            if !isOptional, !status.isSuccess { anyRequiredFailed = true }
+            if !isOptional, status.isFailure { anyRequiredFailed = true }
             return CommandReport(
                 id: commands[position].id, status: status, startOffset: record.startOffset, endOffset: record.endOffset,
                 attempts: Int(record.attempts), isOptional: isOptional,

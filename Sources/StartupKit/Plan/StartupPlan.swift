@@ -66,6 +66,28 @@ public struct StartupPlan: Sendable {
         return estimates
     }
 
+    /// Likely mistakes that are not errors, in declaration order: a required command that depends
+    /// on an optional one, an on-demand command that an eager one needs.
+    ///
+    /// - Complexity: O(commands + edges).
+    public var warnings: [PlanWarning] {
+        let commands = storage.commands
+        var warnings: [PlanWarning] = []
+        for position in commands.indices {
+            let command = commands[position]
+            for dependency in storage.graph.dependencies(of: position) {
+                let options = commands[dependency].options
+                if !command.options.isOptional, options.isOptional {
+                    warnings.append(.requiredDependsOnOptional(command.id, optional: commands[dependency].id))
+                }
+                if command.options.activation == .eager, options.activation == .onDemand {
+                    warnings.append(.onDemandNeededByEager(commands[dependency].id, eager: command.id))
+                }
+            }
+        }
+        return warnings
+    }
+
     /// The critical path, earliest and latest starts and slack of every command, for the given
     /// durations.
     ///

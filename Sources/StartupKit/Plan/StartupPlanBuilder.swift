@@ -63,6 +63,18 @@ public struct StartupPlanBuilder: Sendable {
             execute: { context in try await execute(context) }))
     }
 
+    /// Adds a gate: a command with no work that succeeds once the run opens it
+    /// (``StartupRun/open(_:)``) and its dependencies have succeeded. Work that should wait for
+    /// the first frame, or for the app to be idle, depends on a gate. Gates are eager, and
+    /// ``StartupOrchestrator/run()`` opens them at once.
+    ///
+    /// - Parameters:
+    ///   - id: The gate's identifier.
+    ///   - dependencies: The commands that must succeed before the gate can open.
+    public mutating func addGate(_ id: CommandID, dependsOn dependencies: [CommandID] = []) {
+        commands.append(AnyStartupCommand(id: id, dependencies: dependencies, options: CommandOptions(), isGate: true) { _ in })
+    }
+
     /// Validates the commands and sorts them into a plan.
     ///
     /// Every problem is reported at once: duplicate ids, commands depending on themselves,

@@ -14,11 +14,13 @@ public enum CommandStatus: Sendable, Hashable {
     case timedOut(after: Duration)
     /// The run was cancelled (or stopped by a fail-fast failure) before or while it ran.
     case cancelled
+    /// An on-demand command that nothing asked for; not a failure.
+    case notRequested
 
     /// Every status's stable name, in the order of the cases.
-    public static let names = ["succeeded", "failed", "skipped", "timedOut", "cancelled"]
+    public static let names = ["succeeded", "failed", "skipped", "timedOut", "cancelled", "notRequested"]
 
-    /// `succeeded`, `failed`, `skipped`, `timedOut` or `cancelled`: the status's stable name, as
+    /// `succeeded`, `failed`, `skipped`, `timedOut`, `cancelled` or `notRequested`: the status's stable name, as
     /// machine-readable output uses it.
     public var name: String {
         switch self {
@@ -27,6 +29,7 @@ public enum CommandStatus: Sendable, Hashable {
         case .skipped: "skipped"
         case .timedOut: "timedOut"
         case .cancelled: "cancelled"
+        case .notRequested: "notRequested"
         }
     }
 
@@ -34,6 +37,15 @@ public enum CommandStatus: Sendable, Hashable {
     public var isSuccess: Bool {
         if case .succeeded = self { return true }
         return false
+    }
+
+    /// Whether the command was meant to run and did not succeed: every status but ``succeeded``
+    /// and ``notRequested``. A required command with such a status fails the run.
+    public var isFailure: Bool {
+        switch self {
+        case .succeeded, .notRequested: false
+        case .failed, .skipped, .timedOut, .cancelled: true
+        }
     }
 
     /// Why the command did not succeed, in words (the error, the skip reason, the timeout);
@@ -45,13 +57,14 @@ public enum CommandStatus: Sendable, Hashable {
         case .skipped(let reason): reason.description
         case .timedOut(let limit): "timed out after \(DurationText.format(limit))"
         case .cancelled: "cancelled"
+        case .notRequested: "not requested"
         }
     }
 
     /// Same case and payload; failures compare by their error's description.
     public static func == (lhs: CommandStatus, rhs: CommandStatus) -> Bool {
         switch (lhs, rhs) {
-        case (.succeeded, .succeeded), (.cancelled, .cancelled): true
+        case (.succeeded, .succeeded), (.cancelled, .cancelled), (.notRequested, .notRequested): true
         case let (.failed(left), .failed(right)): String(describing: left) == String(describing: right)
         case let (.skipped(left), .skipped(right)): left == right
         case let (.timedOut(left), .timedOut(right)): left == right
@@ -63,7 +76,7 @@ public enum CommandStatus: Sendable, Hashable {
     public func hash(into hasher: inout Hasher) {
         hasher.combine(name)
         switch self {
-        case .succeeded, .cancelled: break
+        case .succeeded, .cancelled, .notRequested: break
         case .failed(let error): hasher.combine(String(describing: error))
         case .skipped(let reason): hasher.combine(reason)
         case .timedOut(let limit): hasher.combine(limit)

@@ -86,7 +86,7 @@ public struct StartupReport: Sendable, Hashable {
 
     /// The required commands that did not succeed, in declaration order: what fails a run.
     public var failures: [CommandReport] {
-        commands.filter { !$0.isOptional && !$0.status.isSuccess }
+        commands.filter { !$0.isOptional && $0.status.isFailure }
     }
 
     /// Two reports are equal when every field is; the index by id follows from the commands.

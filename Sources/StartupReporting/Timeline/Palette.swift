@@ -20,7 +20,7 @@ enum Palette {
         case .failed: "#e15759"
         case .timedOut: "#f28e2b"
         case .cancelled: "#a0a4aa"
-        case .skipped: "none"
+        case .skipped, .notRequested: "none"
         }
     }
 
@@ -30,14 +30,17 @@ enum Palette {
         case .succeeded: "#111827"
         case .failed: alarm
         case .timedOut: "#b45309"
-        case .cancelled, .skipped: "#6b7280"
+        case .cancelled, .skipped, .notRequested: "#6b7280"
         }
     }
 
     /// The status in words: `timed out`.
     static func word(_ status: CommandStatus) -> String {
-        if case .timedOut = status { return "timed out" }
-        return status.name
+        switch status {
+        case .timedOut: "timed out"
+        case .notRequested: "not requested"
+        default: status.name
+        }
     }
 
     /// The statuses the legend shows with a filled bar, in order.
