@@ -107,7 +107,7 @@ import Testing
             r.json:1:30: wallMs: expected a number of milliseconds from 0 to 31536000000 (365 days), found -1
             r.json:1:76: criticalPathMs: expected milliseconds as a number, found a string
             r.json:3:4: commands[0] ("a"): "startMs" and "endMs" must both be numbers or both be null
-            r.json:4:26: commands[1] ("b").status: expected one of succeeded, failed, skipped, timedOut, cancelled, found "won"
+            r.json:4:26: commands[1] ("b").status: expected one of succeeded, failed, skipped, timedOut, cancelled, notRequested, found "won"
             r.json:4:47: commands[1] ("b").durationMs: expected milliseconds as a number, found a string
             r.json:5:4: commands[2]: missing "id"
             r.json:5:4: commands[2]: missing "dependencies"
