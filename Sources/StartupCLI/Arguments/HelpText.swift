@@ -8,7 +8,7 @@ package enum HelpText {
       0    every required command succeeded within its budget (run), the manifest is valid (plan,
            graph), or the report was drawn or compared (plot, diff)
       1    a required command failed, timed out or was skipped, or a budget was exceeded
-      64   usage error: unknown subcommand or option, bad value
+      64   usage error: unknown subcommand, option or target, bad value
       65   the manifest or report file was read but is invalid (every problem is listed)
       66   the manifest or report file is missing, a directory, or unreadable
       73   a file could not be written (trace, report, plot)
