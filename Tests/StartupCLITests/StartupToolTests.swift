@@ -200,6 +200,11 @@ import Testing
         let help = await run(["run", "--help"])
         #expect(help.0 == .success)
         #expect(help.1.capturedOutput.contains("130  interrupted"))
+        for subcommand in ["run", "plan"] {
+            let text = await run([subcommand, "--help"]).1.capturedOutput
+            #expect(text.contains("USAGE: startup \(subcommand) [--file <path>]") && text.contains("[ID...]\n"))
+            #expect(text.contains("ID...                   \(subcommand == "run" ? "Run" : "Plan") only these commands and what they need"))
+        }
         let version = await run(["--version"])
         #expect(version.1.capturedOutput == "startup \(HelpText.version)\n")
     }
