@@ -55,7 +55,7 @@ struct PlanTextRenderer {
     }
 
     /// `Plan for commands.json: 20 commands in 7 waves`, or with targets
-    /// `Plan for commands.json, targets first-screen: 5 of 20 commands in 3 waves`.
+    /// `Plan for commands.json, target auth-session: 6 of 20 commands in 4 waves`.
     private func header(waves: Int) -> String {
         guard !targets.isEmpty else { return "Plan for \(file): \(plural(plan.count, "command")) in \(plural(waves, "wave"))" }
         var seen = Set<CommandID>()
