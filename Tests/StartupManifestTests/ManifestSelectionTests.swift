@@ -48,6 +48,15 @@ import StartupManifest
         }
     }
 
+    @Test func selecting_thousandsOfUnknownTargets_namesEachOnce() {
+        let targets = (0..<20_000).map { CommandID("missing-\($0 % 10_000)") }
+        #expect {
+            _ = try manifest.selecting(targets)
+        } throws: { error in
+            (error as? UnknownTargetError)?.targets.count == 10_000
+        }
+    }
+
     @Test func selecting_aLongChain_walksWithoutRecursion() throws {
         let count = 100_000
         let chain = Manifest(commands: (0..<count).map { index in

@@ -22,10 +22,11 @@ extension Manifest {
         var isSelected = [Bool](repeating: false, count: commands.count)
         var pending: [Int] = []
         var unknown: [UnknownTargetError.Target] = []
+        var named = Set<CommandID>()  // Unknown targets already named.
         var suggestions: IdentifierSuggestionIndex?  // Built at the first unknown target.
         for target in targets {
             guard let position = positions[target] else {
-                guard !unknown.contains(where: { $0.id == target }) else { continue }
+                guard named.insert(target).inserted else { continue }
                 if suggestions == nil { suggestions = IdentifierSuggestionIndex(commands.map(\.id.rawValue)) }
                 let suggestion = suggestions?.closest(to: target.rawValue).map { CommandID($0) }
                 unknown.append(UnknownTargetError.Target(id: target, suggestion: suggestion))
