@@ -4,8 +4,8 @@ import Testing
 /// The scheduler's decisions alone, input by input, with made-up times: no tasks, no clock, no
 /// continuations (workers and the listener are numbers).
 @Suite struct SchedulerStateMachineTests {
-    typealias Machine = SchedulerStateMachine<Int, Int>
-    typealias Actions = SchedulerActions<Int, Int>
+    typealias Machine = SchedulerStateMachine<Int, Int, Int>
+    typealias Actions = SchedulerActions<Int, Int, Int>
 
     struct Boom: Error {}
 
@@ -37,6 +37,8 @@ import Testing
             let record = machine.records[position]
             result[id.rawValue] = switch record.progress {
             case .waiting: "waiting"
+            case .ready: "ready"
+            case .gateClosed: "gate closed"
             case .running: "running"
             case .done: machine.outcomes[position]?.name ?? "succeeded"
             }
@@ -59,7 +61,7 @@ import Testing
             ("tail", ["long-chain-head"], CommandOptions()),
         ])
         let begun = machine.begin(at: ms(0), cancelled: false)
-        #expect(begun.spawnWorker && !begun.runEnded && begun.resume.isEmpty)
+        #expect(begun.spawnWorker && !begun.settled && begun.resume.isEmpty)
         #expect(machine.phase == .running(wakePending: true))
 
         // Priority first (normal above low), then the longer remaining path, then declaration.
@@ -76,14 +78,14 @@ import Testing
     @Test func begin_ofAnEmptyPlan_endsTheRunAtOnce() throws {
         var (machine, _) = try machine([])
         let actions = machine.begin(at: ms(5), cancelled: false)
-        #expect(actions.runEnded && !actions.spawnWorker)
+        #expect(actions.settled && !actions.spawnWorker)
         #expect(machine.phase == .ended(nil, at: 5_000_000))
     }
 
     @Test func begin_whenAlreadyCancelled_cancelsEverythingAndEnds() throws {
         var (machine, plan) = try machine([("a", [], .init()), ("b", ["a"], .init())])
         let actions = machine.begin(at: ms(0), cancelled: true)
-        #expect(actions.runEnded && !actions.spawnWorker)
+        #expect(actions.settled && !actions.spawnWorker)
         #expect(statuses(machine, plan) == ["a": "cancelled", "b": "cancelled"])
         #expect(machine.phase == .ended(.cancelled, at: 0))
     }
@@ -97,10 +99,10 @@ import Testing
         #expect(!arrival.spawnWorker, "nothing else is ready")
         let (next, actions) = machine.attemptEnded(runJob(first), outcome: .succeeded, at: ms(40))
         #expect(job(plan, next) == "b#1")
-        #expect(!actions.spawnWorker && !actions.runEnded)
+        #expect(!actions.spawnWorker && !actions.settled)
         let (third, _) = machine.attemptEnded(runJob(next), outcome: .succeeded, at: ms(90))
         let (last, ended) = machine.attemptEnded(runJob(third), outcome: .succeeded, at: ms(95))
-        #expect(last == .exit && ended.runEnded)
+        #expect(last == .exit && ended.settled)
         #expect(machine.records.map(\.start) == [1_000_000, 40_000_000, 90_000_000])
         #expect(machine.records.map(\.end) == [40_000_000, 90_000_000, 95_000_000])
         #expect(machine.phase == .ended(nil, at: 95_000_000))
@@ -162,7 +164,7 @@ import Testing
         let (after, _) = machine.attemptEnded(runJob(a), outcome: .succeeded, at: ms(10))
         #expect(job(plan, after) == "after#1")
         let (_, ended) = machine.attemptEnded(runJob(after), outcome: .succeeded, at: ms(5))
-        #expect(ended.runEnded)
+        #expect(ended.settled)
         #expect(machine.records.map(\.end) == [11_000_000, 11_000_000, 11_000_000])
         #expect(machine.records[2].start == 11_000_000)
         #expect(machine.phase == .ended(nil, at: 11_000_000))
@@ -183,7 +185,7 @@ import Testing
         guard case .skipped(let reason)? = machine.outcomes[2] else { Issue.record("api not skipped"); return }
         #expect(reason == SkipReason(failedCommand: "database", dependency: "cache"))
         let (last, ended) = machine.attemptEnded(runJob(logging), outcome: .succeeded, at: ms(4))
-        #expect(last == .exit && ended.runEnded)
+        #expect(last == .exit && ended.settled)
         #expect(RunResult(machine).report(plan: plan).status == .failed)
     }
 
@@ -204,7 +206,7 @@ import Testing
         #expect(statuses(machine, plan) == ["a": "failed", "b": "running", "c": "cancelled", "after-b": "waiting"])
         // The cancelled attempt throws: cancelled, not failed; the run ends; what never ran is cancelled.
         let (last, ended) = machine.attemptEnded(runJob(b), outcome: .threw(CancellationError()), at: ms(3))
-        #expect(last == .exit && ended.runEnded)
+        #expect(last == .exit && ended.settled)
         #expect(statuses(machine, plan) == ["a": "failed", "b": "cancelled", "c": "cancelled", "after-b": "cancelled"])
         #expect(machine.phase == .ended(.failFast, at: 3_000_000))
         #expect(RunResult(machine).report(plan: plan).status == .failed)
@@ -244,10 +246,10 @@ import Testing
         let (first, _) = machine.workerArrived(at: ms(0))
         let (second, _) = machine.attemptEnded(runJob(first), outcome: .threw(Boom()), at: ms(1))
         #expect(runJob(second) == Job(position: 0, attempt: 2, delay: .milliseconds(10)))
-        let (third, _) = machine.attemptEnded(runJob(second), outcome: .timedOut(ms(5)), at: ms(20))
+        let (third, _) = machine.attemptEnded(runJob(second), outcome: .timedOut(ms(5), abandoned: false), at: ms(20))
         #expect(runJob(third) == Job(position: 0, attempt: 3, delay: .milliseconds(30)))
-        let (last, actions) = machine.attemptEnded(runJob(third), outcome: .timedOut(ms(5)), at: ms(60))
-        #expect(last == .exit && actions.runEnded)
+        let (last, actions) = machine.attemptEnded(runJob(third), outcome: .timedOut(ms(5), abandoned: false), at: ms(60))
+        #expect(last == .exit && actions.settled)
         #expect(machine.outcomes[0]?.name == "timedOut")
         #expect(machine.records[0].start == 0 && machine.records[0].end == 60_000_000 && machine.records[0].attempts == 3)
         #expect(statuses(machine, plan) == ["flaky": "timedOut"])
@@ -263,8 +265,8 @@ import Testing
         _ = machine.begin(at: ms(0), cancelled: false)
         let (slow, _) = machine.workerArrived(at: ms(0))
         _ = machine.cancel(at: ms(1))
-        let (next, actions) = machine.attemptEnded(runJob(slow), outcome: .timedOut(ms(2)), at: ms(2))
-        #expect(next == .exit && actions.runEnded)
+        let (next, actions) = machine.attemptEnded(runJob(slow), outcome: .timedOut(ms(2), abandoned: false), at: ms(2))
+        #expect(next == .exit && actions.settled)
         #expect(statuses(machine, plan) == ["slow": "timedOut"])
     }
 
@@ -275,12 +277,12 @@ import Testing
         _ = machine.begin(at: ms(0), cancelled: false)
         let (a, _) = machine.workerArrived(at: ms(0))
         let cancelled = machine.cancel(at: ms(4))
-        #expect(!cancelled.runEnded && !cancelled.cancelWorkers, "the owner's own cancellation reaches the attempts")
+        #expect(!cancelled.settled && cancelled.cancelWorkers, "the attempts in flight are cancelled")
         #expect(machine.phase == .stopping(.cancelled))
         #expect(statuses(machine, plan) == ["a": "running", "b": "cancelled", "c": "waiting"])
         // A command that completes anyway keeps its success; its dependents do not start.
         let (next, ended) = machine.attemptEnded(runJob(a), outcome: .succeeded, at: ms(6))
-        #expect(next == .exit && ended.runEnded)
+        #expect(next == .exit && ended.settled)
         #expect(statuses(machine, plan) == ["a": "succeeded", "b": "cancelled", "c": "cancelled"])
         #expect(RunResult(machine).report(plan: plan).status == .cancelled)
         #expect(RunResult(machine).report(plan: plan).wallTime == ms(6))
@@ -298,13 +300,13 @@ import Testing
         #expect(machine.park(1, at: ms(1)).step == .exit)
         #expect(machine.wokenWorkerArrived(at: ms(1)).resume.isEmpty)
         let again = machine.cancel(at: ms(1))
-        #expect(!again.runEnded && !again.cancelWorkers && machine.phase == .stopping(.cancelled))
+        #expect(!again.settled && !again.cancelWorkers && machine.phase == .stopping(.cancelled))
         _ = machine.attemptEnded(runJob(a), outcome: .succeeded, at: ms(2))
         // ended
         #expect(machine.phase == .ended(.cancelled, at: 2_000_000))
         #expect(machine.workerArrived(at: ms(3)).0 == .exit)
         #expect(machine.park(2, at: ms(3)).step == .exit)
-        #expect(!machine.cancel(at: ms(3)).runEnded)
+        #expect(!machine.cancel(at: ms(3)).settled)
         #expect(machine.phase == .ended(.cancelled, at: 2_000_000))
     }
 
@@ -327,9 +329,12 @@ import Testing
         ])
         guard case .wait = machine.takeEvents(1) else { Issue.record("listener did not wait"); return }
         let report = RunResult(machine).report(plan: plan)
-        let closed = machine.closeEvents(with: .runFinished(report))
-        #expect(closed.deliver?.1?.map(Self.summary) == ["report succeeded"])
-        guard case .end = machine.takeEvents(1) else { Issue.record("listener did not end"); return }
+        let reported = machine.reportMade(report, settlement: 1)
+        #expect(reported.deliver?.1?.map(Self.summary) == ["report succeeded"])
+        #expect(!reported.finished, "the run is not closed: on-demand commands may still be requested")
+        guard case .wait = machine.takeEvents(1) else { Issue.record("listener did not wait"); return }
+        let closed = machine.close(at: ms(4))
+        #expect(closed.finished && closed.deliver?.0 == 1 && closed.deliver?.1 == nil)
     }
 
     @Test func events_areNotKeptWithoutObservers() throws {

@@ -4,6 +4,7 @@ enum AttemptOutcome: Sendable {
     case succeeded
     /// The command threw.
     case threw(any Error)
-    /// The command outlived its timeout and was cancelled.
-    case timedOut(Duration)
+    /// The command outlived its timeout and was cancelled; `abandoned` if it then did not
+    /// return within the grace and was left running.
+    case timedOut(Duration, abandoned: Bool)
 }

@@ -13,46 +13,35 @@ enum AttemptRunner {
         // A first attempt never waits (only retries have a delay), and needs no comparison of
         // durations, which the standard library does not inline.
         if timeout == nil, job.attempt == 1 || job.delay == .zero {
-            return await execute(context)
+            return store(await execute(context), of: context)
         }
-        return await run(context, after: job.delay, timeout: timeout, clock: clock)
+        if job.delay > .zero {
+            do { try await clock.sleep(job.delay) } catch { return .threw(error) }
+        }
+        guard let timeout else { return store(await execute(context), of: context) }
+        return await TimedAttempt.run(context, timeout: timeout, clock: clock)
     }
 
-    /// The attempt after its retry delay, under its timeout if it has one.
-    private static func run(_ context: StartupContext, after delay: Duration, timeout: Duration?,
-                            clock: StartedClock) async -> AttemptOutcome {
-        if delay > .zero {
-            do { try await clock.sleep(delay) } catch { return .threw(error) }
-        }
-        guard let timeout else { return await execute(context) }
-        return await withTaskGroup(of: AttemptOutcome?.self) { group in
-            group.addTask { await execute(context) }
-            group.addTask {
-                do {
-                    try await clock.sleep(timeout)
-                    return .timedOut(timeout)
-                } catch {
-                    return nil  // The command finished first, or the run was cancelled.
-                }
-            }
-            var outcome: AttemptOutcome?
-            while outcome == nil, let next = await group.next() {
-                outcome = next
-            }
-            group.cancelAll()
-            return outcome!
-        }
-    }
-
+    /// Runs the command: its output, or what it threw.
     @inline(__always)
-    private static func execute(_ context: StartupContext) async -> AttemptOutcome {
-        let position = context.index
+    static func execute(_ context: StartupContext) async -> Result<any Sendable, any Error> {
         do {
-            let commands = context.run.plan.storage.commands
-            let output = try await commands[position].execute(context)
-            if commands[position].producesOutput { context.run.outputs.store(output, at: position) }
-            return .succeeded
+            return .success(try await context.run.plan.storage.commands[context.index].execute(context))
         } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Keeps the output of an attempt that returned, for dependents, and says how it ended.
+    @inline(__always)
+    static func store(_ result: Result<any Sendable, any Error>, of context: StartupContext) -> AttemptOutcome {
+        switch result {
+        case .success(let output):
+            if context.run.plan.storage.commands[context.index].producesOutput {
+                context.run.outputs.store(output, at: context.index)
+            }
+            return .succeeded
+        case .failure(let error):
             return .threw(error)
         }
     }

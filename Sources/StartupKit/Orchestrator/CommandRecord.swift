@@ -3,8 +3,12 @@
 struct CommandRecord: Sendable {
     /// Where a command stands.
     enum Progress: UInt8, Sendable {
-        /// Not started: waiting for dependencies, or ready for a slot.
+        /// Waiting for dependencies, or not part of the run (yet).
         case waiting
+        /// Ready, waiting for a slot.
+        case ready
+        /// A gate whose dependencies have succeeded, waiting to be opened.
+        case gateClosed
         /// Handed to a worker (including a retry waiting for its delay).
         case running
         /// Ended, with its final status.
@@ -19,6 +23,8 @@ struct CommandRecord: Sendable {
     var attempts: Int32 = 0
     /// Where the command stands.
     var progress = Progress.waiting
+    /// Whether an attempt ignored its cancellation after its timeout and was left running.
+    var abandoned = false
 
     /// The start as an offset, `nil` if it never started.
     var startOffset: Duration? { start < 0 ? nil : .nanoseconds(start) }

@@ -5,15 +5,18 @@ struct RunResult: Sendable {
     let records: [CommandRecord]
     /// The status of every command that ended other than by succeeding.
     let outcomes: [Int: CommandStatus]
+    /// Whether each command was part of the run (others are reported not requested).
+    let wanted: [Bool]
     /// Why the run stopped early, if it did.
     let stopReason: StopReason?
     /// When the last command ended, in nanoseconds from the start of the run.
     let endedAt: Int64
 
-    init<Worker, Listener>(_ machine: SchedulerStateMachine<Worker, Listener>) {
+    init<Worker, Listener, Waiter>(_ machine: SchedulerStateMachine<Worker, Listener, Waiter>) {
         guard case let .ended(reason, at) = machine.phase else { preconditionFailure("the report of a run that has not ended") }
         records = machine.records
         outcomes = machine.outcomes
+        wanted = machine.wanted
         stopReason = reason
         endedAt = at
     }
@@ -30,14 +33,14 @@ struct RunResult: Sendable {
         var anyRequiredFailed = false
         let reports = records.indices.map { position in
             let record = records[position]
-            let status = outcomes.isEmpty ? .succeeded : outcomes[position] ?? .succeeded
+            let status: CommandStatus = if !wanted[position] { .notRequested } else if outcomes.isEmpty { .succeeded } else { outcomes[position] ?? .succeeded }
             let isOptional = commands[position].options.isOptional
             if !isOptional, status.isFailure { anyRequiredFailed = true }
             return CommandReport(
                 id: commands[position].id, status: status, startOffset: record.startOffset, endOffset: record.endOffset,
                 attempts: Int(record.attempts), isOptional: isOptional,
                 slack: .nanoseconds(sweep.latestStart(position) - sweep.earliestStart[position]),
-                isOnCriticalPath: isCritical[position], dependencies: commands[position].dependencies)
+                isOnCriticalPath: isCritical[position], dependencies: commands[position].dependencies, isAbandoned: record.abandoned)
         }
         let status: StartupReport.Status = if stopReason == .cancelled { .cancelled } else if anyRequiredFailed { .failed } else { .succeeded }
         return StartupReport(

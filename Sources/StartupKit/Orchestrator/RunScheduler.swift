@@ -1,33 +1,39 @@
 /// The shell around one run's ``SchedulerStateMachine``: it holds the lock only while the state
-/// machine decides, and carries out the resulting actions (resuming workers and the event
-/// listener, messages to the owner) after leaving it. Clock readings are taken before the lock.
+/// machine decides, and carries out the resulting actions (resuming workers, waiting tasks and
+/// the event listener, messages to the owner) after leaving it. Clock readings are taken before
+/// the lock.
 final class RunScheduler: Sendable {
     // Unsafe continuations: their layout is known where they are used (a checked continuation is
     // resilient, and copying actions that hold one went through value witnesses on every
-    // decision). Each is resumed exactly once: the state machine hands every stored worker and
-    // listener back in exactly one action, as its tests check.
+    // decision). Each is resumed exactly once: the state machine hands every stored worker
+    // back in exactly one action, as its tests check.
     typealias WorkerContinuation = UnsafeContinuation<WorkerStep, Never>
     /// Checked, unlike the workers': it is resumed once per batch of events, so the check costs
     /// nothing that shows, and with `UnsafeContinuation` here release builds of the CLI crashed
     /// (a job with a null resume function) where debug builds and a checked one did not.
     typealias ListenerContinuation = CheckedContinuation<[StartupEvent]?, Never>
-    typealias Machine = SchedulerStateMachine<WorkerContinuation, ListenerContinuation>
+    /// Checked: waits are few, and their resumption races timeouts and cancellation.
+    typealias WaiterContinuation = CheckedContinuation<WaitOutcome, Never>
+    typealias Machine = SchedulerStateMachine<WorkerContinuation, ListenerContinuation, WaiterContinuation>
+    typealias Actions = SchedulerActions<WorkerContinuation, ListenerContinuation, WaiterContinuation>
 
     /// What the owning task must do.
     enum OwnerMessage: Sendable {
         /// Add one worker to the group.
         case spawnWorker
-        /// Cancel every worker's attempt (fail-fast).
+        /// Cancel every worker's attempt (a stop).
         case cancelWorkers
-        /// Every command has ended.
-        case runEnded
+        /// The run settled: make its report.
+        case settled
+        /// The run is over and closed.
+        case finished
     }
 
     /// Guards the run's scheduling decisions: the state machine, nothing else.
     private let machine: Locked<Machine>
     private let ownerContinuation: AsyncStream<OwnerMessage>.Continuation
     /// What the owning task must do, in the order decided.
-    let ownerMessages: AsyncStream<OwnerMessage>
+    private let ownerMessages: AsyncStream<OwnerMessage>
     /// The command outputs of this run.
     let outputs: OutputStore
     /// The plan being run.
@@ -35,36 +41,167 @@ final class RunScheduler: Sendable {
     /// Measures offsets from the start of the run.
     let clock: StartedClock
     private let observers: [any StartupObserver]
+    private let recordsEvents: Bool
+    private let cancellationGrace: Duration
+    /// Who else reads the events (``StartupRun/events``).
+    let subscribers = EventSubscribers()
 
-    init(plan: StartupPlan, options: StartupOrchestrator.Options, clock: StartedClock) {
+    /// Prepares a run.
+    ///
+    /// - Parameters:
+    ///   - recordsEvents: Whether events are delivered (observers, or a handle's subscribers).
+    ///   - opensGates: Whether every gate is open from the start.
+    init(plan: StartupPlan, options: StartupOrchestrator.Options, clock: StartedClock, recordsEvents: Bool, opensGates: Bool) {
         self.plan = plan
         self.clock = clock
         self.observers = options.observers
+        self.recordsEvents = recordsEvents
+        cancellationGrace = options.cancellationGrace
         outputs = OutputStore(count: plan.count)
         machine = Locked(Machine(plan: plan, maxConcurrency: options.maxConcurrency, failurePolicy: options.failurePolicy,
-                                 recordsEvents: !options.observers.isEmpty))
+                                 recordsEvents: recordsEvents, opensGates: opensGates))
         (ownerMessages, ownerContinuation) = AsyncStream<OwnerMessage>.makeStream()
     }
 
-    /// Whether the run has observers, and so needs ``deliverEvents()`` running.
-    var deliversEvents: Bool { !observers.isEmpty }
+    // MARK: - The owner
+
+    /// Runs the run to its end: begins it, adds workers as asked, makes the report each time it
+    /// settles, and returns once it is over and closed and the last event delivered.
+    /// Cancelling the calling task cancels the run.
+    func drive() async {
+        await withTaskGroup(of: Void.self) { delivery in
+            if recordsEvents {
+                // Never on an executor the run prefers (the CLI runs its commands on its process
+                // engine's thread): an observer that blocks must not hold up the commands.
+                if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) {
+                    delivery.addTask(executorPreference: globalConcurrentExecutor) { await self.deliverEvents() }
+                } else {
+                    delivery.addTask { await self.deliverEvents() }
+                }
+            }
+            await withTaskGroup(of: Void.self) { workers in
+                begin(cancelled: Task.isCancelled)
+                await withTaskCancellationHandler {
+                    messages: for await message in ownerMessages {
+                        switch message {
+                        case .spawnWorker: workers.addTask { await self.work() }
+                        case .cancelWorkers: workers.cancelAll()
+                        case .settled: makeReport()
+                        case .finished: break messages
+                        }
+                    }
+                } onCancel: {
+                    cancel()
+                }
+            }
+            // A cancelled owner stops reading messages early; the cancellation ended the run and
+            // every worker has returned, so the report can be made and the run closed.
+            makeReport()
+            close()
+        }
+    }
+
+    /// The report of the latest settlement.
+    ///
+    /// - Precondition: ``drive()`` has returned.
+    var finalReport: StartupReport {
+        guard let report = machine.withLock({ $0.report }) else { preconditionFailure("the report of a run that has not ended") }
+        return report
+    }
+
+    /// Makes the report of the settled run outside the lock and hands it to whoever waits for it,
+    /// unless it is made already.
+    ///
+    /// - Complexity: O(commands + edges), outside the lock.
+    private func makeReport() {
+        let snapshot = machine.withLock { machine -> (RunResult, Int)? in
+            guard case .ended = machine.phase, machine.report == nil else { return nil }
+            return (RunResult(machine), machine.settlements)
+        }
+        guard let (result, settlement) = snapshot else { return }
+        let report = result.report(plan: plan)
+        perform(machine.withLock { $0.reportMade(report, settlement: settlement) })
+    }
+
+    // MARK: - Inputs
 
     /// Starts the run; `cancelled` if it was cancelled before it began.
-    func begin(cancelled: Bool) {
+    private func begin(cancelled: Bool) {
         let now = clock.elapsed()
         perform(machine.withLock { $0.begin(at: now, cancelled: cancelled) })
     }
 
-    /// Cancels the run: nothing more starts; the owner cancels the attempts in flight.
+    /// Cancels the run: nothing more starts; the attempts in flight are cancelled.
     func cancel() {
         let now = clock.elapsed()
         perform(machine.withLock { $0.cancel(at: now) })
     }
 
+    /// Nobody will request commands or open gates any more.
+    func close() {
+        let now = clock.elapsed()
+        perform(machine.withLock { $0.close(at: now) })
+    }
+
+    /// Requests the commands at `positions` (and what they need).
+    func request(_ positions: [Int]) {
+        let now = clock.elapsed()
+        perform(machine.withLock { $0.request(positions, at: now) })
+    }
+
+    /// Opens the gate at `position`.
+    func open(_ position: Int) {
+        let now = clock.elapsed()
+        perform(machine.withLock { $0.open(position, at: now) })
+    }
+
+    /// Waits until the commands at `positions` have ended (requesting them), at most `timeout`
+    /// by the run's clock. Cancelling the calling task ends the wait with `.cancelled`.
+    func wait(for positions: [Int], timeout: Duration?) async -> WaitOutcome {
+        let id = machine.withLock { $0.reserveWait() }
+        // Not a child task: the waiter returns the moment it is resumed, without waiting for the
+        // cancelled timer to wind down.
+        let timer = timeout.map { timeout in
+            Task { [clock] in
+                guard (try? await clock.sleep(timeout)) != nil else { return }
+                self.endWait(id, as: .timedOut)
+            }
+        }
+        defer { timer?.cancel() }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: WaiterContinuation) in
+                let now = clock.elapsed()
+                let (outcome, actions) = machine.withLock { $0.wait(id, for: positions, waiter: continuation, at: now) }
+                perform(actions)
+                if let outcome { continuation.resume(returning: outcome) }
+            }
+        } onCancel: {
+            endWait(id, as: .cancelled)
+        }
+    }
+
+    /// The report, once the run has settled.
+    func report() async -> StartupReport {
+        let outcome = await withCheckedContinuation { (continuation: WaiterContinuation) in
+            if let report = machine.withLock({ $0.waitForReport(continuation) }) {
+                continuation.resume(returning: .report(report))
+            }
+        }
+        guard case .report(let report) = outcome else { preconditionFailure("a report waiter resumed without the report") }
+        return report
+    }
+
+    private func endWait(_ id: Int, as preemption: WaitBook<WaiterContinuation>.Preemption) {
+        let now = clock.elapsed()
+        perform(machine.withLock { $0.endWait(id, as: preemption, at: now) })
+    }
+
+    // MARK: - Workers and events
+
     /// A worker's loop: runs its job inline, reports its end and takes the next, parking when
     /// nothing is ready, until the run needs it no more.
-    func work() async {
-        let resources = WorkerResources(plan: plan, outputs: outputs)
+    private func work() async {
+        let resources = WorkerResources(plan: plan, outputs: outputs, cancellationGrace: cancellationGrace)
         let arrival = clock.elapsed()
         var step = decide { $0.workerArrived(at: arrival) }
         while true {
@@ -81,30 +218,20 @@ final class RunScheduler: Sendable {
         }
     }
 
-    /// Delivers the run's events to the observers, in order, until the last one: the only
-    /// place observers are called, so a slow observer delays the events, never the commands.
-    func deliverEvents() async {
+    /// Delivers the run's events to the observers and subscribers, in order, until the last
+    /// one: the only place they are called, so a slow one delays the events, never the commands.
+    private func deliverEvents() async {
         while let events = await nextEvents() {
+            let streams = subscribers.current()
             for event in events {
                 for observer in observers { observer.observe(event) }
+                for stream in streams { stream.yield(event) }
             }
         }
+        subscribers.finish()
     }
 
-    /// Makes the report of the ended run and hands its last event to the observers.
-    ///
-    /// - Precondition: The owner was told the run ended.
-    /// - Complexity: O(commands + edges), outside the lock.
-    func makeReport() -> StartupReport {
-        let result = machine.withLock { RunResult($0) }
-        let report = result.report(plan: plan)
-        perform(machine.withLock { $0.closeEvents(with: .runFinished(report)) })
-        return report
-    }
-
-    // MARK: - Carrying out decisions
-
-    private func decide(_ input: (inout Machine) -> (WorkerStep, SchedulerActions<WorkerContinuation, ListenerContinuation>)) -> WorkerStep {
+    private func decide(_ input: (inout Machine) -> (WorkerStep, Actions)) -> WorkerStep {
         let (step, actions) = machine.withLock(input)
         perform(actions)
         return step
@@ -130,7 +257,7 @@ final class RunScheduler: Sendable {
         return handedOver
     }
 
-    /// The next events for the observers, or `nil` after the last.
+    /// The next events for the listeners, or `nil` after the last.
     private func nextEvents() async -> [StartupEvent]? {
         await withCheckedContinuation { (continuation: ListenerContinuation) in
             switch machine.withLock({ $0.takeEvents(continuation) }) {
@@ -141,13 +268,15 @@ final class RunScheduler: Sendable {
         }
     }
 
-    private func perform(_ actions: SchedulerActions<WorkerContinuation, ListenerContinuation>) {
+    private func perform(_ actions: Actions) {
         for (worker, step) in actions.resume { worker.resume(returning: step) }
+        for (waiter, outcome) in actions.resolve { waiter.resume(returning: outcome) }
         if let (listener, events) = actions.deliver { listener.resume(returning: events) }
         if actions.spawnWorker { ownerContinuation.yield(.spawnWorker) }
         if actions.cancelWorkers { ownerContinuation.yield(.cancelWorkers) }
-        if actions.runEnded {
-            ownerContinuation.yield(.runEnded)
+        if actions.settled { ownerContinuation.yield(.settled) }
+        if actions.finished {
+            ownerContinuation.yield(.finished)
             ownerContinuation.finish()
         }
     }

@@ -1,14 +1,18 @@
 /// What ``RunScheduler`` carries out after a ``SchedulerStateMachine`` input, once it has left
 /// the lock: resumptions first, then what the owner must do.
-struct SchedulerActions<Worker, Listener> {
+struct SchedulerActions<Worker, Listener, Waiter> {
     /// Parked workers to resume, each with its next step (`.run` or `.exit`).
     var resume: [(Worker, WorkerStep)] = []
     /// The waiting listener and what to hand it: events, or `nil` for the end.
     var deliver: (Listener, [StartupEvent]?)?
+    /// Waiting tasks to resume, each with how its wait ended.
+    var resolve: [(Waiter, WaitOutcome)] = []
     /// The owner adds one more worker.
     var spawnWorker = false
     /// The owner cancels every worker's attempt (fail-fast).
     var cancelWorkers = false
-    /// Every command has ended: the owner may make the report.
-    var runEnded = false
+    /// The run settled (nothing runs, nothing it wants is left): the owner makes the report.
+    var settled = false
+    /// The run is over and closed: the owner's work is done.
+    var finished = false
 }

@@ -1,18 +1,26 @@
 /// The scheduling decisions of one run, as a plain value: dependency counts, the ready queue,
-/// what happened to each command, the parked workers and the run's phase.
+/// what happened to each command, which commands the run wants, gates, waits, the parked
+/// workers and the run's phase.
 ///
-/// Every method is an input (the run begins, a worker comes, an attempt ends at a time, the run
-/// is cancelled, ...) and returns the ``SchedulerActions`` to carry out. It never reads a clock,
-/// resumes a continuation, calls an observer or does I/O: the times come with the inputs, and
-/// `Worker` and `Listener` are opaque tokens (continuations in ``RunScheduler``, numbers in
-/// tests) that only the actions hand back. So it can be driven input by input in tests, and its
-/// shell holds the lock only while it decides.
+/// Every method is an input (the run begins, a worker comes, an attempt ends at a time, a
+/// command is requested, a gate opens, a task waits, the run is cancelled, ...) and returns the
+/// ``SchedulerActions`` to carry out. It never reads a clock, resumes a continuation, calls an
+/// observer or does I/O: the times come with the inputs, and `Worker`, `Listener` and `Waiter`
+/// are opaque tokens (continuations in ``RunScheduler``, numbers in tests) that only the actions
+/// hand back. So it can be driven input by input in tests, and its shell holds the lock only
+/// while it decides.
+///
+/// Wanted commands: the eager ones and what they need, then on-demand ones as they are requested
+/// (with what they need). The run *settles* when nothing runs and every wanted command has ended;
+/// a later request runs again. Gates end when opened once their dependencies have succeeded.
 ///
 /// Failures: a command that fails or times out after its retries has its transitive dependents
 /// skipped. Under fail-fast, the run stops (ready commands cancelled, attempts in flight
 /// cancelled, nothing more starts) as soon as it is known to fail: a required command failed or
 /// timed out, or was skipped because an optional one failed.
-struct SchedulerStateMachine<Worker, Listener> {
+struct SchedulerStateMachine<Worker, Listener, Waiter> {
+    typealias Actions = SchedulerActions<Worker, Listener, Waiter>
+
     /// Where the run stands.
     enum Phase: Sendable, Hashable {
         /// ``begin(at:cancelled:)`` has not been called.
@@ -22,7 +30,8 @@ struct SchedulerStateMachine<Worker, Listener> {
         case running(wakePending: Bool)
         /// Nothing more starts; the attempts in flight are ending.
         case stopping(StopReason)
-        /// Every command has ended; `at` is the time of the last input, in nanoseconds.
+        /// Settled: nothing runs and every wanted command has ended; `at` is the time of the
+        /// input that settled it, in nanoseconds. Unless stopped, a request runs again.
         case ended(StopReason?, at: Int64)
     }
 
@@ -31,6 +40,7 @@ struct SchedulerStateMachine<Worker, Listener> {
     private let graph: DependencyGraph
     private let slots: Int
     private let failFast: Bool
+    private let hasOnDemand: Bool
 
     /// Where the run stands.
     private(set) var phase = Phase.notStarted
@@ -38,14 +48,31 @@ struct SchedulerStateMachine<Worker, Listener> {
     private(set) var records: [CommandRecord]
     /// The status of every command that ended other than by succeeding.
     private(set) var outcomes: [Int: CommandStatus] = [:]
+    /// Whether each command is part of the run: eager, needed, or requested.
+    private(set) var wanted: [Bool]
     /// Attempts handed to workers and not yet ended (retries waiting for their delay included).
     private(set) var busy = 0
-    private var unfinished: Int
+    /// Whether the run was cancelled: what is requested afterwards ends cancelled.
+    private(set) var isCancelled = false
+    /// The report of the latest settlement, once the owner has made it.
+    private(set) var report: StartupReport?
+    /// How many times the run has settled; a report is for one settlement.
+    private(set) var settlements = 0
+    /// Which gates have been opened, by position.
+    private var opened: [Bool]
+    /// Wanted commands that have not ended.
+    private var unfinished = 0
     private var countdown: ReleaseCountdown
     private var ready = PriorityHeap<ReadyKey>()
     private var released: [Int] = []
     private var parked: [Worker] = []
     private var mailbox: EventMailbox<Listener>
+    private var waits = WaitBook<Waiter>()
+    private var reportWaiters: [Waiter] = []
+    private var resolved: [(Waiter, WaitOutcome)] = []
+    private var isClosed = false
+    private var announcedRunFinished = false
+    private var isFinished = false
     /// The latest time any input came with. Workers read the clock before they take the lock, so
     /// two inputs can arrive out of time order; times are taken as at least this, so recorded
     /// times never go backwards in decision order (a dependent never starts before its
@@ -56,30 +83,39 @@ struct SchedulerStateMachine<Worker, Listener> {
     ///
     /// - Parameters:
     ///   - maxConcurrency: The most attempts at once; `nil` for no limit.
-    ///   - recordsEvents: Whether events are kept for a listener (the run has observers).
-    init(plan: StartupPlan, maxConcurrency: Int?, failurePolicy: FailurePolicy, recordsEvents: Bool) {
+    ///   - recordsEvents: Whether events are kept for a listener.
+    ///   - opensGates: Whether every gate is open from the start (``StartupOrchestrator/run()``).
+    init(plan: StartupPlan, maxConcurrency: Int?, failurePolicy: FailurePolicy, recordsEvents: Bool, opensGates: Bool = false) {
         commands = plan.storage.commands
         readyKeys = plan.storage.readyKeys
         graph = plan.storage.graph
         slots = maxConcurrency ?? .max
         failFast = failurePolicy == .failFast
+        hasOnDemand = plan.storage.commands.contains { $0.options.activation == .onDemand }
         records = Array(repeating: CommandRecord(), count: plan.count)
-        unfinished = plan.count
+        wanted = Array(repeating: !hasOnDemand, count: plan.count)
+        opened = Array(repeating: opensGates, count: plan.count)
         countdown = ReleaseCountdown(graph: plan.storage.graph, direction: .dependencyOrder)
         mailbox = EventMailbox(enabled: recordsEvents)
     }
 
     // MARK: - Inputs
 
-    /// The run begins: the commands without dependencies become ready and a worker is asked for.
-    /// `cancelled`: the run was cancelled before it began; everything ends cancelled.
-    mutating func begin(at reading: Duration, cancelled: Bool) -> SchedulerActions<Worker, Listener> {
+    /// The run begins: the eager commands and what they need are wanted, those without
+    /// dependencies become ready, and a worker is asked for. `cancelled`: the run was cancelled
+    /// before it began; everything wanted ends cancelled.
+    mutating func begin(at reading: Duration, cancelled: Bool) -> Actions {
         let now = advance(to: reading)
         precondition(phase == .notStarted, "a run begins once")
-        var actions = SchedulerActions<Worker, Listener>()
+        var actions = Actions()
         phase = .running(wakePending: false)
         if mailbox.isEnabled { mailbox.append(.runStarted(commandCount: commands.count)) }
-        for root in countdown.roots { ready.insert(readyKeys[root]) }
+        if hasOnDemand {
+            want(commands.indices.filter { commands[$0].options.activation == .eager }, at: now, &actions)
+        } else {
+            unfinished = commands.count
+            for root in countdown.roots { becomeReady(root, at: now) }
+        }
         if cancelled { stop(.cancelled, at: now, &actions) }
         endIfDone(at: now, &actions)
         wakeWorkerIfNeeded(at: now, &actions)
@@ -87,28 +123,28 @@ struct SchedulerStateMachine<Worker, Listener> {
     }
 
     /// A newly spawned worker comes for its first job.
-    mutating func workerArrived(at reading: Duration) -> (WorkerStep, SchedulerActions<Worker, Listener>) {
+    mutating func workerArrived(at reading: Duration) -> (WorkerStep, Actions) {
         let now = advance(to: reading)
-        var actions = SchedulerActions<Worker, Listener>()
+        var actions = Actions()
         let step = nextStep(at: now)
         arrived(at: now, &actions)
         return (step, finishing(actions))
     }
 
     /// A parked worker, handed a job by ``SchedulerActions/resume``, has come.
-    mutating func wokenWorkerArrived(at reading: Duration) -> SchedulerActions<Worker, Listener> {
+    mutating func wokenWorkerArrived(at reading: Duration) -> Actions {
         let now = advance(to: reading)
-        var actions = SchedulerActions<Worker, Listener>()
+        var actions = Actions()
         arrived(at: now, &actions)
         return finishing(actions)
     }
 
     /// A worker with nothing to do parks: it takes a job if one is ready now (`step` is
-    /// `.run`), exits if the run is over (`.exit`), else it is stored (`nil`) until an action
-    /// resumes it.
-    mutating func park(_ worker: Worker, at reading: Duration) -> (step: WorkerStep?, actions: SchedulerActions<Worker, Listener>) {
+    /// `.run`), exits if nothing more will start (`.exit`), else it is stored (`nil`) until an
+    /// action resumes it.
+    mutating func park(_ worker: Worker, at reading: Duration) -> (step: WorkerStep?, actions: Actions) {
         let now = advance(to: reading)
-        var actions = SchedulerActions<Worker, Listener>()
+        var actions = Actions()
         switch nextStep(at: now) {
         case .park:
             parked.append(worker)
@@ -121,17 +157,16 @@ struct SchedulerStateMachine<Worker, Listener> {
 
     /// An attempt ended at `now`: records it, retries it, releases or skips dependents. Returns
     /// the worker's next step: the retry, the best ready command, park, or exit.
-    mutating func attemptEnded(_ job: Job, outcome: AttemptOutcome, at reading: Duration) -> (WorkerStep, SchedulerActions<Worker, Listener>) {
+    mutating func attemptEnded(_ job: Job, outcome: AttemptOutcome, at reading: Duration) -> (WorkerStep, Actions) {
         let now = advance(to: reading)
         precondition(busy > 0 && records[job.position].progress == .running, "an attempt ends once")
-        var actions = SchedulerActions<Worker, Listener>()
+        var actions = Actions()
         let position = job.position
         records[position].end = now.clampedNanoseconds
         busy -= 1
         switch outcome {
         case .succeeded:
-            end(position, as: .succeeded, at: now)
-            if case .running = phase { release(dependentsOf: position) }
+            succeed(position, at: now)
         case .threw(let error):
             if case .stopping = phase {
                 end(position, as: .cancelled, at: now)
@@ -140,7 +175,8 @@ struct SchedulerStateMachine<Worker, Listener> {
             } else {
                 fail(position, as: .failed(error), at: now, &actions)
             }
-        case .timedOut(let timeout):
+        case .timedOut(let timeout, let abandoned):
+            if abandoned { records[position].abandoned = true }
             if case .running = phase, job.attempt <= maxRetries(of: position) {
                 return (.run(retry(job, after: .timedOut(after: timeout), at: now)), finishing(actions))
             }
@@ -152,12 +188,124 @@ struct SchedulerStateMachine<Worker, Listener> {
         return (step, finishing(actions))
     }
 
+    /// Commands are requested (``StartupRun/output(of:)``, ``StartupRun/wait(for:timeout:)``):
+    /// they and what they need become wanted and start when they can.
+    mutating func request(_ positions: [Int], at reading: Duration) -> Actions {
+        let now = advance(to: reading)
+        var actions = Actions()
+        want(positions, at: now, &actions)
+        return finishing(actions)
+    }
+
+    /// The gate at `position` is opened: it succeeds now if its dependencies have, else as soon
+    /// as they do. Opening it again does nothing.
+    mutating func open(_ position: Int, at reading: Duration) -> Actions {
+        let now = advance(to: reading)
+        precondition(commands[position].isGate, "only a gate opens")
+        var actions = Actions()
+        guard !opened[position] else { return actions }
+        opened[position] = true
+        if records[position].progress == .gateClosed, case .running = phase {
+            succeed(position, at: now)
+            endIfDone(at: now, &actions)
+            wakeWorkerIfNeeded(at: now, &actions)
+        }
+        return finishing(actions)
+    }
+
+    /// A wait's id, reserved before its waiter comes, so a timeout or a cancellation that comes
+    /// first is not lost.
+    mutating func reserveWait() -> Int {
+        waits.reserve()
+    }
+
+    /// A task waits (wait `id`) for the commands at `positions`, requesting them. Returns how the
+    /// wait ends if that is known now; else the waiter is kept until an action resolves it.
+    mutating func wait(_ id: Int, for positions: [Int], waiter: Waiter, at reading: Duration) -> (WaitOutcome?, Actions) {
+        let now = advance(to: reading)
+        var actions = Actions()
+        want(positions, at: now, &actions)
+        var unfinished: [Int] = []
+        for position in positions where records[position].progress != .done {
+            unfinished.append(position)
+        }
+        let failure = positions.first { outcomes[$0]?.isFailure ?? false }
+        let outcome: WaitOutcome?
+        if let failure {
+            outcome = .didNotSucceed(commands[failure].id, outcomes[failure]!)
+            waits.discard(id)
+        } else if unfinished.isEmpty {
+            outcome = .succeeded
+            waits.discard(id)
+        } else {
+            switch waits.add(waiter, id: id, awaiting: positions, unfinished: unfinished) {
+            case nil: outcome = nil
+            case .cancelled?: outcome = .cancelled
+            case .timedOut?: outcome = .timedOut(holdUps(of: positions, at: now))
+            }
+        }
+        return (outcome, finishing(actions))
+    }
+
+    /// Wait `id` ends early: its time is up, or its task was cancelled.
+    mutating func endWait(_ id: Int, as preemption: WaitBook<Waiter>.Preemption, at reading: Duration) -> Actions {
+        let now = advance(to: reading)
+        var actions = Actions()
+        if let (waiter, awaited) = waits.preempt(id, as: preemption) {
+            switch preemption {
+            case .cancelled: actions.resolve.append((waiter, .cancelled))
+            case .timedOut: actions.resolve.append((waiter, .timedOut(holdUps(of: awaited, at: now))))
+            }
+        }
+        return actions
+    }
+
+    /// A task asks for the report: it gets the latest settlement's if the run is settled and the
+    /// report made, else the waiter is kept until the owner makes it.
+    mutating func waitForReport(_ waiter: Waiter) -> StartupReport? {
+        if case .ended = phase, let report { return report }
+        reportWaiters.append(waiter)
+        return nil
+    }
+
+    /// The owner made the report of settlement `settlement`. Kept and handed to the tasks asking
+    /// for it unless the run has moved on since (they then get the next one); the first one is
+    /// the observers' last event (``StartupEvent/runFinished(_:)``).
+    mutating func reportMade(_ made: StartupReport, settlement: Int) -> Actions {
+        var actions = Actions()
+        guard settlement == settlements, case .ended = phase else { return actions }
+        if !announcedRunFinished, mailbox.isEnabled { mailbox.append(.runFinished(made)) }
+        announcedRunFinished = true
+        report = made
+        resolved += reportWaiters.map { ($0, .report(made)) }
+        reportWaiters.removeAll()
+        finishIfClosed(&actions)
+        return finishing(actions)
+    }
+
+    /// Nobody can request commands or open gates any more (the run's handle is gone, or it is
+    /// ``StartupOrchestrator/run()``'s): once settled and reported, the run is over. A gate not
+    /// yet opened never will be, so the run is then cancelled rather than left waiting forever.
+    mutating func close(at reading: Duration) -> Actions {
+        let now = advance(to: reading)
+        var actions = Actions()
+        isClosed = true
+        if phase != .notStarted, commands.indices.contains(where: { commands[$0].isGate && !opened[$0] && records[$0].progress != .done }) {
+            isCancelled = true
+            stop(.cancelled, at: now, &actions)
+            endIfDone(at: now, &actions)
+        }
+        finishIfClosed(&actions)
+        return finishing(actions)
+    }
+
     /// The run is cancelled: nothing more starts, ready commands end cancelled, the attempts in
-    /// flight are left to end (their tasks are cancelled by the shell's owner).
-    mutating func cancel(at reading: Duration) -> SchedulerActions<Worker, Listener> {
+    /// flight are cancelled and left to end, and later requests end cancelled.
+    mutating func cancel(at reading: Duration) -> Actions {
         let now = advance(to: reading)
         precondition(phase != .notStarted, "cancel after begin")
-        var actions = SchedulerActions<Worker, Listener>()
+        var actions = Actions()
+        isCancelled = true
         stop(.cancelled, at: now, &actions)
         endIfDone(at: now, &actions)
         return finishing(actions)
@@ -168,15 +316,6 @@ struct SchedulerStateMachine<Worker, Listener> {
         mailbox.take(listener)
     }
 
-    /// The report is made: `event` is the last one, and the listener ends after it.
-    mutating func closeEvents(with event: StartupEvent) -> SchedulerActions<Worker, Listener> {
-        guard case .ended = phase else { preconditionFailure("events close after the run ended") }
-        var actions = SchedulerActions<Worker, Listener>()
-        mailbox.append(event)
-        actions.deliver = mailbox.close()
-        return actions
-    }
-
     // MARK: - Decisions
 
     /// An input's time, made to move forward: the later of its reading and every earlier input's.
@@ -185,7 +324,7 @@ struct SchedulerStateMachine<Worker, Listener> {
         return latest
     }
 
-    private mutating func arrived(at now: Duration, _ actions: inout SchedulerActions<Worker, Listener>) {
+    private mutating func arrived(at now: Duration, _ actions: inout Actions) {
         if case .running(wakePending: true) = phase { phase = .running(wakePending: false) }
         wakeWorkerIfNeeded(at: now, &actions)
     }
@@ -216,13 +355,83 @@ struct SchedulerStateMachine<Worker, Listener> {
     /// Keeps one more worker coming while ready commands wait for a free slot's worker: hands a
     /// job to a parked one, or asks for a new one. Only one is on its way at a time; when it
     /// comes it does the same, so workers grow one by one while commands are ready.
-    private mutating func wakeWorkerIfNeeded(at now: Duration, _ actions: inout SchedulerActions<Worker, Listener>) {
+    private mutating func wakeWorkerIfNeeded(at now: Duration, _ actions: inout Actions) {
         guard case .running(wakePending: false) = phase, busy < slots, !ready.isEmpty else { return }
         phase = .running(wakePending: true)
         if let worker = parked.popLast(), let key = ready.popMin() {
             actions.resume.append((worker, .run(start(Job(position: key.position, attempt: 1, delay: .zero), at: now))))
         } else {
             actions.spawnWorker = true
+        }
+    }
+
+    /// Makes the commands at `positions` and everything they need wanted; those whose
+    /// dependencies have succeeded become ready. A settled run runs again; a stopped one ends
+    /// them cancelled.
+    private mutating func want(_ positions: [Int], at now: Duration, _ actions: inout Actions) {
+        var stack = positions.filter { !wanted[$0] }
+        guard !stack.isEmpty else { return }
+        var newlyWanted: [Int] = []
+        while let position = stack.popLast() {
+            guard !wanted[position] else { continue }
+            wanted[position] = true
+            newlyWanted.append(position)
+            for dependency in graph.dependencies(of: position) where !wanted[dependency] { stack.append(dependency) }
+        }
+        // Skipped while nobody wanted them, some have ended already.
+        let toRun = newlyWanted.filter { records[$0].progress != .done }
+        guard !toRun.isEmpty else { return }
+        unfinished += toRun.count
+        switch phase {
+        case .running:
+            break
+        case .ended(nil, _) where !isCancelled:
+            phase = .running(wakePending: false)
+            report = nil
+        case .stopping, .ended:
+            // Ended cancelled by the stop (now, or when the attempts in flight have ended).
+            if case .ended = phase { for position in toRun { end(position, as: .cancelled, at: now) } }
+            return
+        case .notStarted:
+            preconditionFailure("a request before the run began")
+        }
+        for position in toRun where records[position].progress == .waiting && countdown.isReleased(position) {
+            becomeReady(position, at: now)
+        }
+        drainReleased(at: now)
+        endIfDone(at: now, &actions)
+        wakeWorkerIfNeeded(at: now, &actions)
+    }
+
+    /// A wanted command whose dependencies have succeeded: ready for a slot, or, for a gate,
+    /// started and waiting to be opened (ending at once if it was).
+    private mutating func becomeReady(_ position: Int, at now: Duration) {
+        guard commands[position].isGate else {
+            records[position].progress = .ready
+            ready.insert(readyKeys[position])
+            return
+        }
+        records[position].start = now.clampedNanoseconds
+        records[position].attempts = 1
+        records[position].progress = .gateClosed
+        if mailbox.isEnabled { mailbox.append(.commandStarted(commands[position].id, attempt: 1, at: now)) }
+        if opened[position] { succeed(position, at: now) }
+    }
+
+    private mutating func succeed(_ position: Int, at now: Duration) {
+        records[position].end = now.clampedNanoseconds
+        end(position, as: .succeeded, at: now)
+        guard case .running = phase else { return }
+        countdown.finish(position, into: &released)
+        drainReleased(at: now)
+    }
+
+    /// Readies the wanted commands just released. Popped, so the buffer empties as it goes and
+    /// keeps its capacity; the heap's order does not depend on the order of inserts. A gate
+    /// opened already succeeds here and releases its own dependents into the same buffer.
+    private mutating func drainReleased(at now: Duration) {
+        while let dependent = released.popLast() {
+            if wanted[dependent] { becomeReady(dependent, at: now) }
         }
     }
 
@@ -240,15 +449,7 @@ struct SchedulerStateMachine<Worker, Listener> {
         return start(Job(position: job.position, attempt: job.attempt + 1, delay: delay), at: now)
     }
 
-    private mutating func release(dependentsOf position: Int) {
-        countdown.finish(position, into: &released)
-        // Popped, so the buffer empties as it goes and keeps its capacity; the heap's order does
-        // not depend on the order of inserts.
-        while let dependent = released.popLast() { ready.insert(readyKeys[dependent]) }
-    }
-
-    private mutating func fail(_ position: Int, as status: CommandStatus, at now: Duration,
-                               _ actions: inout SchedulerActions<Worker, Listener>) {
+    private mutating func fail(_ position: Int, as status: CommandStatus, at now: Duration, _ actions: inout Actions) {
         end(position, as: status, at: now)
         let skippedRequired = skipDependents(of: position, at: now)
         if failFast, !commands[position].options.isOptional || skippedRequired {
@@ -256,8 +457,9 @@ struct SchedulerStateMachine<Worker, Listener> {
         }
     }
 
-    /// Skips every transitive dependent that has not started, iteratively. Returns whether a
-    /// required command was among them.
+    /// Skips every transitive dependent that has not started, wanted or not (one requested
+    /// later is skipped already), iteratively. Returns whether a wanted required command was
+    /// among them.
     private mutating func skipDependents(of failed: Int, at now: Duration) -> Bool {
         let failedID = commands[failed].id
         var skippedRequired = false
@@ -265,15 +467,15 @@ struct SchedulerStateMachine<Worker, Listener> {
         while let (command, via) = stack.popLast() {
             guard records[command].progress == .waiting else { continue }
             end(command, as: .skipped(SkipReason(failedCommand: failedID, dependency: commands[via].id)), at: now)
-            skippedRequired = skippedRequired || !commands[command].options.isOptional
+            skippedRequired = skippedRequired || (wanted[command] && !commands[command].options.isOptional)
             stack.append(contentsOf: graph.dependents(of: command).map { ($0, command) })
         }
         return skippedRequired
     }
 
-    /// Stops starting commands: ready ones end cancelled, parked workers exit, and under
-    /// fail-fast the owner cancels the attempts in flight.
-    private mutating func stop(_ reason: StopReason, at now: Duration, _ actions: inout SchedulerActions<Worker, Listener>) {
+    /// Stops starting commands: ready ones end cancelled, parked workers exit, and the owner
+    /// cancels the attempts in flight.
+    private mutating func stop(_ reason: StopReason, at now: Duration, _ actions: inout Actions) {
         guard case .running = phase else { return }
         phase = .stopping(reason)
         while let key = ready.popMin() {
@@ -281,52 +483,76 @@ struct SchedulerStateMachine<Worker, Listener> {
         }
         actions.resume += parked.map { ($0, .exit) }
         parked.removeAll()
-        if reason == .failFast { actions.cancelWorkers = true }
+        actions.cancelWorkers = true
     }
 
     private mutating func end(_ position: Int, as status: CommandStatus, at now: Duration) {
         records[position].progress = .done
         if !status.isSuccess { outcomes[position] = status }
+        // Skipped while not wanted: no event, and its status is reported only if it is wanted.
+        guard wanted[position] else { return }
         unfinished -= 1
+        if !waits.isEmpty {
+            let outcome = status.isSuccess ? WaitOutcome.succeeded : .didNotSucceed(commands[position].id, status)
+            resolved += waits.commandEnded(position, succeeded: status.isSuccess).map { ($0, outcome) }
+        }
         guard mailbox.isEnabled else { return }
         let record = records[position]
         mailbox.append(.commandFinished(commands[position].id, status: status, attempts: Int(record.attempts),
                                         startOffset: record.startOffset, at: now))
     }
 
-    /// Ends the run when nothing runs and nothing more will start: what never ran ends
-    /// cancelled, parked workers exit, and the owner is told.
-    private mutating func endIfDone(at now: Duration, _ actions: inout SchedulerActions<Worker, Listener>) {
+    /// Settles the run when nothing runs and nothing wanted is left: under a stop, what never
+    /// ran ends cancelled; parked workers exit, and the owner is told to make the report.
+    private mutating func endIfDone(at now: Duration, _ actions: inout Actions) {
         let reason: StopReason?
         switch phase {
         case .running:
-            guard unfinished == 0 else {
-                assert(busy > 0 || !ready.isEmpty, "a running run with nothing running and nothing ready")
-                return
-            }
+            guard unfinished == 0 else { return }
             reason = nil
         case .stopping(let stopReason):
             guard busy == 0 else { return }
             reason = stopReason
+            for position in records.indices where wanted[position] && records[position].progress != .done {
+                end(position, as: .cancelled, at: now)
+            }
         case .notStarted, .ended:
             return
         }
-        for position in records.indices where records[position].progress != .done {
-            end(position, as: .cancelled, at: now)
-        }
         phase = .ended(reason, at: now.clampedNanoseconds)
+        settlements += 1
+        report = nil
         actions.resume += parked.map { ($0, .exit) }
         parked.removeAll()
-        actions.runEnded = true
+        actions.settled = true
     }
 
-    /// Adds the events handed to a waiting listener to the actions.
-    private mutating func finishing(_ actions: SchedulerActions<Worker, Listener>) -> SchedulerActions<Worker, Listener> {
-        guard mailbox.isEnabled, let handOver = mailbox.handOver() else { return actions }
+    /// Ends the owner's work once the run is settled, reported and closed: the last events go
+    /// to the listener, which then ends.
+    private mutating func finishIfClosed(_ actions: inout Actions) {
+        guard isClosed, !isFinished, case .ended = phase, report != nil else { return }
+        isFinished = true
+        actions.finished = true
+        if let last = mailbox.close() { actions.deliver = last }
+    }
+
+    /// Adds the events handed to a waiting listener, and the waits resolved, to the actions.
+    private mutating func finishing(_ actions: Actions) -> Actions {
         var actions = actions
-        actions.deliver = handOver
+        if !resolved.isEmpty {
+            actions.resolve += resolved
+            resolved.removeAll()
+        }
+        if mailbox.isEnabled, actions.deliver == nil, let handOver = mailbox.handOver() {
+            actions.deliver = handOver
+        }
         return actions
+    }
+
+    /// What holds up each unfinished command of `awaited`, for a wait that timed out.
+    private func holdUps(of awaited: [Int], at now: Duration) -> [StartupWaitError.HoldUp] {
+        HoldUpFinder(commands: commands, graph: graph, records: records, now: now).holdUps(of: awaited)
     }
 }
 
-extension SchedulerStateMachine: Sendable where Worker: Sendable, Listener: Sendable {}
+extension SchedulerStateMachine: Sendable where Worker: Sendable, Listener: Sendable, Waiter: Sendable {}

@@ -14,6 +14,9 @@ public struct StartupOrchestrator: Sendable {
         public var failurePolicy: FailurePolicy
         /// Receive every event of the run, in order.
         public var observers: [any StartupObserver]
+        /// How long an attempt that timed out has, after its cancellation, to return before the
+        /// run goes on without it (it is then reported abandoned). By the run's clock.
+        public var cancellationGrace: Duration
 
         /// Creates options.
         ///
@@ -21,12 +24,16 @@ public struct StartupOrchestrator: Sendable {
         ///   - maxConcurrency: The most commands at once, at least 1; `nil` for no limit.
         ///   - failurePolicy: `.continueIndependent` (default) or `.failFast`.
         ///   - observers: Receive the run's events.
+        ///   - cancellationGrace: How long a timed-out attempt may take to return once cancelled
+        ///     before it is abandoned; 100 ms by default.
         public init(maxConcurrency: Int? = nil, failurePolicy: FailurePolicy = .continueIndependent,
-                    observers: [any StartupObserver] = []) {
+                    observers: [any StartupObserver] = [], cancellationGrace: Duration = .milliseconds(100)) {
             precondition(maxConcurrency.map { $0 > 0 } ?? true, "maxConcurrency must be at least 1")
+            precondition(cancellationGrace >= .zero, "cancellationGrace must not be negative")
             self.maxConcurrency = maxConcurrency
             self.failurePolicy = failurePolicy
             self.observers = observers
+            self.cancellationGrace = cancellationGrace
         }
     }
 
@@ -49,11 +56,29 @@ public struct StartupOrchestrator: Sendable {
         self.clock = RunClock(clock)
     }
 
-    /// Runs every command of the plan once, each as soon as its dependencies have succeeded, and
-    /// returns the report.
+    /// Starts a run and returns its handle at once: wait for part of it, read outputs, open
+    /// gates, request on-demand commands, read its events, cancel it, get its report.
+    ///
+    /// ```swift
+    /// let run = StartupOrchestrator(plan).start()
+    /// try await run.wait(for: [FirstScreen.id], timeout: .milliseconds(400))
+    /// ```
+    ///
+    /// The run goes on by itself in a task of its own; dropping the handle does not stop it (but
+    /// a gate nobody can open any more cancels it).
+    public func start() -> StartupRun {
+        let scheduler = RunScheduler(plan: plan, options: options, clock: clock.started(), recordsEvents: true, opensGates: false)
+        Task { await scheduler.drive() }
+        return StartupRun(scheduler: scheduler)
+    }
+
+    /// Runs every command of the plan that is not on demand (and what they need) once, each as
+    /// soon as its dependencies have succeeded, and returns the report: ``start()`` then
+    /// ``StartupRun/report()``, with every gate open from the start.
     ///
     /// Cancelling the calling task cancels the commands in flight, starts nothing more, and still
     /// returns the report, with status `.cancelled`. A run may be repeated; each has its own outputs.
+    /// It returns after the observers have seen ``StartupEvent/runFinished(_:)``.
     ///
     /// Commands run inline in a pool of worker tasks that grows, one worker at a time, while
     /// commands are ready and no worker is free, so a command that suspends never holds up
@@ -61,34 +86,11 @@ public struct StartupOrchestrator: Sendable {
     ///
     /// - Complexity: O((commands + edges) log commands) scheduling work, plus the commands' own.
     public func run() async -> StartupReport {
-        let scheduler = RunScheduler(plan: plan, options: options, clock: clock.started())
-        return await withTaskGroup(of: Void.self) { delivery in
-            if scheduler.deliversEvents {
-                // Never on an executor the run prefers (the CLI runs its commands on its process
-                // engine's thread): an observer that blocks must not hold up the commands.
-                if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) {
-                    delivery.addTask(executorPreference: globalConcurrentExecutor) { await scheduler.deliverEvents() }
-                } else {
-                    delivery.addTask { await scheduler.deliverEvents() }
-                }
-            }
-            await withTaskGroup(of: Void.self) { workers in
-                scheduler.begin(cancelled: Task.isCancelled)
-                await withTaskCancellationHandler {
-                    messages: for await message in scheduler.ownerMessages {
-                        switch message {
-                        case .spawnWorker: workers.addTask { await scheduler.work() }
-                        case .cancelWorkers: workers.cancelAll()
-                        case .runEnded: break messages
-                        }
-                    }
-                } onCancel: {
-                    scheduler.cancel()
-                }
-            }
-            // Every worker has returned, so the run has ended (a cancelled owner stops the
-            // messages early, but the cancellation ends the run too).
-            return scheduler.makeReport()
-        }
+        let scheduler = RunScheduler(plan: plan, options: options, clock: clock.started(),
+                                     recordsEvents: !options.observers.isEmpty, opensGates: true)
+        // Nothing can be requested or opened: no handle escapes. The run ends when it settles.
+        scheduler.close()
+        await scheduler.drive()
+        return scheduler.finalReport
     }
 }

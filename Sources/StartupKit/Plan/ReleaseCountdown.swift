@@ -38,6 +38,11 @@ struct ReleaseCountdown: Sendable {
         waiting.indices.filter { waiting[$0] == 0 }
     }
 
+    /// Whether every predecessor of `command` has finished.
+    func isReleased(_ command: Int) -> Bool {
+        waiting[command] == 0
+    }
+
     /// Marks `command` as finished and appends to `released` each successor whose last
     /// predecessor it was, in declaration order.
     ///

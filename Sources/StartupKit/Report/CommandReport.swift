@@ -18,12 +18,15 @@ public struct CommandReport: Sendable, Hashable {
     public let isOnCriticalPath: Bool
     /// The commands it waited for, as declared (the plan's list, shared, not copied).
     public let dependencies: [CommandID]
+    /// Whether an attempt outlived its timeout, ignored its cancellation and was left running:
+    /// the run went on without it.
+    public let isAbandoned: Bool
 
     /// Creates a command's report, as the orchestrator does at the end of a run, or as a reader
     /// of a saved report does. A command that never started has neither offset.
     public init(id: CommandID, status: CommandStatus, startOffset: Duration? = nil, endOffset: Duration? = nil,
                 attempts: Int = 0, isOptional: Bool = false, slack: Duration = .zero, isOnCriticalPath: Bool = false,
-                dependencies: [CommandID] = []) {
+                dependencies: [CommandID] = [], isAbandoned: Bool = false) {
         self.id = id
         self.status = status
         self.startOffset = startOffset
@@ -33,6 +36,7 @@ public struct CommandReport: Sendable, Hashable {
         self.slack = slack
         self.isOnCriticalPath = isOnCriticalPath
         self.dependencies = dependencies
+        self.isAbandoned = isAbandoned
     }
 
     /// From the start of its first attempt to the end of its last; zero if it never started.

@@ -1,0 +1,52 @@
+/// An attempt under a timeout that bounds start-up even when the command ignores cancellation:
+/// the command runs in a task of its own, raced against the run's clock. When the time is up it
+/// is cancelled; if it has not returned within the run's cancellation grace after that, it is
+/// abandoned (left running, its output never used) and the run goes on without it.
+enum TimedAttempt {
+    private enum Event: Sendable {
+        case returned(Result<any Sendable, any Error>)
+        case timeUp
+        case graceOver
+    }
+
+    /// Runs the attempt; the outcome is `.timedOut` once the time is up, whatever follows.
+    static func run(_ context: StartupContext, timeout: Duration, clock: StartedClock) async -> AttemptOutcome {
+        let (events, continuation) = AsyncStream<Event>.makeStream()
+        let command = Task {
+            let result = await AttemptRunner.execute(context)
+            continuation.yield(.returned(result))
+            return result
+        }
+        let timer = Task {
+            guard (try? await clock.sleep(timeout)) != nil else { return }
+            continuation.yield(.timeUp)
+        }
+        var graceTimer: Task<Void, Never>?
+        defer {
+            timer.cancel()
+            graceTimer?.cancel()
+        }
+        var timedOut = false
+        for await event in events {
+            switch event {
+            case .returned(let result):
+                return timedOut ? .timedOut(timeout, abandoned: false) : AttemptRunner.store(result, of: context)
+            case .timeUp:
+                timedOut = true
+                command.cancel()
+                let grace = context.run.cancellationGrace
+                graceTimer = Task {
+                    guard (try? await clock.sleep(grace)) != nil else { return }
+                    continuation.yield(.graceOver)
+                }
+            case .graceOver:
+                return .timedOut(timeout, abandoned: true)
+            }
+        }
+        // The worker was cancelled (the run is stopping): so is the command, and it is awaited,
+        // as an attempt without a timeout is.
+        command.cancel()
+        let result = await command.value
+        return timedOut ? .timedOut(timeout, abandoned: false) : AttemptRunner.store(result, of: context)
+    }
+}
