@@ -76,15 +76,23 @@ import Testing
         #expect(report.commands.map(\.id) == ["theme", "first-screen"])
     }
 
-    @Test func makePlan_addsAMilestoneBoundToAGateAsAGate_withTheManifestsDependencies() throws {
+    @Test func makePlan_addsAMilestoneBoundToAGateAsAGate_thatSucceedsOnlyOnceOpened() async throws {
         var binding = ManifestBinding()
         binding.bind("configuration") { _ in }
         binding.bind("database") { _ in }
         binding.bindGate("ready")
         let plan = try manifest.makePlan(binding)
         #expect(plan.dependencies(of: "ready") == ["database"])
-        #expect(plan.storage.commands[plan.position(of: "ready")].isGate)
-        #expect(!plan.storage.commands[plan.position(of: "database")].isGate)
+        let run = StartupOrchestrator(plan).start()
+        try await run.wait(for: ["database"])
+        // Its dependencies have succeeded, and yet it holds until the app opens it.
+        let error = await #expect(throws: StartupWaitError.self) { try await run.wait(for: ["ready"], timeout: .zero) }
+        #expect(error?.reason == .timedOut(after: .zero, holdUps: [
+            StartupWaitError.HoldUp(command: "ready", blockers: [StartupWaitError.Blocker(command: "ready", state: .gateNotOpened, through: [])]),
+        ]))
+        run.open("ready")
+        let report = await run.report()
+        #expect(report["ready"]?.status == .succeeded)
     }
 
     @Test func makePlan_whenAGateIsBoundToACommandWithWork_orOnDemand_orUnknown_namesThem() {
