@@ -8,11 +8,15 @@ let package = Package(
         .library(name: "StartupKit", targets: ["StartupKit"]),
         .library(name: "StartupManifest", targets: ["StartupManifest"]),
         .library(name: "StartupReporting", targets: ["StartupReporting"]),
+        .library(name: "StartupKitTesting", targets: ["StartupKitTesting"]),
         .executable(name: "startup", targets: ["startup"]),
     ],
     targets: [
         // Core library: commands, plan, orchestrator, report. Standard library and concurrency only.
         .target(name: "StartupKit"),
+
+        // For users' tests: a manual clock.
+        .target(name: "StartupKitTesting", dependencies: ["StartupKit"]),
 
         // The commands.json model, its validation and its binding to StartupKit.
         .target(name: "StartupManifest", dependencies: ["StartupKit", "StartupJSON"]),
@@ -34,7 +38,7 @@ let package = Package(
         // Tests.
         // What the test suites share: the one seeded generator, the mutation fuzzer.
         .target(name: "StartupTestSupport", path: "Tests/StartupTestSupport"),
-        .testTarget(name: "StartupKitTests", dependencies: ["StartupKit", "StartupTestSupport"]),
+        .testTarget(name: "StartupKitTests", dependencies: ["StartupKit", "StartupKitTesting", "StartupTestSupport"]),
         .testTarget(name: "StartupJSONTests", dependencies: ["StartupJSON", "StartupTestSupport"]),
         .testTarget(name: "StartupManifestTests", dependencies: ["StartupManifest", "StartupTestSupport"]),
         .testTarget(name: "StartupReportingTests", dependencies: ["StartupReporting", "StartupManifest", "StartupTestSupport"]),

@@ -65,9 +65,11 @@ final class RunScheduler: Sendable {
 
     // MARK: - The owner
 
-    /// Runs the run to its end: begins it, adds workers as asked, makes the report each time it
-    /// settles, and returns once it is over and closed and the last event delivered.
-    /// Cancelling the calling task cancels the run.
+    /// Runs the run to its end: adds workers as asked, makes the report each time it settles,
+    /// and returns once it is over and closed and the last event delivered. Cancelling the
+    /// calling task cancels the run.
+    ///
+    /// - Precondition: ``begin(cancelled:)`` was called.
     func drive() async {
         await withTaskGroup(of: Void.self) { delivery in
             if recordsEvents {
@@ -80,7 +82,6 @@ final class RunScheduler: Sendable {
                 }
             }
             await withTaskGroup(of: Void.self) { workers in
-                begin(cancelled: Task.isCancelled)
                 await withTaskCancellationHandler {
                     messages: for await message in ownerMessages {
                         switch message {
@@ -125,8 +126,9 @@ final class RunScheduler: Sendable {
 
     // MARK: - Inputs
 
-    /// Starts the run; `cancelled` if it was cancelled before it began.
-    private func begin(cancelled: Bool) {
+    /// Starts the run (the owner's messages wait for ``drive()``); `cancelled` if it was
+    /// cancelled before it began.
+    func begin(cancelled: Bool) {
         let now = clock.elapsed()
         perform(machine.withLock { $0.begin(at: now, cancelled: cancelled) })
     }

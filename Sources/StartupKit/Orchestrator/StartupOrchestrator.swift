@@ -68,6 +68,8 @@ public struct StartupOrchestrator: Sendable {
     /// a gate nobody can open any more cancels it).
     public func start() -> StartupRun {
         let scheduler = RunScheduler(plan: plan, options: options, clock: clock.started(), recordsEvents: true, opensGates: false)
+        // Begun before the handle is returned, so whatever the caller does next finds it running.
+        scheduler.begin(cancelled: false)
         Task { await scheduler.drive() }
         return StartupRun(scheduler: scheduler)
     }
@@ -90,6 +92,7 @@ public struct StartupOrchestrator: Sendable {
                                      recordsEvents: !options.observers.isEmpty, opensGates: true)
         // Nothing can be requested or opened: no handle escapes. The run ends when it settles.
         scheduler.close()
+        scheduler.begin(cancelled: Task.isCancelled)
         await scheduler.drive()
         return scheduler.finalReport
     }
