@@ -64,7 +64,7 @@ extension JSONChecking {
     /// `true` or `false`.
     package mutating func boolean(_ member: JSONMember, path: String) -> Bool? {
         guard case .bool(let value) = member.value else {
-            report(member.valueLocation, path, "expected true or false, found \(member.value.kindName)")
+            report(member.valueLocation, path, "expected true or false, found \(describe(member.value))")
             return nil
         }
         return value

@@ -27,6 +27,16 @@ import Testing
         #expect(try ArgumentParser.parse(["graph"]) == .graph(PlanOptions(format: .dot)))
     }
 
+    @Test func parse_targetsOfRunAndPlan_amongOptions_inTheOrderGiven() throws {
+        var run = RunOptions()
+        run.jobs = 2
+        run.targets = ["first-screen", "database", "first-screen"]
+        #expect(try ArgumentParser.parse(["run", "first-screen", "-j", "2", "database", "first-screen"]) == .run(run))
+        var plan = PlanOptions(format: .json)
+        plan.targets = ["api", "-odd-id", "--format"]
+        #expect(try ArgumentParser.parse(["plan", "api", "--format=json", "--", "-odd-id", "--format"]) == .plan(plan))
+    }
+
     @Test func parse_helpAndVersion() throws {
         #expect(try ArgumentParser.parse([]) == .help(nil))
         #expect(try ArgumentParser.parse(["--help"]) == .help(nil))
@@ -41,7 +51,7 @@ import Testing
         (["run", "-j", "0"], #"-j needs a whole number from 1 to 1000000, not "0""#),
         (["run", "--jobs"], "--jobs needs a value"),
         (["run", "--output", "loud"], #"--output must be one of grouped, stream, quiet, not "loud""#),
-        (["plan", "extra"], #"unexpected argument "extra"; plan takes only options (see startup plan --help)"#),
+        (["graph", "extra"], #"unexpected argument "extra"; graph takes only options (see startup graph --help)"#),
         (["graph", "--format", "text"], #"--format must be one of dot, mermaid, not "text""#),
         (["run", "--grace-period", "2"], #"invalid duration "2" for --grace-period: write a non-negative number with a unit, ms, s or m, such as "250ms" or "1.5s""#),
         (["run", "--fail-fast=yes"], #"unexpected value "yes""#),

@@ -19,7 +19,8 @@ import Testing
           "commands": [
             { "id": "configuration", "summary": "Load", "run": "sleep 0.04", "estimate": "40ms" },
             { "id": "database", "dependencies": ["configuration"], "run": "sleep 0.12", "estimate": "1.5s",
-              "timeout": "5s", "retries": 1, "optional": true, "priority": "high", "env": {"MODE": "fast"}, "cwd": "." },
+              "timeout": "5s", "retries": 1, "optional": true, "onDemand": true, "priority": "high", "env": {"MODE": "fast"},
+              "cwd": "." },
             { "id": "ready", "dependencies": ["database"], "priority": -7, "stop": "./undo-ready" }
           ] }
         """.utf8))
@@ -28,7 +29,7 @@ import Testing
         let database = manifest.commands[1]
         #expect(database == ManifestCommand(
             id: "database", dependencies: ["configuration"], run: "sleep 0.12", estimate: .milliseconds(1_500),
-            timeout: .seconds(5), retries: 1, isOptional: true, priority: .high, environment: ["MODE": "fast"],
+            timeout: .seconds(5), retries: 1, isOptional: true, isOnDemand: true, priority: .high, environment: ["MODE": "fast"],
             workingDirectory: "."))
         #expect(manifest.commands[2].run == nil)
         #expect(manifest.commands[2].priority == CommandPriority(-7))
@@ -36,6 +37,22 @@ import Testing
         #expect(manifest.commands[0].stop == nil)
         let options = manifest.commands[0].options(defaults: manifest.defaults)
         #expect(options.timeout == .seconds(30) && options.retry.maxRetries == 2 && options.estimate == .milliseconds(40))
+        #expect(options.activation == .eager)
+        #expect(database.options(defaults: manifest.defaults).activation == .onDemand)
+    }
+
+    @Test func decode_onDemandThatIsNotABoolean_namesCommandKeyAndValue_andSuggestsTheKeyForLazy() {
+        let found = problems("""
+        {"version": 1, "commands": [
+          {"id": "search-index", "onDemand": "yes"}, {"id": "sync", "onDemand": 1}, {"id": "cache", "lazy": true}
+        ]}
+        """)
+        #expect(found == [
+            #"commands[0] ("search-index").onDemand: expected true or false, found "yes""#,
+            #"commands[1] ("sync").onDemand: expected true or false, found the number 1"#,
+            #"commands[2] ("cache").lazy: unknown key "lazy" (did you mean "onDemand"?); allowed keys: id, summary, dependencies, run, "#
+                + "estimate, budget, timeout, retries, optional, onDemand, priority, env, cwd, stop",
+        ])
     }
 
     @Test func decode_unknownDependency_namesCommandKeyAndSuggestion() {
@@ -77,7 +94,7 @@ import Testing
             #"commands[0] ("a").retries: retries must be from 0 to 100, found -1"#,
             #"commands[0] ("a").priority: expected "low", "normal", "high" or a whole number from -1000000 to 1000000, found "urgent""#,
             #"commands[1] ("b").dependencies[0]: "b" cannot depend on itself"#,
-            #"commands[1] ("b").optional: expected true or false, found a string"#,
+            #"commands[1] ("b").optional: expected true or false, found "yes""#,
             #"commands[1] ("b").run: empty run line; leave "run" out to make the command a milestone"#,
             #"commands[1] ("b").stop: empty stop line; leave "stop" out when nothing needs undoing"#,
             #"commands[2] ("a").id: duplicate id "a", already used by commands[0]"#,

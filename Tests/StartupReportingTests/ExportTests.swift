@@ -28,6 +28,19 @@ import Testing
         #expect(commands[2]["id"] as? String == "c \"quoted\"")
     }
 
+    @Test func planJSON_marksOnDemandCommands_andListsThePlansWarnings() throws {
+        var builder = StartupPlanBuilder()
+        builder.add("analytics", options: CommandOptions(isOptional: true)) { _ in }
+        builder.add("upload", dependsOn: ["analytics"]) { _ in }
+        builder.add("search-index", options: CommandOptions(activation: .onDemand)) { _ in }
+        let plan = try builder.build()
+        let json = try parse(PlanExport.json(plan, jobs: nil))
+        let commands = try #require(json["commands"] as? [[String: Any]])
+        #expect(commands.map { $0["onDemand"] as? Bool } == [false, false, true])
+        #expect(json["warnings"] as? [String] == plan.warnings.map(\.description))
+        #expect(plan.warnings.count == 1)
+    }
+
     @Test func planJSON_unlimitedJobsIsNull() throws {
         let json = try parse(PlanExport.json(try plan(), jobs: nil))
         #expect(json["jobs"] is NSNull)

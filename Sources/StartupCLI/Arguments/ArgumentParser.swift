@@ -38,7 +38,8 @@ package enum ArgumentParser {
     private static func planOptions(_ reader: inout OptionReader) throws(UsageError) -> PlanOptions {
         var options = PlanOptions()
         let known = ["--file", "-f", "--jobs", "-j", "--format", "--what-if", "--report", "--no-report"]
-        while let option = try reader.nextOption(known: known) {
+        var targets: [String] = []
+        while let option = try reader.nextOption(known: known, positionals: &targets) {
             switch option {
             case "--file", "-f": options.file = try reader.value(for: option)
             case "--jobs", "-j": options.jobs = try reader.positiveInteger(for: option)
@@ -54,6 +55,7 @@ package enum ArgumentParser {
             default: options.format = try reader.choice(for: option, from: PlanFormat.allCases)
             }
         }
+        options.targets = targets.map { CommandID($0) }
         if options.report != nil, !options.usesLastRun { throw reader.error("--report and --no-report cannot be used together") }
         return options
     }
@@ -99,7 +101,8 @@ package enum ArgumentParser {
         var options = RunOptions()
         let known = ["--file", "-f", "--jobs", "-j", "--fail-fast", "--simulate", "--output", "--format", "--trace",
                      "--trace-file", "--grace-period", "--plot", "--budget", "--report", "--no-report", "--keep-running"]
-        while let option = try reader.nextOption(known: known) {
+        var targets: [String] = []
+        while let option = try reader.nextOption(known: known, positionals: &targets) {
             switch option {
             case "--file", "-f": options.file = try reader.value(for: option)
             case "--jobs", "-j": options.jobs = try reader.positiveInteger(for: option)
@@ -122,6 +125,7 @@ package enum ArgumentParser {
             default: options.gracePeriod = try reader.duration(for: option)
             }
         }
+        options.targets = targets.map { CommandID($0) }
         if options.report != nil, !options.savesReport { throw reader.error("--report and --no-report cannot be used together") }
         return options
     }

@@ -8,7 +8,7 @@ package enum HelpText {
       0    every required command succeeded within its budget (run), the manifest is valid (plan,
            graph), or the report was drawn or compared (plot, diff)
       1    a required command failed, timed out or was skipped, or a budget was exceeded
-      64   usage error: unknown subcommand or option, bad value
+      64   usage error: unknown subcommand, option or target, bad value
       65   the manifest or report file was read but is invalid (every problem is listed)
       66   the manifest or report file is missing, a directory, or unreadable
       73   a file could not be written (trace, report, plot)
@@ -51,10 +51,16 @@ package enum HelpText {
 
     static let plan = """
     OVERVIEW: Validate the manifest and print the plan: the waves, each command with its dependencies and
-    estimate, the predicted critical path and the predicted wall time. Commands without an estimate use
-    the duration measured in the last run (.startup/last-run.json), and the output says which.
+    estimate, the predicted critical path and the predicted wall time, then warnings about likely mistakes
+    (a required command that depends on an optional one). On-demand commands are marked. Commands without
+    an estimate use the duration measured in the last run (.startup/last-run.json), and the output says
+    which.
 
-    USAGE: startup plan [--file <path>] [--jobs <n>] [--format text|json|dot|mermaid] [--what-if <changes>]
+    USAGE: startup plan [--file <path>] [--jobs <n>] [--format text|json|dot|mermaid] [--what-if <changes>] [ID...]
+
+    ARGUMENTS:
+      ID...                   Plan only these commands and what they need, transitively, as make plans a
+                              target (default: every command); "--" ends the options
 
     OPTIONS:
       -f, --file <path>       The manifest (default: commands.json; - for standard input)
@@ -99,7 +105,12 @@ package enum HelpText {
     report (the JSON of --format json) to .startup/last-run.json beside the manifest, atomically; the
     next run and plan use its measured durations for commands without an estimate.
 
-    USAGE: startup run [--file <path>] [--jobs <n>] [--fail-fast] [--simulate] [--trace] [options]
+    USAGE: startup run [--file <path>] [--jobs <n>] [--fail-fast] [--simulate] [--trace] [options] [ID...]
+
+    ARGUMENTS:
+      ID...                   Run only these commands and what they need, transitively, as make builds a
+                              target (default: every command); a target that is on demand runs. Other
+                              commands are not part of the run and not in its report
 
     OPTIONS:
       -f, --file <path>       The manifest (default: commands.json; - for standard input)
@@ -126,6 +137,10 @@ package enum HelpText {
       A command's "stop" line undoes it. After Ctrl-C (or when --keep-running is stopped), the stop
       lines of the commands that succeeded run in reverse dependency order: a command stops only after
       everything depending on it has; independent ones at once; each within the command's timeout.
+
+    ON DEMAND:
+      A command with "onDemand": true runs only when a command that runs depends on it, or when it is
+      named as a target; otherwise it ends "not requested", which is not a failure.
 
     ENVIRONMENT:
       Each command gets STARTUP_COMMAND_ID. NO_COLOR turns colours off; they are only used on a terminal.

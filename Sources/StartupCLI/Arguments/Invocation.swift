@@ -1,3 +1,5 @@
+import StartupKit
+
 /// What the user asked `startup` to do, parsed from the command line.
 package enum Invocation: Equatable, Sendable {
     /// Print the help of a subcommand, or the general help for `nil`.
@@ -58,6 +60,8 @@ package struct PlanOptions: Equatable, Sendable {
     package var report: String?
     /// Whether to use the last run's measured durations at all (`--no-report` turns it off).
     package var usesLastRun = true
+    /// The commands to plan, with what they need (`startup plan ID...`); none for all of them.
+    package var targets: [CommandID] = []
 }
 
 /// The options of `startup run`.
@@ -83,6 +87,8 @@ package struct RunOptions: Equatable, Sendable {
     package var savesReport = true
     /// Whether to stay up after the run until Ctrl-C or SIGTERM, then run the `stop` lines.
     package var keepRunning = false
+    /// The commands to run, with what they need (`startup run ID...`); none for all of them.
+    package var targets: [CommandID] = []
 }
 
 /// The options of `startup plot`.

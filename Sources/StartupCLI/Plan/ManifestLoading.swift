@@ -14,6 +14,19 @@ enum ManifestLoading {
         }
     }
 
+    /// The part of `manifest` that `targets` need (``Manifest/selecting(_:)``); throws the usage
+    /// exit code after naming every unknown target, with the closest id, on standard error.
+    static func select(_ targets: [CommandID], from manifest: Manifest, for subcommand: Invocation.Subcommand,
+                       console: Console) throws(ExitCode) -> Manifest {
+        do {
+            return try manifest.selecting(targets)
+        } catch {
+            let lines = error.description.split(separator: "\n").map { "error: \($0)\n" }.joined()
+            console.err(lines + "Usage: see startup \(subcommand.rawValue) --help\n")
+            throw .usage
+        }
+    }
+
     /// Prints a manifest error to standard error.
     static func report(_ error: ManifestError, console: Console) {
         if error.code == .unreadable {

@@ -13,7 +13,8 @@ enum PlanCommand {
     ///   - learnsFromLastRun: Whether measured durations of the last run stand in for missing
     ///     estimates (`plan`, not `graph`).
     static func execute(_ options: PlanOptions, console: Console, learnsFromLastRun: Bool = true) throws(ExitCode) {
-        var manifest = try ManifestLoading.load(options.file, console: console)
+        let whole = try ManifestLoading.load(options.file, console: console)
+        var manifest = try ManifestLoading.select(options.targets, from: whole, for: .plan, console: console)
         var measured: MeasuredEstimates?
         if learnsFromLastRun, options.usesLastRun {
             let path = options.report ?? ReportFiles.defaultPath(forManifest: options.file)
@@ -49,7 +50,8 @@ enum PlanCommand {
         }
         switch options.format {
         case .text:
-            console.out(PlanTextRenderer(plan: plan, manifest: manifest, jobs: options.jobs, file: options.file).render()
+            console.out(PlanTextRenderer(plan: plan, manifest: manifest, jobs: options.jobs, file: options.file,
+                                         targets: options.targets, manifestCount: whole.commands.count).render()
                         + (measured.map { $0.line + "\n" } ?? ""))
         case .json:
             console.out(MeasuredEstimates.annotate(PlanExport.json(plan, jobs: options.jobs), manifest: manifest, measured: measured)

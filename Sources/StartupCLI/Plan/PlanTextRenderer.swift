@@ -1,20 +1,24 @@
 import StartupKit
 import StartupManifest
 
-/// The text of `startup plan`: the waves with each command's estimate and dependencies, then the
-/// predicted critical path and wall time.
+/// The text of `startup plan`: the waves with each command's estimate and dependencies (on-demand
+/// ones marked), then the predicted critical path and wall time, then the plan's warnings.
 struct PlanTextRenderer {
     let plan: StartupPlan
     let manifest: Manifest
     let jobs: Int?
     let file: String
+    /// The targets the plan was selected for (`startup plan ID...`); none for the whole manifest.
+    var targets: [CommandID] = []
+    /// How many commands the whole manifest has, for `5 of 20 commands` when there are targets.
+    var manifestCount = 0
 
     func render() -> String {
         let timing = plan.timing()
         let levels = plan.levels
         let critical = Set(timing.criticalPath)
         let idWidth = min(40, plan.ids.map(\.rawValue.count).max() ?? 0)
-        var lines = ["Plan for \(file): \(plural(plan.count, "command")) in \(plural(levels.count, "wave"))", ""]
+        var lines = [header(waves: levels.count), ""]
         for (number, level) in levels.enumerated() {
             lines.append("wave \(number + 1)")
             for id in level {
@@ -24,7 +28,8 @@ struct PlanTextRenderer {
                 let slack = entry.slack > .zero ? "  slack \(DurationText.format(entry.slack))" : ""
                 let dependencies = plan.dependencies(of: id)
                 let after = dependencies.isEmpty ? "" : "  after " + dependencies.map(\.rawValue).joined(separator: ", ")
-                lines.append("  \(marker) \(id.rawValue.padded(to: idWidth))  \(estimate)\(slack)\(after)")
+                let onDemand = plan.options(of: id).activation == .onDemand ? "  (on demand)" : ""
+                lines.append("  \(marker) \(id.rawValue.padded(to: idWidth))  \(estimate)\(slack)\(after)\(onDemand)")
             }
         }
         let milestones = manifest.commands.filter { $0.run == nil }.count
@@ -40,7 +45,23 @@ struct PlanTextRenderer {
         case 1: lines.append("1 milestone (no run line) succeeds as soon as its dependencies do.")
         default: lines.append("\(milestones) milestones (no run line) succeed as soon as their dependencies do.")
         }
+        let warnings = plan.warnings
+        if !warnings.isEmpty {
+            lines.append("")
+            lines.append("Warnings:")
+            lines += warnings.map { "  \($0)" }
+        }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `Plan for commands.json: 20 commands in 7 waves`, or with targets
+    /// `Plan for commands.json, target auth-session: 6 of 20 commands in 4 waves`.
+    private func header(waves: Int) -> String {
+        guard !targets.isEmpty else { return "Plan for \(file): \(plural(plan.count, "command")) in \(plural(waves, "wave"))" }
+        var seen = Set<CommandID>()
+        let named = targets.filter { seen.insert($0).inserted }.map(\.rawValue).joined(separator: ", ")
+        return "Plan for \(file), target\(seen.count == 1 ? "" : "s") \(named): "
+            + "\(plan.count) of \(plural(manifestCount, "command")) in \(plural(waves, "wave"))"
     }
 
     private func plural(_ count: Int, _ noun: String) -> String {

@@ -18,7 +18,8 @@ enum RunCommand {
     ///     the run, and `startup` adopts its commands' orphans (the binary); in-process callers
     ///     cancel the calling task instead.
     static func execute(_ options: RunOptions, console: Console, environment: [String: String], handlesSignals: Bool) async throws(ExitCode) {
-        var manifest = try ManifestLoading.load(options.file, console: console)
+        var manifest = try ManifestLoading.select(
+            options.targets, from: ManifestLoading.load(options.file, console: console), for: .run, console: console)
         let manifestDirectory = URL(fileURLWithPath: options.file).deletingLastPathComponent().path
         let reportPath = options.report ?? ReportFiles.defaultPath(forManifest: options.file)
         if options.savesReport, let lastRun = ReportFiles.lastRun(reportPath, console: console) {

@@ -1,39 +1,52 @@
 import StartupKit
 
 extension Manifest {
-    /// Makes a plan in which every command runs the implementation bound to its id; commands
-    /// without `run` and without a binding are milestones that succeed at once.
+    /// Makes a plan in which every command runs the implementation bound to its id and every
+    /// milestone bound to a gate is a gate; commands without `run` and without a binding are
+    /// milestones that succeed at once.
     ///
     /// - Throws: ``ManifestError`` (`.invalid`) naming every command that has a `run` line but no
-    ///   binding, and every binding whose id is not in the manifest.
+    ///   implementation (unbound, or bound to a gate), every gate bound to an on-demand command
+    ///   (gates are eager), and every binding whose id is not in the manifest.
     public func makePlan(_ binding: ManifestBinding) throws(ManifestError) -> StartupPlan {
         var problems: [ManifestProblem] = []
         let ids = Set(commands.map(\.id))
-        for id in binding.adders.keys.sorted() where !ids.contains(id) {
-            problems.append(ManifestProblem(line: nil, column: nil, path: "",
-                                            message: "a Swift implementation is bound to \"\(id)\", which the manifest does not have"))
+        for id in binding.bindings.keys.sorted() where !ids.contains(id) {
+            let what = if case .gate = binding.bindings[id] { "a gate" } else { "a Swift implementation" }
+            problems.append(problem("", "\(what) is bound to \(MessageQuoting.quoted(id)), which the manifest does not have"))
         }
-        for (index, command) in commands.enumerated() where command.run != nil && binding.adders[command.id] == nil {
-            problems.append(ManifestProblem(line: nil, column: nil, path: "commands[\(index)] (\"\(command.id)\")",
-                                            message: "no Swift implementation is bound to it"))
+        for (index, command) in commands.enumerated() {
+            let path = "commands[\(index)] (\(MessageQuoting.quoted(command.id)))"
+            switch binding.bindings[command.id] {
+            case nil where command.run != nil:
+                problems.append(problem(path, "no Swift implementation is bound to it"))
+            case .gate? where command.run != nil:
+                problems.append(problem(path, "bound to a gate, but a gate has no work: leave \"run\" out, or bind an implementation"))
+            case .gate? where command.isOnDemand:
+                problems.append(problem(path, "bound to a gate, but gates are eager: leave \"onDemand\" out"))
+            default:
+                break
+            }
         }
         guard problems.isEmpty else { throw ManifestError(code: .invalid, file: "manifest", problems: problems) }
         var builder = StartupPlanBuilder()
         for command in commands {
             let options = command.options(defaults: defaults)
-            if let add = binding.adders[command.id] {
-                add(&builder, command.dependencies, options)
-            } else {
-                builder.add(command.id, dependsOn: command.dependencies, options: options) { _ in }
+            switch binding.bindings[command.id] {
+            case .implementation(let add)?: add(&builder, command.dependencies, options)
+            case .gate?: builder.addGate(command.id, dependsOn: command.dependencies)
+            case nil: builder.add(command.id, dependsOn: command.dependencies, options: options) { _ in }
             }
         }
         do {
             return try builder.build()
         } catch {
             // A decoded manifest was checked already; this only happens to manifests built in code.
-            throw ManifestError(code: .invalid, file: "manifest", problems: error.issues.map {
-                ManifestProblem(line: nil, column: nil, path: "", message: $0.description)
-            })
+            throw ManifestError(code: .invalid, file: "manifest", problems: error.issues.map { problem("", $0.description) })
         }
+    }
+
+    private func problem(_ path: String, _ message: String) -> ManifestProblem {
+        ManifestProblem(line: nil, column: nil, path: path, message: message)
     }
 }

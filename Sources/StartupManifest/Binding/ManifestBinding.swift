@@ -6,14 +6,25 @@ import StartupKit
 /// ```swift
 /// var binding = ManifestBinding()
 /// binding.bind(Database())                        // a StartupCommand whose id is in the manifest
+/// binding.bind(FirstScreen())                     // a MainActorStartupCommand
 /// binding.bind("warm-cache") { context in try await cache.warm() }
+/// binding.bindOnMainActor("theme") { context in ThemeManager.apply() }
+/// binding.bindGate("first-frame")                 // a milestone the app opens with run.open
 /// let plan = try manifest.makePlan(binding)
 /// ```
 public struct ManifestBinding: Sendable {
     /// Adds one bound command to a builder, given the manifest's dependencies and options.
     typealias Adder = @Sendable (inout StartupPlanBuilder, [CommandID], CommandOptions) -> Void
 
-    private(set) var adders: [CommandID: Adder] = [:]
+    /// What an id is bound to.
+    enum Bound: Sendable {
+        /// Work: a command type or a closure.
+        case implementation(Adder)
+        /// A gate (``StartupPlanBuilder/addGate(_:dependsOn:)``), bound to a milestone.
+        case gate
+    }
+
+    private(set) var bindings: [CommandID: Bound] = [:]
 
     /// Creates an empty binding.
     public init() {}
@@ -21,8 +32,18 @@ public struct ManifestBinding: Sendable {
     /// Binds a command type to the manifest command with its id. Its dependencies and options
     /// come from the manifest; its own are ignored.
     public mutating func bind<Command: StartupCommand>(_ command: Command) {
-        adders[Command.id] = { builder, dependencies, options in
+        bindings[Command.id] = .implementation { builder, dependencies, options in
             builder.add(Command.id, dependsOn: dependencies, options: options, execute: command.execute)
+        }
+    }
+
+    /// Binds a command type whose work runs on the main actor to the manifest command with its
+    /// id. Its dependencies and options come from the manifest; its own are ignored.
+    public mutating func bind<Command: MainActorStartupCommand>(_ command: Command) {
+        bindings[Command.id] = .implementation { builder, dependencies, options in
+            builder.addOnMainActor(Command.id, dependsOn: dependencies, options: options) { context in
+                try await command.execute(context)
+            }
         }
     }
 
@@ -30,8 +51,24 @@ public struct ManifestBinding: Sendable {
     public mutating func bind<Output: Sendable>(
         _ id: CommandID, execute: @escaping @Sendable (StartupContext) async throws -> Output
     ) {
-        adders[id] = { builder, dependencies, options in
+        bindings[id] = .implementation { builder, dependencies, options in
             builder.add(id, dependsOn: dependencies, options: options, execute: execute)
         }
+    }
+
+    /// Binds a closure that runs on the main actor to the manifest command `id`.
+    public mutating func bindOnMainActor<Output: Sendable>(
+        _ id: CommandID, execute: @escaping @MainActor @Sendable (StartupContext) async throws -> Output
+    ) {
+        bindings[id] = .implementation { builder, dependencies, options in
+            builder.addOnMainActor(id, dependsOn: dependencies, options: options, execute: execute)
+        }
+    }
+
+    /// Binds the manifest milestone `id` (a command without `run`) to a gate: it succeeds once
+    /// the app calls ``StartupRun/open(_:)`` and its dependencies have succeeded. Work that should
+    /// wait for the first frame depends on it in the manifest.
+    public mutating func bindGate(_ id: CommandID) {
+        bindings[id] = .gate
     }
 }

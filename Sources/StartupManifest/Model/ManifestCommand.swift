@@ -22,6 +22,9 @@ public struct ManifestCommand: Sendable, Hashable {
     public var retries: Int?
     /// Whether the run may succeed even if this command fails (`"optional"`).
     public var isOptional: Bool
+    /// Whether the command runs only when something that runs needs it, or when it is named as a
+    /// target (`"onDemand"`); `false` runs it as soon as its dependencies have succeeded.
+    public var isOnDemand: Bool
     /// Which ready command starts first when slots are short (`"priority"`).
     public var priority: CommandPriority
     /// Environment variables added for this command (`"env"`).
@@ -36,7 +39,7 @@ public struct ManifestCommand: Sendable, Hashable {
     /// Creates a command; only the id is required.
     public init(id: CommandID, summary: String? = nil, dependencies: [CommandID] = [], run: String? = nil,
                 estimate: Duration? = nil, budget: Duration? = nil, timeout: Duration? = nil, retries: Int? = nil, isOptional: Bool = false,
-                priority: CommandPriority = .normal, environment: [String: String] = [:], workingDirectory: String? = nil,
+                isOnDemand: Bool = false, priority: CommandPriority = .normal, environment: [String: String] = [:], workingDirectory: String? = nil,
                 stop: String? = nil) {
         self.id = id
         self.summary = summary
@@ -47,6 +50,7 @@ public struct ManifestCommand: Sendable, Hashable {
         self.timeout = timeout
         self.retries = retries
         self.isOptional = isOptional
+        self.isOnDemand = isOnDemand
         self.priority = priority
         self.environment = environment
         self.workingDirectory = workingDirectory
@@ -55,10 +59,12 @@ public struct ManifestCommand: Sendable, Hashable {
 
     /// The StartupKit options of this command, with the manifest's defaults filled in.
     ///
-    /// Retries wait 100 ms, then twice as long each time, at most 5 s.
+    /// Retries wait 100 ms, then twice as long each time, at most 5 s; `"onDemand": true` makes the
+    /// activation ``Activation/onDemand``.
     public func options(defaults: ManifestDefaults) -> CommandOptions {
         CommandOptions(
             priority: priority, isOptional: isOptional, timeout: timeout ?? defaults.timeout,
-            retry: RetryPolicy(maxRetries: retries ?? defaults.retries ?? 0), estimate: estimate)
+            retry: RetryPolicy(maxRetries: retries ?? defaults.retries ?? 0), estimate: estimate,
+            activation: isOnDemand ? .onDemand : .eager)
     }
 }

@@ -11,7 +11,7 @@ struct ManifestDecoder {
     static let defaultsKeys = ["timeout", "retries", "env", "cwd"]
     /// The keys of a command.
     static let commandKeys = ["id", "summary", "dependencies", "run", "estimate", "budget", "timeout", "retries",
-                              "optional", "priority", "env", "cwd", "stop"]
+                              "optional", "onDemand", "priority", "env", "cwd", "stop"]
     /// Words people write for a key, mapped to the key they meant.
     static let keySynonyms = [
         "dependsOn": "dependencies", "depends_on": "dependencies", "depends": "dependencies", "deps": "dependencies",
@@ -20,6 +20,7 @@ struct ManifestDecoder {
         "name": "id", "description": "summary", "environment": "env", "workdir": "cwd",
         "workingDirectory": "cwd", "dir": "cwd", "retry": "retries", "optional?": "optional",
         "limit": "budget", "maxDuration": "budget", "max": "budget",
+        "lazy": "onDemand", "on_demand": "onDemand", "on-demand": "onDemand",
     ]
 
     private(set) var problems: [ManifestProblem] = []
@@ -119,6 +120,7 @@ struct ManifestDecoder {
             timeout: members["timeout"].flatMap { timeout($0, path: path + ".timeout") },
             retries: members["retries"].flatMap { retries($0, path: path + ".retries") },
             isOptional: members["optional"].flatMap { boolean($0, path: path + ".optional") } ?? false,
+            isOnDemand: members["onDemand"].flatMap { boolean($0, path: path + ".onDemand") } ?? false,
             priority: members["priority"].flatMap { priority($0, path: path + ".priority") } ?? .normal,
             environment: members["env"].flatMap { environment($0, path: path + ".env") } ?? [:],
             workingDirectory: members["cwd"].flatMap { workingDirectory($0, path: path + ".cwd") },

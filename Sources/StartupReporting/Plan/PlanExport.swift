@@ -4,8 +4,9 @@ import StartupKit
 /// Machine-readable forms of a plan: JSON, a Graphviz digraph and a Mermaid flowchart.
 public enum PlanExport {
     /// The plan as JSON: `{"commands": [{"id", "dependencies", "estimateMs", "level",
-    /// "earliestStartMs", "latestStartMs", "slackMs"}], "criticalPath", "criticalPathMs",
-    /// "predictedWallMs", "jobs"}`, times from the estimates, `jobs` `null` for no limit.
+    /// "earliestStartMs", "latestStartMs", "slackMs", "onDemand"}], "criticalPath", "criticalPathMs",
+    /// "predictedWallMs", "jobs", "warnings"}`, times from the estimates, `jobs` `null` for no
+    /// limit, `warnings` the sentences of ``StartupPlan/warnings``.
     ///
     /// - Parameters:
     ///   - plan: The plan.
@@ -22,6 +23,7 @@ public enum PlanExport {
                 ("earliestStartMs", .milliseconds(entry.earliestStart)),
                 ("latestStartMs", .milliseconds(entry.latestStart)),
                 ("slackMs", .milliseconds(entry.slack)),
+                ("onDemand", .bool(plan.options(of: entry.id).activation == .onDemand)),
             ])
         }
         return .object([
@@ -30,6 +32,7 @@ public enum PlanExport {
             ("criticalPathMs", .milliseconds(timing.criticalPathDuration)),
             ("predictedWallMs", .milliseconds(plan.predictedWallTime(durations: durations, slots: jobs))),
             ("jobs", jobs.map { .integer($0) } ?? .null),
+            ("warnings", .array(plan.warnings.map { .string($0.description) })),
         ])
     }
 

@@ -15,7 +15,7 @@ import StartupTestSupport
             { "id": "database", "dependencies": ["configuration"], "run": "sleep 0.12", "estimate": "120ms",
               "timeout": "5s", "retries": 1, "budget": "1s", "stop": "true" },
             { "id": "analytics", "dependencies": ["configuration", "database"], "run": "./analytics.sh",
-              "optional": true, "priority": -3, "env": { "MODE": "fast" }, "cwd": "scripts" },
+              "optional": true, "onDemand": true, "priority": -3, "env": { "MODE": "fast" }, "cwd": "scripts" },
             { "id": "ready", "dependencies": ["analytics"] }
           ]
         }
