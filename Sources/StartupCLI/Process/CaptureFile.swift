@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import StartupKit
 
 /// An unlinked temporary file that collects a child's stdout+stderr; only its tail is read back.
 struct CaptureFile: ~Copyable {
@@ -28,7 +29,7 @@ struct CaptureFile: ~Copyable {
             let code = errno
             throw SpawnFailure(
                 errno: code,
-                message: "cannot create output capture file in \"\(directory)\": \(errnoDescription(code))")
+                message: "cannot create output capture file in \(MessageQuoting.quoted(directory)): \(errnoDescription(code))")
         }
         // mkostemp is not visible through Swift's Glibc module; set FD_CLOEXEC right away. A spawn racing on another
         // thread in between is covered by closefrom in the spawn file actions (glibc 2.34+).

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import StartupKit
 
 /// Starts one child with `posix_spawn`: own process group, default signals, stdin from `/dev/null`, chosen output.
 enum ChildLauncher {
@@ -73,7 +74,7 @@ enum ChildLauncher {
         }
         guard let argvBuilt = result, let result = argvBuilt else {
             return .failure(SpawnFailure(
-                errno: EINVAL, message: "cannot run \"\(program)\": argument or environment contains a NUL byte"))
+                errno: EINVAL, message: "cannot run \(MessageQuoting.quoted(program)): argument or environment contains a NUL byte"))
         }
         if result != 0 {
             if usesNativeChdir, let directory = spec.workingDirectory, let problem = directoryProblem(directory) {

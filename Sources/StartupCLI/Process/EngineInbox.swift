@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import StartupKit
 
 /// A child the engine is asked to start, with the task waiting for its exit.
 struct SpawnRequest: Sendable {
@@ -33,7 +34,7 @@ struct ChildExit: Sendable, Hashable {
     static func cancelledBeforeStart(_ spec: ProcessSpec) -> ChildExit {
         let program = spec.arguments.first ?? ""
         return ChildExit(
-            termination: .failedToStart(errno: ECANCELED, message: "cannot run \"\(program)\": cancelled before it started"),
+            termination: .failedToStart(errno: ECANCELED, message: "cannot run \(MessageQuoting.quoted(program)): cancelled before it started"),
             cancellation: nil)
     }
 }
