@@ -38,7 +38,7 @@ import Darwin
 
         // As if `pid` had been reused since the snapshot: another start time.
         let reused = ProcessTree.Entry(pid: pid, parent: leader, group: pid, session: pid, startTime: seen.startTime + 1)
-        var stranger = ProcessTree(leader: leader, environment: [:])
+        var stranger = ProcessTree(leader: leader, marker: nil)
         stranger.extend(from: [reused], excluding: noExclusions)
         stranger.signal(SIGTERM)
         stranger.close()
@@ -46,7 +46,7 @@ import Darwin
         #expect(SpawnTestSupport.isRunningAndUnsignalled(pid), "a process that reused a member's pid was signalled")
 
         let same = ProcessTree.Entry(pid: pid, parent: leader, group: pid, session: pid, startTime: seen.startTime)
-        var member = ProcessTree(leader: leader, environment: [:])
+        var member = ProcessTree(leader: leader, marker: nil)
         member.extend(from: [same], excluding: noExclusions)
         member.signal(SIGTERM)
         member.close()

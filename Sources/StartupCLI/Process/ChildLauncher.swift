@@ -18,9 +18,11 @@ enum ChildLauncher {
     /// Script used by `DirectoryStrategy.shellFallback`; `$1` is the directory, the rest is the argv to exec.
     static let changeDirectoryScript = "CDPATH= cd -- \"$1\" && shift && exec \"$@\""
 
-    /// Spawns `spec`, sending stdout+stderr to `captureDescriptor` when `spec.output` is `.capture`.
+    /// Spawns `spec`, sending stdout+stderr to `captureDescriptor` when `spec.output` is `.capture`, with
+    /// `environmentEntry` (`NAME=value`) added to its environment.
     static func launch(
         _ spec: ProcessSpec,
+        adding environmentEntry: String? = nil,
         captureDescriptor: Int32?,
         directoryStrategy: DirectoryStrategy = .automatic
     ) -> Result<pid_t, SpawnFailure> {
@@ -65,7 +67,8 @@ enum ChildLauncher {
         if code == 0 { code = configureAttributes(&attributes) }
         if code != 0 { return .failure(.cannotRun(program, errno: code)) }
 
-        let environment = spec.environment.map { "\($0.key)=\($0.value)" }
+        var environment = spec.environment.map { "\($0.key)=\($0.value)" }
+        if let environmentEntry { environment.append(environmentEntry) }
         var pid: pid_t = 0
         let result = CStringArray.with(arguments) { argv in
             CStringArray.with(environment) { envp in

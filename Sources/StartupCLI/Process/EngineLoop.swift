@@ -95,7 +95,8 @@ struct EngineLoop {
     /// Spawns a requested child and starts watching for its exit; a spawn failure resumes its task at once.
     private mutating func start(_ request: SpawnRequest) {
         let pid: pid_t
-        switch ChildLauncher.launch(request.spec, captureDescriptor: request.captureDescriptor,
+        let marker = ProcessTree.marker(forSpawn: request.token, of: request.spec)
+        switch ChildLauncher.launch(request.spec, adding: marker, captureDescriptor: request.captureDescriptor,
                                     directoryStrategy: request.directoryStrategy) {
         case .failure(let failure):
             request.waiter.resume(returning: ChildExit(termination: failure.termination, cancellation: nil))
@@ -118,7 +119,7 @@ struct EngineLoop {
         }
         children[request.token] = RunningChild(
             pid: pid, pidfd: pidfd, waiter: request.waiter, gracePeriod: request.gracePeriod,
-            tree: ProcessTree(leader: pid, environment: request.spec.environment))
+            tree: ProcessTree(leader: pid, marker: marker))
         tokensByPid[pid] = request.token
     }
 

@@ -12,7 +12,8 @@ import Darwin
 /// - every process in a session or process group led by a member, so what a `setsid` child started is found
 ///   even after that child exited;
 /// - orphans `startup` adopted as the child subreaper (their parent died before the stop) whose environment still
-///   carries the command's `STARTUP_COMMAND_ID=<id>`: nothing else tells whose they were.
+///   carries the `STARTUP_PROCESS_TOKEN=<token>` this process was started with: nothing else tells whose they were,
+///   and what an earlier attempt of the same command left (which may run on purpose) has another token.
 /// Each member gets a pidfd, so a signal sent later can never reach a process that reused its pid, and is taken only
 /// once the pidfd is known to be the process the snapshot saw (same start time): a pid reused between the snapshot
 /// and `pidfd_open` is a stranger, left alone. Where pidfds are unavailable, the start time is checked again right
@@ -34,10 +35,18 @@ struct ProcessTree {
         let startTime: UInt64
     }
 
-    /// A tree with no members yet.
-    init(leader: pid_t, environment: [String: String]) {
+    /// A tree with no members yet, for the leader started with `marker` (from `marker(forSpawn:of:)`) added to its
+    /// environment.
+    init(leader: pid_t, marker: String?) {
         self.leader = leader
-        marker = environment[ProcessSpec.commandIDVariable].map { Array("\(ProcessSpec.commandIDVariable)=\($0)".utf8) }
+        self.marker = marker.map { Array($0.utf8) }
+    }
+
+    /// The environment entry that marks what the process started for the spawn `token` leaves behind, for a
+    /// manifest command's process (one with a command id); `nil` for others.
+    static func marker(forSpawn token: UInt64, of spec: ProcessSpec) -> String? {
+        guard spec.environment[ProcessSpec.commandIDVariable] != nil else { return nil }
+        return "\(ProcessSpec.processTokenVariable)=\(token)"
     }
 
     /// One line of `/proc/<pid>/stat`: the fields that place a process.
