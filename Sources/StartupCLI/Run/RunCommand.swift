@@ -19,7 +19,7 @@ enum RunCommand {
     ///     cancel the calling task instead.
     static func execute(_ options: RunOptions, console: Console, environment: [String: String], handlesSignals: Bool) async throws(ExitCode) {
         var manifest = try ManifestLoading.load(options.file, console: console)
-        let manifestDirectory = URL(fileURLWithPath: options.file).deletingLastPathComponent().path
+        let manifestDirectory = ManifestFolder.path(forManifest: options.file)
         let reportPath = options.report ?? ReportFiles.defaultPath(forManifest: options.file)
         if options.savesReport, let lastRun = ReportFiles.lastRun(reportPath, console: console) {
             // Measured durations order commands without an estimate, critical path first.
@@ -71,8 +71,7 @@ enum RunCommand {
         var written: [String] = []
         if options.trace {
             // Beside the manifest, spelled as the user spelled the manifest's path.
-            let path = options.traceFile
-                ?? ((options.file as NSString).deletingLastPathComponent as NSString).appendingPathComponent(".startup/trace.json")
+            let path = options.traceFile ?? ManifestFolder.prefix(forManifest: options.file) + ".startup/trace.json"
             if ReportFiles.write(ReportExport.chromeTrace(report).text() + "\n", to: path, what: "trace", console: console) {
                 written.append("Trace written to \(path) (open it in https://ui.perfetto.dev or chrome://tracing)")
             } else {
