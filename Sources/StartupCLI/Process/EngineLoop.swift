@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Dispatch
 
 /// A child the engine runs. Engine thread only.
 struct RunningChild {
@@ -40,6 +41,9 @@ struct EngineLoop {
     private var killsAtOnce = false
     /// `startup` is the child subreaper: exited orphans are reaped.
     private var reapsOrphans = false
+    /// SIGCHLD, watched once orphans are adopted (libdispatch reads it from a signalfd), so each orphan is reaped as
+    /// it exits, not only at the next exit of a command, which may not come while `--keep-running` waits.
+    private var childExits: (any DispatchSourceSignal)?
     private let clock = ContinuousClock()
 
     init(engine: ProcessEngine) {
@@ -54,7 +58,10 @@ struct EngineLoop {
             let batch = engine.inbox.withLock { $0.take(idle: queuedSpawns.isEmpty) }
             // The sticky flags count on every turn, also one that brings nothing else: a second
             // interrupt posted on its own must not wait for the next exit to be applied.
-            reapsOrphans = batch.reapsOrphans
+            if batch.reapsOrphans && !reapsOrphans {
+                reapsOrphans = true
+                watchChildExits()
+            }
             if batch.killsAtOnce && !killsAtOnce {
                 killsAtOnce = true
                 killStoppingChildren()
@@ -73,7 +80,11 @@ struct EngineLoop {
                 if let request = queuedSpawns.popLast() { start(request) }
                 exits = batch.exits + engine.waitSet.wait(timeoutMilliseconds: 0).map { ($0, 0) }
             }
-            if !exits.isEmpty { reap(exits) }
+            if !exits.isEmpty {
+                reap(exits)
+            } else if batch.childExited && reapsOrphans {
+                reapOrphans()
+            }
             escalateOverdueStops()
         }
     }
@@ -228,6 +239,16 @@ struct EngineLoop {
             var status: Int32 = 0
             _ = waitpid(pid, &status, WNOHANG)
         }
+    }
+
+    /// Starts watching SIGCHLD (for good): each posts `childExited`, which makes the next turn reap orphans. Reaps
+    /// those that exited before.
+    private mutating func watchChildExits() {
+        let source = DispatchSource.makeSignalSource(signal: SIGCHLD, queue: .global())
+        source.setEventHandler { [engine] in engine.post { $0.childExited = true } }
+        source.resume()
+        childExits = source
+        reapOrphans()
     }
 
     /// Milliseconds until the nearest end of a grace period (rounded up), or -1 for none.
