@@ -116,6 +116,50 @@ import Darwin
         #expect(Support.isRunningAndUnsignalled(pids[0]), "the daemon left on purpose was stopped")
     }
 
+    @Test(.timeLimit(.minutes(2)))
+    func keepRunning_reapsAnAdoptedOrphanAsItExits() async throws {
+        // The command leaves a `setsid` shell (adopted by startup once the command has exited) that exits when
+        // the test opens the `gate` FIFO, while startup keeps running with no command left to exit.
+        let folder = try folder(#"""
+        {"version": 1, "commands": [{"id": "spawner", "run": "setsid sh -c 'echo $$ > ready; read line < gate' &"}]}
+        """#)
+        try LineReader.makeFIFO(folder.file("gate"))
+        let running = try StartupBinary.startWithPipedOutput(["run", "--keep-running"], in: folder.path)
+        defer { try? FileManager.default.removeItem(atPath: running.errorFile) }
+        let pids = await readyPids(in: folder)
+        defer { cleanUp(pids, folder) }
+        try #require(pids.count == 1)
+        let shown = await LineReader.readLines(from: running.output, through: "Keeping running", closes: false)
+        try #require(shown.contains("Keeping running"), "the run did not reach --keep-running: \(shown)")
+        let reaped = await ProcessExitWaiter.waitUntilReaped(pids[0]) {
+            let gate = open(folder.file("gate"), O_WRONLY | O_CLOEXEC)
+            if gate >= 0 { _ = close(gate) }
+        }
+        #expect(reaped, "the orphan stayed a zombie while startup kept running")
+        kill(running.process.processIdentifier, SIGINT)
+        _ = await LineReader.readLines(from: running.output, through: nil, closes: true)
+        _ = await running.exit.wait()
+        #expect(running.process.terminationReason == .exit, "startup died of a signal")
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func retryThatTimesOut_stopsOnlyItsOwnTree_notTheDaemonAnEarlierAttemptLeft() async throws {
+        // Attempt 1 leaves a `setsid` daemon (adopted by startup once the attempt's shell exits) and fails;
+        // attempt 2 runs until its timeout stops it. The daemon carries the same STARTUP_COMMAND_ID.
+        let folder = try folder(#"""
+        {"version": 1, "commands": [{"id": "flaky", "retries": 1, "timeout": "1s",
+          "run": "if [ -e tried ]; then exec sleep 100; fi; touch tried; setsid sleep 100 & echo $! > ready; exit 1"}]}
+        """#)
+        let running = try StartupBinary.start(["run"], in: folder.path)
+        let pids = await readyPids(in: folder)
+        defer { cleanUp(pids, folder) }
+        try #require(pids.count == 1)
+        let result = await running.finish()
+        #expect(result.status == 1)
+        #expect(result.output.contains("timed out"))
+        #expect(Support.isRunningAndUnsignalled(pids[0]), "the retry's timeout stopped the daemon an earlier attempt left")
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func secondInterrupt_killsAChildThatIgnoresSIGTERM_atOnce() async throws {
         // The grace period is far longer than the time limit: only SIGKILL at once ends the run in time.

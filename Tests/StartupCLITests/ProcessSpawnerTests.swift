@@ -206,6 +206,22 @@ import Darwin
                     message: "cannot change directory to \"/nonexistent/startup-dir\": No such file or directory"))
     }
 
+    /// Spawn failures quote the program and the directory as every message does: control characters
+    /// escaped, very long values cut with their length.
+    @Test func spawnFailureMessages_escapeControlCharacters_andCutLongValues() async {
+        let program = await ProcessSpawner.run(
+            ProcessSpec(arguments: ["\u{1B}[31mnope\n", "a"], environment: Support.environment))
+        #expect(program.termination == .failedToStart(
+            errno: ENOENT, message: #"cannot run "\u001B[31mnope\n": No such file or directory"#))
+        let long = String(repeating: "x", count: 300)
+        let directory = await ProcessSpawner.run(
+            ProcessSpec(arguments: ["true"], environment: Support.environment, workingDirectory: "/nonexistent/\u{7}" + long))
+        #expect(directory.termination == .failedToStart(
+            errno: ENOENT,
+            message: #"cannot change directory to "/nonexistent/\u0007"# + long.prefix(186)
+                + #"…" (314 characters): No such file or directory"#))
+    }
+
     /// A task cancelled before `run` starts does not spawn anything.
     @Test func cancelledBeforeStartDoesNotSpawn() async {
         let outcome = await Task {

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import StartupKit
 
 /// An unlinked temporary file that collects a child's stdout+stderr; only its tail is read back.
 struct CaptureFile: ~Copyable {
@@ -12,15 +13,15 @@ struct CaptureFile: ~Copyable {
     /// The open, close-on-exec file descriptor (the child gets it via dup2, which clears close-on-exec).
     let descriptor: Int32
 
-    /// Creates the file in `$TMPDIR` (or `/tmp`): on Linux an anonymous `O_TMPFILE` in one system call,
-    /// elsewhere (or where the file system lacks it) with `mkstemp`, unlinked at once.
+    /// Creates the file in `$TMPDIR` (or `/tmp`): on Linux (x86_64, arm64) an anonymous `O_TMPFILE` in one
+    /// system call, elsewhere (or where the file system lacks it) with `mkstemp`, unlinked at once.
     static func create() throws(SpawnFailure) -> CaptureFile {
         var directory = getenv("TMPDIR").map { String(cString: $0) } ?? ""
         if directory.isEmpty { directory = "/tmp" }
-        #if os(Linux)
-        let anonymous = open(directory, Self.temporaryFileFlags, 0o600)
-        if anonymous >= 0 { return CaptureFile(descriptor: anonymous) }
-        #endif
+        if let flags = Self.temporaryFileFlags {
+            let anonymous = open(directory, flags, 0o600)
+            if anonymous >= 0 { return CaptureFile(descriptor: anonymous) }
+        }
         if !directory.hasSuffix("/") { directory += "/" }
         var template = Array((directory + "startup-output.XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -28,7 +29,7 @@ struct CaptureFile: ~Copyable {
             let code = errno
             throw SpawnFailure(
                 errno: code,
-                message: "cannot create output capture file in \"\(directory)\": \(errnoDescription(code))")
+                message: "cannot create output capture file in \(MessageQuoting.quoted(directory)): \(errnoDescription(code))")
         }
         // mkostemp is not visible through Swift's Glibc module; set FD_CLOEXEC right away. A spawn racing on another
         // thread in between is covered by closefrom in the spawn file actions (glibc 2.34+).
@@ -37,9 +38,14 @@ struct CaptureFile: ~Copyable {
         return CaptureFile(descriptor: fd)
     }
 
-    #if os(Linux)
-    /// `O_TMPFILE | O_RDWR | O_CLOEXEC` (`O_TMPFILE` includes `O_DIRECTORY`; neither is in the Glibc module).
-    private static let temporaryFileFlags: Int32 = 0o20_200_000 | O_RDWR | 0o2_000_000
+    /// `O_TMPFILE | O_RDWR | O_CLOEXEC`, or `nil` where `O_TMPFILE` is not known. `O_TMPFILE` is `__O_TMPFILE |
+    /// O_DIRECTORY`, and `O_DIRECTORY` differs between architectures (neither is in the Glibc module).
+    #if os(Linux) && arch(x86_64)
+    private static let temporaryFileFlags: Int32? = 0o20_000_000 | 0o200_000 | O_RDWR | O_CLOEXEC
+    #elseif os(Linux) && arch(arm64)
+    private static let temporaryFileFlags: Int32? = 0o20_000_000 | 0o40_000 | O_RDWR | O_CLOEXEC
+    #else
+    private static let temporaryFileFlags: Int32? = nil
     #endif
 
     /// Reads the last `tailLimit` bytes written so far; `truncated` tells whether earlier bytes were dropped.

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import StartupKit
 
 /// Starts one child with `posix_spawn`: own process group, default signals, stdin from `/dev/null`, chosen output.
 enum ChildLauncher {
@@ -17,9 +18,11 @@ enum ChildLauncher {
     /// Script used by `DirectoryStrategy.shellFallback`; `$1` is the directory, the rest is the argv to exec.
     static let changeDirectoryScript = "CDPATH= cd -- \"$1\" && shift && exec \"$@\""
 
-    /// Spawns `spec`, sending stdout+stderr to `captureDescriptor` when `spec.output` is `.capture`.
+    /// Spawns `spec`, sending stdout+stderr to `captureDescriptor` when `spec.output` is `.capture`, with
+    /// `environmentEntry` (`NAME=value`) added to its environment.
     static func launch(
         _ spec: ProcessSpec,
+        adding environmentEntry: String? = nil,
         captureDescriptor: Int32?,
         directoryStrategy: DirectoryStrategy = .automatic
     ) -> Result<pid_t, SpawnFailure> {
@@ -64,7 +67,8 @@ enum ChildLauncher {
         if code == 0 { code = configureAttributes(&attributes) }
         if code != 0 { return .failure(.cannotRun(program, errno: code)) }
 
-        let environment = spec.environment.map { "\($0.key)=\($0.value)" }
+        var environment = spec.environment.map { "\($0.key)=\($0.value)" }
+        if let environmentEntry { environment.append(environmentEntry) }
         var pid: pid_t = 0
         let result = CStringArray.with(arguments) { argv in
             CStringArray.with(environment) { envp in
@@ -73,7 +77,7 @@ enum ChildLauncher {
         }
         guard let argvBuilt = result, let result = argvBuilt else {
             return .failure(SpawnFailure(
-                errno: EINVAL, message: "cannot run \"\(program)\": argument or environment contains a NUL byte"))
+                errno: EINVAL, message: "cannot run \(MessageQuoting.quoted(program)): argument or environment contains a NUL byte"))
         }
         if result != 0 {
             if usesNativeChdir, let directory = spec.workingDirectory, let problem = directoryProblem(directory) {

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import StartupKit
 
 /// A child the engine is asked to start, with the task waiting for its exit.
 struct SpawnRequest: Sendable {
@@ -33,7 +34,7 @@ struct ChildExit: Sendable, Hashable {
     static func cancelledBeforeStart(_ spec: ProcessSpec) -> ChildExit {
         let program = spec.arguments.first ?? ""
         return ChildExit(
-            termination: .failedToStart(errno: ECANCELED, message: "cannot run \"\(program)\": cancelled before it started"),
+            termination: .failedToStart(errno: ECANCELED, message: "cannot run \(MessageQuoting.quoted(program)): cancelled before it started"),
             cancellation: nil)
     }
 }
@@ -53,6 +54,8 @@ struct EngineInbox: Sendable {
     var killsAtOnce = false
     /// Set when `startup` became the child subreaper: orphans are reaped after each batch of exits.
     var reapsOrphans = false
+    /// Set by SIGCHLD while `startup` is the child subreaper: some child exited, maybe an adopted orphan.
+    var childExited = false
     /// The last token handed out.
     var lastToken: UInt64 = 0
     /// The loop is about to sleep, or sleeps: a sender must wake it.
@@ -66,22 +69,24 @@ struct EngineInbox: Sendable {
         var exits: [(token: UInt64, error: Int32)]
         var killsAtOnce: Bool
         var reapsOrphans: Bool
+        var childExited: Bool
 
         /// Nothing to do but wait.
-        var isEmpty: Bool { jobs.isEmpty && spawns.isEmpty && stops.isEmpty && exits.isEmpty }
+        var isEmpty: Bool { jobs.isEmpty && spawns.isEmpty && stops.isEmpty && exits.isEmpty && !childExited }
     }
 
     /// Takes everything queued; marks the loop as sleeping when there was nothing and `idle` (the loop has
     /// nothing of its own left to do).
     mutating func take(idle: Bool) -> Batch {
         let batch = Batch(jobs: jobs, spawns: spawns, stops: stops, exits: exits, killsAtOnce: killsAtOnce,
-                          reapsOrphans: reapsOrphans)
+                          reapsOrphans: reapsOrphans, childExited: childExited)
         sleeping = batch.isEmpty && idle
         if !batch.isEmpty {
             jobs = []
             spawns = []
             stops = []
             exits = []
+            childExited = false
         }
         return batch
     }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Dispatch
 
 /// A child the engine runs. Engine thread only.
 struct RunningChild {
@@ -40,6 +41,9 @@ struct EngineLoop {
     private var killsAtOnce = false
     /// `startup` is the child subreaper: exited orphans are reaped.
     private var reapsOrphans = false
+    /// SIGCHLD, watched once orphans are adopted (libdispatch reads it from a signalfd), so each orphan is reaped as
+    /// it exits, not only at the next exit of a command, which may not come while `--keep-running` waits.
+    private var childExits: (any DispatchSourceSignal)?
     private let clock = ContinuousClock()
 
     init(engine: ProcessEngine) {
@@ -54,7 +58,10 @@ struct EngineLoop {
             let batch = engine.inbox.withLock { $0.take(idle: queuedSpawns.isEmpty) }
             // The sticky flags count on every turn, also one that brings nothing else: a second
             // interrupt posted on its own must not wait for the next exit to be applied.
-            reapsOrphans = batch.reapsOrphans
+            if batch.reapsOrphans && !reapsOrphans {
+                reapsOrphans = true
+                watchChildExits()
+            }
             if batch.killsAtOnce && !killsAtOnce {
                 killsAtOnce = true
                 killStoppingChildren()
@@ -73,7 +80,11 @@ struct EngineLoop {
                 if let request = queuedSpawns.popLast() { start(request) }
                 exits = batch.exits + engine.waitSet.wait(timeoutMilliseconds: 0).map { ($0, 0) }
             }
-            if !exits.isEmpty { reap(exits) }
+            if !exits.isEmpty {
+                reap(exits)
+            } else if batch.childExited && reapsOrphans {
+                reapOrphans()
+            }
             escalateOverdueStops()
         }
     }
@@ -95,7 +106,8 @@ struct EngineLoop {
     /// Spawns a requested child and starts watching for its exit; a spawn failure resumes its task at once.
     private mutating func start(_ request: SpawnRequest) {
         let pid: pid_t
-        switch ChildLauncher.launch(request.spec, captureDescriptor: request.captureDescriptor,
+        let marker = ProcessTree.marker(forSpawn: request.token, of: request.spec)
+        switch ChildLauncher.launch(request.spec, adding: marker, captureDescriptor: request.captureDescriptor,
                                     directoryStrategy: request.directoryStrategy) {
         case .failure(let failure):
             request.waiter.resume(returning: ChildExit(termination: failure.termination, cancellation: nil))
@@ -118,7 +130,7 @@ struct EngineLoop {
         }
         children[request.token] = RunningChild(
             pid: pid, pidfd: pidfd, waiter: request.waiter, gracePeriod: request.gracePeriod,
-            tree: ProcessTree(leader: pid, environment: request.spec.environment))
+            tree: ProcessTree(leader: pid, marker: marker))
         tokensByPid[pid] = request.token
     }
 
@@ -227,6 +239,16 @@ struct EngineLoop {
             var status: Int32 = 0
             _ = waitpid(pid, &status, WNOHANG)
         }
+    }
+
+    /// Starts watching SIGCHLD (for good): each posts `childExited`, which makes the next turn reap orphans. Reaps
+    /// those that exited before.
+    private mutating func watchChildExits() {
+        let source = DispatchSource.makeSignalSource(signal: SIGCHLD, queue: .global())
+        source.setEventHandler { [engine] in engine.post { $0.childExited = true } }
+        source.resume()
+        childExits = source
+        reapOrphans()
     }
 
     /// Milliseconds until the nearest end of a grace period (rounded up), or -1 for none.

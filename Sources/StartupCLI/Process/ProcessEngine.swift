@@ -70,7 +70,8 @@ package final class ProcessEngine: Sendable {
 
     /// Makes `startup` the child subreaper (Linux), so descendants of its commands that are orphaned are
     /// reparented to it rather than to init, where a stop can still find them (see `ProcessTree`); the engine
-    /// then reaps the ones that exit. Only for a process whose children all come from the engine (the binary).
+    /// then reaps the ones that exit, as they exit (see `EngineLoop`). Only for a process whose children all come
+    /// from the engine (the binary).
     package func adoptOrphans() {
         #if os(Linux)
         guard let prctl = SpawnExtensions.prctl, prctl(Self.setChildSubreaper, 1, 0, 0, 0) == 0 else { return }

@@ -11,8 +11,12 @@ package enum OutputDestination: Sendable, Hashable {
 /// Everything needed to spawn one child process.
 package struct ProcessSpec: Sendable, Hashable {
     /// The environment variable naming the manifest command a process runs for. Descendants inherit it, which
-    /// is how a stopped command's orphans are told apart from other commands' (see `ProcessTree`).
+    /// tells whose a process is.
     package static let commandIDVariable = "STARTUP_COMMAND_ID"
+    /// The environment variable the engine gives each process it starts for a manifest command (each attempt, each
+    /// stop line) with a value of its own: descendants inherit it, which is how a stop tells the orphans of this
+    /// attempt from those an earlier attempt of the same command left (see `ProcessTree`).
+    package static let processTokenVariable = "STARTUP_PROCESS_TOKEN"
 
     /// argv; `arguments[0]` is looked up in the `PATH` of `environment` when it contains no slash.
     package var arguments: [String]

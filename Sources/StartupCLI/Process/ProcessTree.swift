@@ -12,21 +12,41 @@ import Darwin
 /// - every process in a session or process group led by a member, so what a `setsid` child started is found
 ///   even after that child exited;
 /// - orphans `startup` adopted as the child subreaper (their parent died before the stop) whose environment still
-///   carries the command's `STARTUP_COMMAND_ID=<id>`: nothing else tells whose they were.
-/// Each member gets a pidfd, so a signal sent later can never reach a process that reused its pid. Used on the
-/// engine's thread only. Elsewhere than Linux the tree is empty and only the process group is signalled.
+///   carries the `STARTUP_PROCESS_TOKEN=<token>` this process was started with: nothing else tells whose they were,
+///   and what an earlier attempt of the same command left (which may run on purpose) has another token.
+/// Each member gets a pidfd, so a signal sent later can never reach a process that reused its pid, and is taken only
+/// once the pidfd is known to be the process the snapshot saw (same start time): a pid reused between the snapshot
+/// and `pidfd_open` is a stranger, left alone. Where pidfds are unavailable, the start time is checked again right
+/// before each signal. Used on the engine's thread only. Elsewhere than Linux the tree is empty and only the process
+/// group is signalled.
 struct ProcessTree {
     /// The command's leader (our child, also its process-group id).
     let leader: pid_t
     /// The `NAME=value` entry that marks the command's adopted orphans, if the command has one.
     let marker: [UInt8]?
-    /// Members found so far (never the leader), with their pidfd, or -1 where pidfds are unavailable.
-    private(set) var members: [pid_t: Int32] = [:]
+    /// Members found so far (never the leader).
+    private(set) var members: [pid_t: Member] = [:]
 
-    /// A tree with no members yet.
-    init(leader: pid_t, environment: [String: String]) {
+    /// A process that goes with the command.
+    struct Member {
+        /// Its pidfd, or -1 where pidfds are unavailable.
+        let pidfd: Int32
+        /// When it started (clock ticks after boot): with the pid, tells it apart from a process that reused the pid.
+        let startTime: UInt64
+    }
+
+    /// A tree with no members yet, for the leader started with `marker` (from `marker(forSpawn:of:)`) added to its
+    /// environment.
+    init(leader: pid_t, marker: String?) {
         self.leader = leader
-        marker = environment[ProcessSpec.commandIDVariable].map { Array("\(ProcessSpec.commandIDVariable)=\($0)".utf8) }
+        self.marker = marker.map { Array($0.utf8) }
+    }
+
+    /// The environment entry that marks what the process started for the spawn `token` leaves behind, for a
+    /// manifest command's process (one with a command id); `nil` for others.
+    static func marker(forSpawn token: UInt64, of spec: ProcessSpec) -> String? {
+        guard spec.environment[ProcessSpec.commandIDVariable] != nil else { return nil }
+        return "\(ProcessSpec.processTokenVariable)=\(token)"
     }
 
     /// One line of `/proc/<pid>/stat`: the fields that place a process.
@@ -35,6 +55,8 @@ struct ProcessTree {
         let parent: pid_t
         let group: pid_t
         let session: pid_t
+        /// When the process started, in clock ticks after boot (field 22).
+        let startTime: UInt64
     }
 
     /// Adds what belongs to the command in `processes` (a `snapshot()`); `excluded` are pids never to add (the
@@ -51,9 +73,10 @@ struct ProcessTree {
                 guard process.pid != ourPid, !excluded.contains(process.pid) else { continue }
                 let related = known.contains(process.parent) || known.contains(process.group)
                     || known.contains(process.session)
-                guard related || (process.parent == ourPid && isMarked(process.pid)) else { continue }
+                guard related || (process.parent == ourPid && isMarked(process.pid)),
+                      let member = Self.member(process) else { continue }
                 known.insert(process.pid)
-                members[process.pid] = SpawnExtensions.pidfdOpen?(process.pid, 0) ?? -1
+                members[process.pid] = member
                 added = true
             }
         }
@@ -62,19 +85,28 @@ struct ProcessTree {
 
     /// Sends `signal` to every member still alive (the caller signals the process group).
     func signal(_ signal: Int32) {
-        for (pid, pidfd) in members {
-            if pidfd >= 0, let send = SpawnExtensions.pidfdSendSignal {
-                _ = send(pidfd, signal, nil, 0)
-            } else {
+        for (pid, member) in members {
+            if member.pidfd >= 0, let send = SpawnExtensions.pidfdSendSignal {
+                _ = send(member.pidfd, signal)
+            } else if Self.startTime(of: pid) == member.startTime {
                 _ = kill(pid, signal)
             }
         }
     }
 
+    /// When `pid` started, or `nil` if it is gone.
+    private static func startTime(of pid: pid_t) -> UInt64? {
+        #if os(Linux)
+        entry(of: pid)?.startTime
+        #else
+        nil
+        #endif
+    }
+
     /// Closes the members' pidfds; the tree is not used afterwards.
     func close() {
-        for pidfd in members.values where pidfd >= 0 {
-            _ = closeDescriptor(pidfd)
+        for member in members.values where member.pidfd >= 0 {
+            _ = closeDescriptor(member.pidfd)
         }
     }
 
@@ -86,13 +118,8 @@ struct ProcessTree {
         var entries: [Entry] = []
         while let item = readdir(directory) {
             let name = withUnsafeBytes(of: item.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard let pid = pid_t(name), let stat = readSmallFile("/proc/\(name)/stat") else { continue }
-            // "pid (comm) state ppid pgrp session ...": comm may hold spaces and parentheses, so parse after the last ')'.
-            guard let close = stat.lastIndex(of: UInt8(ascii: ")")) else { continue }
-            let fields = stat[(close + 1)...].split(separator: UInt8(ascii: " "))
-            guard fields.count > 4, let parent = number(fields[1]), let group = number(fields[2]),
-                  let session = number(fields[3]) else { continue }
-            entries.append(Entry(pid: pid, parent: parent, group: group, session: session))
+            guard let pid = pid_t(name), let entry = entry(of: pid) else { continue }
+            entries.append(entry)
         }
         return entries
         #else
@@ -101,6 +128,32 @@ struct ProcessTree {
     }
 
     #if os(Linux)
+    /// The process's line of `/proc/<pid>/stat`, or `nil` if it is gone.
+    private static func entry(of pid: pid_t) -> Entry? {
+        guard let stat = readSmallFile("/proc/\(pid)/stat") else { return nil }
+        // "pid (comm) state ppid pgrp session ...": comm may hold spaces and parentheses, so parse after the last ')'.
+        guard let close = stat.lastIndex(of: UInt8(ascii: ")")) else { return nil }
+        let fields = stat[(close + 1)...].split(separator: UInt8(ascii: " "))
+        guard fields.count > 19, let parent = number(fields[1]), let group = number(fields[2]),
+              let session = number(fields[3]), let startTime = number(fields[19], as: UInt64.self) else { return nil }
+        return Entry(pid: pid, parent: parent, group: group, session: session, startTime: startTime)
+    }
+
+    /// `process` as a member: with a pidfd that is known to refer to it (not to a process that took its pid since the
+    /// snapshot), or without one where pidfds are unavailable; `nil` if it is gone.
+    private static func member(_ process: Entry) -> Member? {
+        var pidfd: Int32 = -1
+        if let pidfdOpen = SpawnExtensions.pidfdOpen {
+            pidfd = pidfdOpen(process.pid, 0)
+            if pidfd < 0 && errno == ESRCH { return nil }
+        }
+        guard startTime(of: process.pid) == process.startTime else {
+            if pidfd >= 0 { _ = closeDescriptor(pidfd) }
+            return nil
+        }
+        return Member(pidfd: pidfd, startTime: process.startTime)
+    }
+
     /// Whether the environment `pid` started with holds `marker`.
     private func isMarked(_ pid: pid_t) -> Bool {
         guard let marker, let environment = Self.readSmallFile("/proc/\(pid)/environ", limit: 1 << 20) else { return false }
@@ -108,8 +161,8 @@ struct ProcessTree {
     }
 
     /// A decimal field.
-    private static func number(_ field: ArraySlice<UInt8>) -> pid_t? {
-        pid_t(String(decoding: field, as: UTF8.self))
+    private static func number<Number: FixedWidthInteger>(_ field: ArraySlice<UInt8>, as type: Number.Type = pid_t.self) -> Number? {
+        Number(String(decoding: field, as: UTF8.self))
     }
 
     /// Up to `limit` bytes of a file, or `nil` if it cannot be read (the process is gone, or not ours).

@@ -10,15 +10,13 @@ import Darwin
 /// and `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34+) are not visible to Swift even though the C header
 /// declares them. Looking them up at run time also keeps older glibc working (callers fall back when `nil`) and
 /// avoids availability/deprecation noise on Darwin, which has `addchdir_np` since macOS 10.15 but no `closefrom_np`.
-/// `pidfd_open` (glibc 2.36+) is not in the Swift Glibc module either.
+/// `pidfd_open` and `pidfd_send_signal` are made through `syscall`, so they work with any glibc (its wrappers only
+/// came in 2.36) on any kernel that has them (5.1 and 5.3).
 enum SpawnExtensions {
     /// C signature of `posix_spawn_file_actions_addchdir_np`.
     typealias AddChdir = @convention(c) (UnsafeMutablePointer<SpawnFileActions>, UnsafePointer<CChar>) -> Int32
     /// C signature of `posix_spawn_file_actions_addclosefrom_np`.
     typealias AddClosefrom = @convention(c) (UnsafeMutablePointer<SpawnFileActions>, Int32) -> Int32
-
-    /// C signature of Linux `pidfd_open` (glibc 2.36+ wrapper).
-    typealias PidfdOpen = @convention(c) (pid_t, UInt32) -> Int32
 
     /// `posix_spawn_file_actions_addchdir_np`, or `nil` when the C library lacks it.
     static let addChdir: AddChdir? = lookUp("posix_spawn_file_actions_addchdir_np", as: AddChdir.self)
@@ -26,14 +24,42 @@ enum SpawnExtensions {
     /// `posix_spawn_file_actions_addclosefrom_np`, or `nil` when the C library lacks it.
     static let addClosefrom: AddClosefrom? = lookUp("posix_spawn_file_actions_addclosefrom_np", as: AddClosefrom.self)
 
-    /// `pidfd_open`, or `nil` when the C library lacks the wrapper (it still fails with ENOSYS on kernels < 5.3).
-    static let pidfdOpen: PidfdOpen? = lookUp("pidfd_open", as: PidfdOpen.self)
+    /// C signature of `syscall` with four arguments. The C function is variadic; on x86_64 and arm64 Linux,
+    /// integer arguments of a variadic call go in the same registers as fixed ones.
+    typealias Syscall = @convention(c) (Int, Int, Int, Int, Int) -> Int
 
-    /// C signature of Linux `pidfd_send_signal` (glibc 2.36+ wrapper).
-    typealias PidfdSendSignal = @convention(c) (Int32, Int32, UnsafeMutableRawPointer?, UInt32) -> Int32
+    /// `syscall`, hidden by the Glibc module (it is variadic).
+    private static let syscall: Syscall? = lookUp("syscall", as: Syscall.self)
 
-    /// `pidfd_send_signal`, or `nil` when the C library lacks the wrapper.
-    static let pidfdSendSignal: PidfdSendSignal? = lookUp("pidfd_send_signal", as: PidfdSendSignal.self)
+    #if os(Linux) && (arch(x86_64) || arch(arm64))
+    /// System call numbers, the same on x86_64 and arm64 (the generic table).
+    private static let pidfdOpenNumber = 434
+    private static let pidfdSendSignalNumber = 424
+    #endif
+
+    /// Linux `pidfd_open(pid, flags)`: a close-on-exec pidfd, or -1 with errno set (ENOSYS before Linux 5.3);
+    /// `nil` where it cannot be called.
+    static let pidfdOpen: (@Sendable (pid_t, UInt32) -> Int32)? = {
+        #if os(Linux) && (arch(x86_64) || arch(arm64))
+        guard let syscall else { return nil }
+        return { pid, flags in Int32(truncatingIfNeeded: syscall(pidfdOpenNumber, Int(pid), Int(flags), 0, 0)) }
+        #else
+        return nil
+        #endif
+    }()
+
+    /// Linux `pidfd_send_signal(pidfd, signal, NULL, 0)`: 0, or -1 with errno set (ESRCH once the process has
+    /// exited); `nil` where it cannot be called.
+    static let pidfdSendSignal: (@Sendable (Int32, Int32) -> Int32)? = {
+        #if os(Linux) && (arch(x86_64) || arch(arm64))
+        guard let syscall else { return nil }
+        return { pidfd, signal in
+            Int32(truncatingIfNeeded: syscall(pidfdSendSignalNumber, Int(pidfd), Int(signal), 0, 0))
+        }
+        #else
+        return nil
+        #endif
+    }()
 
     /// `prctl` with its five `unsigned long`-sized arguments (the C function is variadic).
     typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32

@@ -3,22 +3,24 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import StartupKit
 
 /// Why a child could not be started: an errno plus a user-facing message.
 struct SpawnFailure: Error, Sendable, Hashable {
     /// The errno describing the failure.
     var errno: Int32
-    /// A message such as `cannot run "foo": No such file or directory`.
+    /// A message such as `cannot run "foo": No such file or directory`; user data in it is quoted with
+    /// `MessageQuoting` (control characters escaped, long values cut).
     var message: String
 
     /// A failure to execute `program`.
     static func cannotRun(_ program: String, errno code: Int32) -> SpawnFailure {
-        SpawnFailure(errno: code, message: "cannot run \"\(program)\": \(errnoDescription(code))")
+        SpawnFailure(errno: code, message: "cannot run \(MessageQuoting.quoted(program)): \(errnoDescription(code))")
     }
 
     /// A failure to enter the working directory `directory`.
     static func cannotChangeDirectory(_ directory: String, errno code: Int32) -> SpawnFailure {
-        SpawnFailure(errno: code, message: "cannot change directory to \"\(directory)\": \(errnoDescription(code))")
+        SpawnFailure(errno: code, message: "cannot change directory to \(MessageQuoting.quoted(directory)): \(errnoDescription(code))")
     }
 
     /// The `Termination` reporting this failure.

@@ -20,7 +20,7 @@ enum RunCommand {
     static func execute(_ options: RunOptions, console: Console, environment: [String: String], handlesSignals: Bool) async throws(ExitCode) {
         var manifest = try ManifestLoading.select(
             options.targets, from: ManifestLoading.load(options.file, console: console), for: .run, console: console)
-        let manifestDirectory = URL(fileURLWithPath: options.file).deletingLastPathComponent().path
+        let manifestDirectory = ManifestFolder.path(forManifest: options.file)
         let reportPath = options.report ?? ReportFiles.defaultPath(forManifest: options.file)
         if options.savesReport, let lastRun = ReportFiles.lastRun(reportPath, console: console) {
             // Measured durations order commands without an estimate, critical path first.
@@ -72,8 +72,7 @@ enum RunCommand {
         var written: [String] = []
         if options.trace {
             // Beside the manifest, spelled as the user spelled the manifest's path.
-            let path = options.traceFile
-                ?? ((options.file as NSString).deletingLastPathComponent as NSString).appendingPathComponent(".startup/trace.json")
+            let path = options.traceFile ?? ManifestFolder.prefix(forManifest: options.file) + ".startup/trace.json"
             if ReportFiles.write(ReportExport.chromeTrace(report).text() + "\n", to: path, what: "trace", console: console) {
                 written.append("Trace written to \(path) (open it in https://ui.perfetto.dev or chrome://tracing)")
             } else {

@@ -45,6 +45,7 @@ struct ShellExecution: Sendable {
         environment.merge(defaults.environment) { _, new in new }
         environment.merge(command.environment) { _, new in new }
         environment[ProcessSpec.commandIDVariable] = command.id.rawValue
+        environment[ProcessSpec.processTokenVariable] = nil  // the engine gives each process its own
         let directory = command.workingDirectory ?? defaults.workingDirectory ?? "."
         let workingDirectory = directory.hasPrefix("/")
             ? directory

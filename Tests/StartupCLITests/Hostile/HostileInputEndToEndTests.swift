@@ -139,4 +139,14 @@ import Testing
         #expect(stream.output.contains(String(repeating: "x", count: 70_000) + "\nend\n"))
         #expect(!stream.output.contains("output cut"))
     }
+
+    @Test func run_whenTheProgramNameHoldsATerminalReset_reportsItEscaped() async throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("commands.json", #"{"version": 1, "commands": [{"id": "bad", "run": "\u001bcnope arg"}]}"#)
+        let result = try await StartupBinary.run(["run"], in: folder.path)
+        expectNoTrap(result)
+        #expect(result.status == 1)
+        #expect(result.output.contains(#"cannot run "\u001Bcnope": No such file or directory"#))
+        #expect(!result.output.contains("\u{1B}") && !result.error.contains("\u{1B}"), "a raw escape character was printed")
+    }
 }

@@ -87,6 +87,29 @@ import Testing
         #expect(usage.error.contains(#"unknown command "databse" (did you mean "database"?)"#))
     }
 
+    /// A saved run of one command `a` that took `milliseconds`.
+    private func savedRun(milliseconds: String) -> String {
+        """
+        {"status": "succeeded", "wallMs": \(milliseconds), "commands": [{"id": "a", "status": "succeeded",
+          "startMs": 0, "endMs": \(milliseconds), "durationMs": \(milliseconds), "attempts": 1, "slackMs": 0,
+          "critical": true, "dependencies": []}], "criticalPath": ["a"], "criticalPathMs": \(milliseconds)}
+        """
+    }
+
+    @Test func diff_fromOneNanosecondToAYear_printsCappedPercentagesInsteadOfCrashing() async throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("before.json", savedRun(milliseconds: "0.000001"))
+        try folder.write("after.json", savedRun(milliseconds: "31536000000"))
+        let diff = try await StartupBinary.run(["diff", "before.json", "after.json"], in: folder.path)
+        #expect(diff.status == 0, "stderr: \(diff.error)")
+        #expect(diff.output.contains("Wall time      0ms -> "))
+        #expect(diff.output.contains(", +100000000000000.0%)\n"))
+        #expect(diff.output.contains("  +1000000000000000%\n"))
+        let back = try await StartupBinary.run(["diff", "after.json", "before.json"], in: folder.path)
+        #expect(back.status == 0, "stderr: \(back.error)")
+        #expect(back.output.contains(", -100.0%)\n"))
+    }
+
     @Test func reportFileErrors_exit66_65_64() async throws {
         let folder = try TemporaryDirectory()
         try folder.write("bad.json", #"{"status": "succeeded", "wallMs": "fast"}"#)

@@ -39,4 +39,32 @@ enum ProcessExitWaiter {
             }.start()
         }
     }
+
+    /// Runs `release` (which makes `pid` exit), then waits until `pid` has been reaped by its parent, without
+    /// polling: once a process is reaped, its pidfd reports POLLHUP (Linux 6.9 on). `false` only if it is still
+    /// unreaped after `failsafe`, which turns a hang into a failure and is never the pass condition.
+    static func waitUntilReaped(_ pid: pid_t, after release: () -> Void, failsafe: Duration = .seconds(15)) async -> Bool {
+        guard let pidfdOpen = SpawnExtensions.pidfdOpen else {
+            Issue.record("pidfd_open is unavailable, so the reaping of \(pid) cannot be awaited")
+            return false
+        }
+        let descriptor = pidfdOpen(pid, 0)
+        release()
+        if descriptor < 0 {
+            let failure = errno
+            if failure == ESRCH { return true }
+            Issue.record("pidfd_open(\(pid)) failed: \(String(cString: strerror(failure)))")
+            return false
+        }
+        let milliseconds = Int32(failsafe.components.seconds * 1_000)
+        return await withCheckedContinuation { continuation in
+            Thread {
+                defer { _ = close(descriptor) }
+                var entry = pollfd(fd: descriptor, events: 0, revents: 0)  // POLLHUP is reported unasked
+                var ready = poll(&entry, 1, milliseconds)
+                while ready < 0 && errno == EINTR { ready = poll(&entry, 1, milliseconds) }
+                continuation.resume(returning: ready == 1 && entry.revents & Int16(POLLHUP) != 0)
+            }.start()
+        }
+    }
 }

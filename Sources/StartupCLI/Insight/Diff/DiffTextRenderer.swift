@@ -114,9 +114,8 @@ struct DiffTextRenderer {
             var change: String
             if let delta = entry.change {
                 change = delta.signedText.leftPadded(to: 9)
-                if let ratio = entry.changeRatio, abs(ratio) >= 0.005 {
-                    let percent = Int((ratio * 100).rounded())
-                    change += "  \(percent > 0 ? "+" : "")\(percent)%"
+                if let before = entry.before, let ratio = entry.changeRatio, abs(ratio) >= 0.005 {
+                    change += "  " + delta.percentText(of: before.duration, wholePercent: true)
                 }
             } else {
                 change = (entry.before == nil ? "added" : "removed").leftPadded(to: 9)
@@ -138,8 +137,6 @@ struct DiffTextRenderer {
 
     private func changeText(_ change: Duration, of base: Duration) -> String {
         guard base > .zero else { return "(\(change.signedText))" }
-        let percent = change / base * 100
-        let tenths = Int((abs(percent) * 10).rounded())
-        return "(\(change.signedText), \(percent < 0 ? "-" : "+")\(tenths / 10).\(tenths % 10)%)"
+        return "(\(change.signedText), \(change.percentText(of: base)))"
     }
 }

@@ -7,17 +7,17 @@ import StartupReporting
 /// and exit code the user sees: 66 for a missing or unreadable file, 65 for one that is not a
 /// report, as for manifests.
 enum ReportFiles {
-    /// `.startup/last-run.json` in the manifest's folder: where `startup run` saves its report
-    /// and `startup plan` looks for it, unless `--report` says otherwise.
+    /// `.startup/last-run.json` in the manifest's folder (see `ManifestFolder`): where `startup run`
+    /// saves its report and `startup plan` looks for it, unless `--report` says otherwise.
     static func defaultPath(forManifest file: String) -> String {
-        URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent(".startup/last-run.json").path
+        URL(fileURLWithPath: ManifestFolder.path(forManifest: file), isDirectory: true)
+            .appendingPathComponent(".startup/last-run.json").path
     }
 
     /// The default report's path as the user would write it: `.startup/last-run.json` for a
     /// manifest given as `commands.json`, `app/.startup/last-run.json` for `app/commands.json`.
     static func displayPath(forManifest file: String) -> String {
-        let folder = file.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        return (file.hasPrefix("/") && folder.isEmpty ? "/" : folder.isEmpty ? "" : folder + "/") + ".startup/last-run.json"
+        ManifestFolder.prefix(forManifest: file) + ".startup/last-run.json"
     }
 
     /// A report that must be usable; throws the exit code after printing why it is not.

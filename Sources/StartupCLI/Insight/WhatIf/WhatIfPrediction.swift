@@ -60,9 +60,6 @@ struct WhatIfPrediction {
     private func change(from old: Duration, to new: Duration) -> String {
         let difference = new - old
         guard old > .zero else { return difference.signedText }
-        let percent = (difference / old) * 100
-        // Capped so that a change from 1ns to a year still prints instead of overflowing.
-        let tenths = Int(min(abs(percent) * 10, 1e15).rounded())
-        return difference.signedText + ", \(percent < 0 ? "-" : "+")\(tenths / 10).\(tenths % 10)%"
+        return difference.signedText + ", " + difference.percentText(of: old)
     }
 }

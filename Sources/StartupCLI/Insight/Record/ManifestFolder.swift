@@ -1,0 +1,38 @@
+import Foundation
+
+/// The folder a manifest stands for: what its `cwd` values are relative to, where commands start, and where
+/// `.startup/` (the last run's report, the trace) goes.
+///
+/// A manifest read from standard input (`-f -`), from something that is not a regular file (a pipe or a FIFO:
+/// `-f <(generate-manifest)` gives `/dev/fd/63`), or from under `/dev` or `/proc` (`-f /dev/stdin`) has no folder
+/// of its own: the current directory stands in.
+enum ManifestFolder {
+    /// The folder's path: the manifest's folder (absolute), or the current directory.
+    static func path(forManifest file: String) -> String {
+        hasFolderOfItsOwn(file)
+            ? URL(fileURLWithPath: file).deletingLastPathComponent().path
+            : FileManager.default.currentDirectoryPath
+    }
+
+    /// The folder as the user would write it before a file name: `""` for a manifest given as `commands.json` (or
+    /// one without a folder of its own), `app/` for `app/commands.json`, `/` for `/commands.json`.
+    static func prefix(forManifest file: String) -> String {
+        guard hasFolderOfItsOwn(file) else { return "" }
+        let folder = file.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        return file.hasPrefix("/") && folder.isEmpty ? "/" : folder.isEmpty ? "" : folder + "/"
+    }
+
+    /// Whether `file` is a regular file outside `/dev` and `/proc` (a missing file counts: its error is reported
+    /// where it is read).
+    private static func hasFolderOfItsOwn(_ file: String) -> Bool {
+        guard file != "-" else { return false }
+        let folder = URL(fileURLWithPath: file).deletingLastPathComponent().standardizedFileURL.path
+        for system in ["/dev", "/proc"] where folder == system || folder.hasPrefix(system + "/") {
+            return false
+        }
+        guard let type = (try? FileManager.default.attributesOfItem(atPath: file))?[.type] as? FileAttributeType else {
+            return true
+        }
+        return type == .typeRegular
+    }
+}
