@@ -376,6 +376,8 @@ struct SchedulerStateMachine<Worker, Listener, Waiter> {
             guard !wanted[position] else { continue }
             wanted[position] = true
             newlyWanted.append(position)
+            // A command that ended (skipped while nobody wanted it) needs nothing started.
+            guard records[position].progress != .done else { continue }
             for dependency in graph.dependencies(of: position) where !wanted[dependency] { stack.append(dependency) }
         }
         // Skipped while nobody wanted them, some have ended already.
@@ -389,8 +391,14 @@ struct SchedulerStateMachine<Worker, Listener, Waiter> {
             phase = .running(wakePending: false)
             report = nil
         case .stopping, .ended:
-            // Ended cancelled by the stop (now, or when the attempts in flight have ended).
-            if case .ended = phase { for position in toRun { end(position, as: .cancelled, at: now) } }
+            // Ended cancelled by the stop: when the attempts in flight have ended, or now, which
+            // changes the report.
+            if case .ended = phase {
+                for position in toRun { end(position, as: .cancelled, at: now) }
+                settlements += 1
+                report = nil
+                actions.settled = true
+            }
             return
         case .notStarted:
             preconditionFailure("a request before the run began")

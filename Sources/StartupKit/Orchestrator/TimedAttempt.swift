@@ -43,10 +43,46 @@ enum TimedAttempt {
                 return .timedOut(timeout, abandoned: true)
             }
         }
-        // The worker was cancelled (the run is stopping): so is the command, and it is awaited,
-        // as an attempt without a timeout is.
+        // The worker was cancelled (the run is stopping), which ends the stream: the command is
+        // cancelled and given the grace, as after a timeout, so a stop is bounded too.
         command.cancel()
-        let result = await command.value
-        return timedOut ? .timedOut(timeout, abandoned: false) : AttemptRunner.store(result, of: context)
+        let grace = context.run.cancellationGrace
+        let stopped = await FirstOf<Event>.await { first in
+            Task { first.resolve(.returned(await command.value)) }
+            Task {
+                try? await clock.sleep(grace)
+                first.resolve(.graceOver)
+            }
+        }
+        switch stopped {
+        case .returned(let result):
+            return timedOut ? .timedOut(timeout, abandoned: false) : AttemptRunner.store(result, of: context)
+        case .timeUp, .graceOver:
+            return timedOut ? .timedOut(timeout, abandoned: true) : .threw(CancellationError())
+        }
+    }
+}
+
+/// The first of several racing results, awaited whatever the waiting task's cancellation.
+private final class FirstOf<Value: Sendable>: Sendable {
+    /// Guards the continuation only; it is resumed after leaving the lock.
+    private let continuation: Locked<CheckedContinuation<Value, Never>?>
+
+    private init(_ continuation: CheckedContinuation<Value, Never>) {
+        self.continuation = Locked(continuation)
+    }
+
+    /// Starts the racers with `start` and returns the first value any of them resolves.
+    static func await(_ start: (FirstOf<Value>) -> Void) async -> Value {
+        await withCheckedContinuation { continuation in start(FirstOf(continuation)) }
+    }
+
+    /// Resolves the race with `value` unless it is resolved already.
+    func resolve(_ value: Value) {
+        let first = continuation.withLock { stored in
+            defer { stored = nil }
+            return stored
+        }
+        first?.resume(returning: value)
     }
 }

@@ -86,6 +86,10 @@ struct WaitBook<Waiter> {
             return nil
         case .waiting(let waiter, let awaited, _):
             entries[id] = nil
+            for position in awaited {
+                byCommand[position]?.removeAll { $0 == id }
+                if byCommand[position]?.isEmpty == true { byCommand[position] = nil }
+            }
             return (waiter, awaited)
         case .preempted, nil:
             return nil

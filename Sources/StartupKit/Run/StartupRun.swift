@@ -30,12 +30,14 @@ public final class StartupRun: Sendable {
     ///
     /// - Parameters:
     ///   - ids: The commands to wait for.
-    ///   - timeout: The longest to wait, by the run's clock; `nil` for no limit.
+    ///   - timeout: The longest to wait, by the run's clock; `nil` for no limit (a negative one
+    ///     counts as zero).
     /// - Throws: ``StartupWaitError`` when the time is up (saying what holds each unfinished
     ///   command up), at once when one of them failed, timed out, was skipped or cancelled, or
     ///   when an id is not in the plan; `CancellationError` when the waiting task is cancelled.
     public func wait(for ids: [CommandID], timeout: Duration? = nil) async throws {
         let positions = try positions(of: ids)
+        let timeout = timeout.map { max($0, .zero) }
         switch await scheduler.wait(for: positions, timeout: timeout) {
         case .succeeded, .report:
             return
@@ -109,7 +111,7 @@ public final class StartupRun: Sendable {
     /// The start-up report, once every eager command (and every on-demand command requested so
     /// far) has ended and every gate has opened, or the run was cancelled. Outputs stay
     /// readable afterwards, and on-demand commands can still be requested; a later call
-    /// reports them too.
+    /// reports them too. Cancelling the calling task does not end this wait: cancel the run.
     public func report() async -> StartupReport {
         await scheduler.report()
     }

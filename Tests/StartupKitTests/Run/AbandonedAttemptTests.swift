@@ -42,4 +42,31 @@ import Testing
         #expect(report["polite"]?.isAbandoned == false)
         #expect(report.wallTime == .milliseconds(200))
     }
+
+    @Test func aStopWhileATimedOutAttemptIgnoresCancellation_isBoundedByTheGraceToo() async throws {
+        struct Boom: Error {}
+        let clock = ManualClock()
+        let stubborn = Gate()
+        var builder = StartupPlanBuilder()
+        builder.add("stubborn", options: .init(timeout: .milliseconds(100))) { _ in await stubborn.wait() }
+        builder.add("failing") { _ in
+            try await clock.sleep(for: .milliseconds(150))
+            throw Boom()
+        }
+        let orchestrator = StartupOrchestrator(try builder.build(), options: .init(failurePolicy: .failFast, cancellationGrace: .seconds(1)),
+                                               clock: clock)
+        let reporting = Task { await orchestrator.run() }
+        await clock.sleepers(atLeast: 2)  // the timeout and the failing command
+        clock.advance(by: .milliseconds(100))
+        await clock.sleepers(atLeast: 2)  // the grace and the failing command
+        clock.advance(by: .milliseconds(50))  // it fails: fail-fast stops the run during the grace
+        await clock.sleepers(atLeast: 2)  // both graces
+        clock.advance(by: .seconds(1))
+        let report = await reporting.value
+
+        #expect(report.status == .failed)
+        #expect(report["stubborn"]?.status == .timedOut(after: .milliseconds(100)))
+        #expect(report["stubborn"]?.isAbandoned == true)
+        stubborn.open()
+    }
 }
