@@ -13,16 +13,30 @@ enum AttemptRunner {
         // A first attempt never waits (only retries have a delay), and needs no comparison of
         // durations, which the standard library does not inline.
         if timeout == nil, job.attempt == 1 || job.delay == .zero {
-            return store(await execute(context), of: context)
+            return await executeAndStore(context)
         }
         if job.delay > .zero {
             do { try await clock.sleep(job.delay) } catch { return .threw(error) }
         }
-        guard let timeout else { return store(await execute(context), of: context) }
+        guard let timeout else { return await executeAndStore(context) }
         return await TimedAttempt.run(context, timeout: timeout, clock: clock)
     }
 
-    /// Runs the command: its output, or what it threw.
+    /// Runs the command and keeps its output: the common path, with no result to wrap.
+    @inline(__always)
+    private static func executeAndStore(_ context: StartupContext) async -> AttemptOutcome {
+        let position = context.index
+        do {
+            let commands = context.run.plan.storage.commands
+            let output = try await commands[position].execute(context)
+            if commands[position].producesOutput { context.run.outputs.store(output, at: position) }
+            return .succeeded
+        } catch {
+            return .threw(error)
+        }
+    }
+
+    /// Runs the command: its output, or what it threw (for a race that decides whether to keep it).
     @inline(__always)
     static func execute(_ context: StartupContext) async -> Result<any Sendable, any Error> {
         do {

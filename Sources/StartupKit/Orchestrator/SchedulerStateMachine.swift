@@ -41,6 +41,7 @@ struct SchedulerStateMachine<Worker, Listener, Waiter> {
     private let slots: Int
     private let failFast: Bool
     private let hasOnDemand: Bool
+    private let hasGates: Bool
 
     /// Where the run stands.
     private(set) var phase = Phase.notStarted
@@ -92,6 +93,7 @@ struct SchedulerStateMachine<Worker, Listener, Waiter> {
         slots = maxConcurrency ?? .max
         failFast = failurePolicy == .failFast
         hasOnDemand = plan.storage.commands.contains { $0.options.activation == .onDemand }
+        hasGates = plan.storage.commands.contains { $0.isGate }
         records = Array(repeating: CommandRecord(), count: plan.count)
         wanted = Array(repeating: !hasOnDemand, count: plan.count)
         opened = Array(repeating: opensGates, count: plan.count)
@@ -414,7 +416,7 @@ struct SchedulerStateMachine<Worker, Listener, Waiter> {
     /// A wanted command whose dependencies have succeeded: ready for a slot, or, for a gate,
     /// started and waiting to be opened (ending at once if it was).
     private mutating func becomeReady(_ position: Int, at now: Duration) {
-        guard commands[position].isGate else {
+        guard hasGates, commands[position].isGate else {
             records[position].progress = .ready
             ready.insert(readyKeys[position])
             return
