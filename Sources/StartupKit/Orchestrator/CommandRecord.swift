@@ -5,7 +5,8 @@ struct CommandRecord: Sendable {
     enum Progress: UInt8, Sendable {
         /// Waiting for dependencies, or not part of the run (yet).
         case waiting
-        /// Ready, waiting for a slot.
+        /// Ready, waiting for a slot (marked in plans with on-demand commands; elsewhere a ready
+        /// command stays `waiting`).
         case ready
         /// A gate whose dependencies have succeeded, waiting to be opened.
         case gateClosed

@@ -48,9 +48,10 @@ struct HoldUpFinder {
         let record = records[position]
         switch record.progress {
         case .running: return .running(for: now - (record.startOffset ?? now), attempt: Int(record.attempts))
-        case .ready: return .waitingForSlot
+        // Reached only when every dependency is done: ready, whether marked so or not.
+        case .ready, .waiting: return .waitingForSlot
         case .gateClosed: return .gateNotOpened
-        case .waiting, .done: return nil
+        case .done: return nil
         }
     }
 

@@ -417,7 +417,9 @@ struct SchedulerStateMachine<Worker, Listener, Waiter> {
     /// started and waiting to be opened (ending at once if it was).
     private mutating func becomeReady(_ position: Int, at now: Duration) {
         guard hasGates, commands[position].isGate else {
-            records[position].progress = .ready
+            // Marked only where a request could insert it twice: the mark touches the record's
+            // cache line once more per command, which a 100,000-command run measures.
+            if hasOnDemand { records[position].progress = .ready }
             ready.insert(readyKeys[position])
             return
         }
