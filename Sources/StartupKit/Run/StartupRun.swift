@@ -101,7 +101,8 @@ public final class StartupRun: Sendable {
     /// - Precondition: The plan has a gate `gate` (a mistyped id names the closest one).
     public func open(_ gate: CommandID) {
         guard let position = scheduler.plan.storage.index[gate] else {
-            preconditionFailure("open(\(MessageQuoting.quoted(gate))): the plan has no such gate" + hint(for: gate))
+            let hint = suggestion(for: gate).map { "; did you mean \(MessageQuoting.quoted($0))?" } ?? ""
+            preconditionFailure("open(\(MessageQuoting.quoted(gate))): the plan has no such gate" + hint)
         }
         precondition(scheduler.plan.storage.commands[position].isGate,
                      "open(\(MessageQuoting.quoted(gate))): it is a command, not a gate (add it with addGate)")
@@ -131,15 +132,15 @@ public final class StartupRun: Sendable {
     private func positions(of ids: [CommandID]) throws(StartupWaitError) -> [Int] {
         try ids.map { id throws(StartupWaitError) in
             guard let position = scheduler.plan.storage.index[id] else {
-                var suggestions = IdentifierSuggestionIndex(scheduler.plan.ids.map(\.rawValue))
-                throw StartupWaitError(awaited: ids, reason: .unknownCommand(id, suggestion: suggestions.closest(to: id.rawValue).map { CommandID($0) }))
+                throw StartupWaitError(awaited: ids, reason: .unknownCommand(id, suggestion: suggestion(for: id)))
             }
             return position
         }
     }
 
-    private func hint(for id: CommandID) -> String {
+    /// The plan's id closest to a mistyped one.
+    private func suggestion(for id: CommandID) -> CommandID? {
         var suggestions = IdentifierSuggestionIndex(scheduler.plan.ids.map(\.rawValue))
-        return suggestions.closest(to: id.rawValue).map { "; did you mean \(MessageQuoting.quoted(CommandID($0)))?" } ?? ""
+        return suggestions.closest(to: id.rawValue).map { CommandID($0) }
     }
 }
