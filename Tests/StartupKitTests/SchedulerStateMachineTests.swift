@@ -353,6 +353,7 @@ import Testing
         case .commandRetrying(let id, let attempt, let outcome, _, let at): "retrying \(id) after #\(attempt) \(outcome.name) @\(ms(at))"
         case .commandFinished(let id, let status, let attempts, _, let at): "finished \(id) \(status.name) x\(attempts) @\(ms(at))"
         case .runFinished(let report): "report \(report.status)"
+        case .serviceEnded(let error, let at): "service \(error.service) ended @\(ms(at))"
         }
     }
 }

@@ -23,7 +23,7 @@ struct ProgressPrinter: StartupObserver {
         case .commandRetrying(let id, let attempt, let outcome, let delay, _):
             let reason = outcome.detail ?? outcome.name
             console.out("\(style.yellow("↻")) \(id.rawValue.padded(to: idWidth)) attempt \(attempt) failed (\(reason)); retrying in \(DurationText.format(delay))\n")
-        case .runStarted, .commandStarted, .runFinished:
+        case .runStarted, .commandStarted, .runFinished, .serviceEnded:
             break
         }
     }

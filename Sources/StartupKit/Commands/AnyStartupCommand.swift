@@ -15,6 +15,9 @@ struct AnyStartupCommand: Sendable {
     let dependencies: [CommandID]
     /// A gate has no work: it succeeds once the run opens it and its dependencies have succeeded.
     let isGate: Bool
+    /// A service's body (``StartupService``), which signals ready through its attempt and then
+    /// serves; `nil` for a command or a gate. A service's `execute` is never called.
+    let serve: (@Sendable (StartupContext, ServiceAttempt) async throws -> Void)?
 
     init<Output: Sendable>(
         id: CommandID,
@@ -27,7 +30,25 @@ struct AnyStartupCommand: Sendable {
         self.dependencies = dependencies
         self.options = options
         self.isGate = isGate
+        self.serve = nil
         self.producesOutput = Output.self != Void.self
         self.execute = { context in try await execute(context) }
+    }
+
+    /// A service: `serve` runs it, handing it a ``ReadySignal`` for its `Output`.
+    init<Output: Sendable>(
+        id: CommandID,
+        dependencies: [CommandID],
+        options: CommandOptions,
+        outputType: Output.Type,
+        serve: @escaping @Sendable (StartupContext, ReadySignal<Output>) async throws -> Void
+    ) {
+        self.id = id
+        self.dependencies = dependencies
+        self.options = options
+        self.isGate = false
+        self.serve = { context, attempt in try await serve(context, ReadySignal(attempt)) }
+        self.producesOutput = Output.self != Void.self
+        self.execute = { _ in preconditionFailure("a service is run by its serve closure") }
     }
 }

@@ -19,6 +19,9 @@ public struct CommandOptions: Sendable, Hashable {
 
     /// Whether the command starts as soon as it can (`.eager`) or only when needed (`.onDemand`).
     public var activation: Activation
+    /// For a service: the longest its stop may take at shutdown before it is abandoned; `nil` uses
+    /// the shutdown's default (``StartupLifecycle/Options/stopTimeout``). Commands ignore it.
+    public var stopTimeout: Duration?
 
     /// Creates options; every parameter has the default a plain command needs.
     public init(
@@ -27,15 +30,18 @@ public struct CommandOptions: Sendable, Hashable {
         timeout: Duration? = nil,
         retry: RetryPolicy = .none,
         estimate: Duration? = nil,
-        activation: Activation = .eager
+        activation: Activation = .eager,
+        stopTimeout: Duration? = nil
     ) {
         precondition(timeout.map { $0 > .zero } ?? true, "a command's timeout must be positive")
         precondition(estimate.map { $0 >= .zero } ?? true, "a command's estimate must not be negative")
+        precondition(stopTimeout.map { $0 > .zero } ?? true, "a service's stop timeout must be positive")
         self.priority = priority
         self.isOptional = isOptional
         self.timeout = timeout
         self.retry = retry
         self.estimate = estimate
         self.activation = activation
+        self.stopTimeout = stopTimeout
     }
 }

@@ -87,13 +87,21 @@ public actor StartupLifecycle {
             throw LifecycleError(code: .unknownCommand, module: id,
                                  suggestion: IdentifierSuggestion.closest(to: id, in: plan.ids))
         }
+        self.init(plan: plan, report: report, modules: modules, options: options, startedClock: RunClock(clock).started())
+    }
+
+    /// A lifecycle on a clock that is already running (a run's, for the run's shutdown).
+    ///
+    /// - Precondition: As the public initialiser's, and every key of `modules` is a command of `plan`.
+    init(plan: StartupPlan, report: StartupReport, modules: [CommandID: any LifecycleModule], options: Options,
+         startedClock: StartedClock) {
         let routes = ModuleRoutes(plan: plan, report: report, modules: modules, defaultStopTimeout: options.stopTimeout)
         self.plan = plan
         self.options = options
         self.routes = routes
         self.activeModules = routes.active.map { plan.storage.commands[$0].id }
         self.inactiveModules = routes.inactive
-        self.clock = RunClock(clock).started()
+        self.clock = startedClock
     }
 
     /// Delivers an event to every active module that subscribes to its type, in the order

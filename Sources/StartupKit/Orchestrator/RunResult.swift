@@ -40,7 +40,8 @@ struct RunResult: Sendable {
                 id: commands[position].id, status: status, startOffset: record.startOffset, endOffset: record.endOffset,
                 attempts: Int(record.attempts), isOptional: isOptional,
                 slack: .nanoseconds(sweep.latestStart(position) - sweep.earliestStart[position]),
-                isOnCriticalPath: isCritical[position], dependencies: commands[position].dependencies, isAbandoned: record.abandoned)
+                isOnCriticalPath: isCritical[position], dependencies: commands[position].dependencies, isAbandoned: record.abandoned,
+                isService: commands[position].serve != nil)
         }
         let status: StartupReport.Status = if stopReason == .cancelled { .cancelled } else if anyRequiredFailed { .failed } else { .succeeded }
         return StartupReport(

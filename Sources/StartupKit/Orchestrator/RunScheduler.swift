@@ -31,9 +31,12 @@ final class RunScheduler: Sendable {
 
     /// Guards the run's scheduling decisions: the state machine, nothing else.
     private let machine: Locked<Machine>
-    private let ownerContinuation: AsyncStream<OwnerMessage>.Continuation
     /// What the owning task must do, in the order decided.
-    private let ownerMessages: AsyncStream<OwnerMessage>
+    private let owner = OwnerMailbox<OwnerMessage>()
+    /// Guards the services that signalled ready, by position: what the shutdown stops.
+    private let services = Locked<[Int: ServiceAttempt]>([:])
+    /// The run's one shutdown.
+    private let shutdownOnce = ShutdownOnce()
     /// The command outputs of this run.
     let outputs: OutputStore
     /// The plan being run.
@@ -59,15 +62,14 @@ final class RunScheduler: Sendable {
         cancellationGrace = options.cancellationGrace
         outputs = OutputStore(count: plan.count)
         machine = Locked(Machine(plan: plan, maxConcurrency: options.maxConcurrency, failurePolicy: options.failurePolicy,
-                                 recordsEvents: recordsEvents, opensGates: opensGates))
-        (ownerMessages, ownerContinuation) = AsyncStream<OwnerMessage>.makeStream()
+                                 recordsEvents: recordsEvents, opensGates: opensGates, serviceEndPolicy: options.whenAServiceEnds))
     }
 
     // MARK: - The owner
 
     /// Runs the run to its end: adds workers as asked, makes the report each time it settles,
-    /// and returns once it is over and closed and the last event delivered. Cancelling the
-    /// calling task cancels the run.
+    /// and returns once it is over and closed, nothing serves, and the last event is delivered.
+    /// Cancelling the calling task cancels the run, or, if it has services, shuts it down.
     ///
     /// - Precondition: ``begin(cancelled:)`` was called.
     func drive() async {
@@ -83,22 +85,19 @@ final class RunScheduler: Sendable {
             }
             await withTaskGroup(of: Void.self) { workers in
                 await withTaskCancellationHandler {
-                    messages: for await message in ownerMessages {
+                    // Read to the end even when cancelled: a cancelled run still settles.
+                    while let message = await owner.next() {
                         switch message {
                         case .spawnWorker: workers.addTask { await self.work() }
                         case .cancelWorkers: workers.cancelAll()
                         case .settled: makeReport()
-                        case .finished: break messages
+                        case .finished: return
                         }
                     }
                 } onCancel: {
-                    cancel()
+                    if plan.storage.hasServices { beginShutdown() } else { cancel() }
                 }
             }
-            // A cancelled owner stops reading messages early; the cancellation ended the run and
-            // every worker has returned, so the report can be made and the run closed.
-            makeReport()
-            close()
         }
     }
 
@@ -143,6 +142,34 @@ final class RunScheduler: Sendable {
     func close() {
         let now = clock.elapsed()
         perform(machine.withLock { $0.close(at: now) })
+    }
+
+    /// Shuts the run down once: cancels a start-up still going, waits for its report, then stops
+    /// every ready service, and every module in `modules` whose command succeeded, in one walk in
+    /// reverse dependency order (``StartupLifecycle/shutdown()``). Later and concurrent calls
+    /// get the first one's report.
+    ///
+    /// - Precondition: Every key of `modules` is a command of the plan.
+    func shutdown(modules: [CommandID: any LifecycleModule], stopTimeout: Duration) async -> ShutdownReport {
+        await shutdownOnce.perform {
+            let now = clock.elapsed()
+            perform(machine.withLock { $0.beginShutdown(at: now).actions })
+            let report = await report()
+            var stops = modules
+            for (position, attempt) in services.withLock({ $0 }) {
+                let command = plan.storage.commands[position]
+                stops[command.id] = ServiceStop(attempt: attempt, attached: modules[command.id], stopTimeout: command.options.stopTimeout)
+            }
+            let lifecycle = StartupLifecycle(plan: plan, report: report, modules: stops,
+                                             options: StartupLifecycle.Options(stopTimeout: stopTimeout), startedClock: clock)
+            return await lifecycle.shutdown()
+        }
+    }
+
+    /// Shuts the run down in a task of its own, which the cause (a cancelled owner, a service
+    /// that ended) cannot cancel.
+    func beginShutdown() {
+        Task { _ = await self.shutdown(modules: [:], stopTimeout: StartupLifecycle.Options().stopTimeout) }
     }
 
     /// Requests the commands at `positions` (and what they need).
@@ -204,11 +231,16 @@ final class RunScheduler: Sendable {
     /// nothing is ready, until the run needs it no more.
     private func work() async {
         let resources = WorkerResources(plan: plan, outputs: outputs, cancellationGrace: cancellationGrace)
+        let hasServices = plan.storage.hasServices
         let arrival = clock.elapsed()
         var step = decide { $0.workerArrived(at: arrival) }
         while true {
             switch step {
             case .run(let job):
+                if hasServices, let serve = plan.storage.commands[job.position].serve {
+                    step = await runService(job, serve: serve, resources: resources)
+                    continue
+                }
                 let outcome = await AttemptRunner.run(job, resources: resources, clock: clock)
                 let end = clock.elapsed()
                 step = decide { $0.attemptEnded(job, outcome: outcome, at: end) }
@@ -217,6 +249,36 @@ final class RunScheduler: Sendable {
             case .exit:
                 return
             }
+        }
+    }
+
+    /// Runs one attempt of a service: until it is ready (then its dependents may start) or its
+    /// attempt ends, and once ready, until it ends. Returns the worker's next step.
+    private func runService(
+        _ job: Job, serve: @escaping @Sendable (StartupContext, ServiceAttempt) async throws -> Void, resources: WorkerResources
+    ) async -> WorkerStep {
+        if job.delay > .zero, (try? await clock.sleep(job.delay)) == nil {
+            let end = clock.elapsed()
+            return decide { $0.attemptEnded(job, outcome: .threw(CancellationError()), at: end) }
+        }
+        let command = plan.storage.commands[job.position]
+        let attempt = ServiceAttempt(id: command.id)
+        let context = StartupContext(attempt: job.attempt, index: job.position, run: resources)
+        switch await attempt.start(context, serve: serve, timeout: command.options.timeout, clock: clock) {
+        case .ended(let outcome):
+            let end = clock.elapsed()
+            return decide { $0.attemptEnded(job, outcome: outcome, at: end) }
+        case .ready(let output):
+            if command.producesOutput { outputs.store(output, at: job.position) }
+            // Known to the shutdown before the run counts it ready, so no shutdown misses it.
+            services.withLock { $0[job.position] = attempt }
+            let readyAt = clock.elapsed()
+            perform(machine.withLock { $0.serviceReady(job, at: readyAt) })
+            let ending = await attempt.untilEnded()
+            let end = clock.elapsed()
+            let step = decide { $0.serviceEnded(job, endedByItself: attempt.endedByItself(ending), at: end) }
+            attempt.endRecorded(ending)
+            return step
         }
     }
 
@@ -274,12 +336,13 @@ final class RunScheduler: Sendable {
         for (worker, step) in actions.resume { worker.resume(returning: step) }
         for (waiter, outcome) in actions.resolve { waiter.resume(returning: outcome) }
         if let (listener, events) = actions.deliver { listener.resume(returning: events) }
-        if actions.spawnWorker { ownerContinuation.yield(.spawnWorker) }
-        if actions.cancelWorkers { ownerContinuation.yield(.cancelWorkers) }
-        if actions.settled { ownerContinuation.yield(.settled) }
+        if actions.spawnWorker { owner.post(.spawnWorker) }
+        if actions.cancelWorkers { owner.post(.cancelWorkers) }
+        if actions.settled { owner.post(.settled) }
+        if actions.shutDown { beginShutdown() }
         if actions.finished {
-            ownerContinuation.yield(.finished)
-            ownerContinuation.finish()
+            owner.post(.finished)
+            owner.finish()
         }
     }
 }

@@ -13,6 +13,8 @@ struct SchedulerActions<Worker, Listener, Waiter> {
     var cancelWorkers = false
     /// The run settled (nothing runs, nothing it wants is left): the owner makes the report.
     var settled = false
+    /// A service ended by itself and the run's policy asks for the shutdown.
+    var shutDown = false
     /// The run is over and closed: the owner's work is done.
     var finished = false
 }

@@ -14,6 +14,10 @@
 /// (with what they need). The run *settles* when nothing runs and every wanted command has ended;
 /// a later request runs again. Gates end when opened once their dependencies have succeeded.
 ///
+/// Services: a service that signals ready has succeeded for its dependents and frees its slot;
+/// it is *serving* until it ends. The run is over only when nothing serves. A service that ends
+/// by itself is reported, and, by the run's ``ServiceEndPolicy``, asks for the shutdown.
+///
 /// Failures: a command that fails or times out after its retries has its transitive dependents
 /// skipped. Under fail-fast, the run stops (ready commands cancelled, attempts in flight
 /// cancelled, nothing more starts) as soon as it is known to fail: a required command failed or
@@ -42,6 +46,7 @@ struct SchedulerStateMachine<Worker, Listener, Waiter> {
     private let failFast: Bool
     private let hasOnDemand: Bool
     private let hasGates: Bool
+    private let serviceEndPolicy: ServiceEndPolicy
 
     /// Where the run stands.
     private(set) var phase = Phase.notStarted
@@ -55,6 +60,10 @@ struct SchedulerStateMachine<Worker, Listener, Waiter> {
     private(set) var busy = 0
     /// Whether the run was cancelled: what is requested afterwards ends cancelled.
     private(set) var isCancelled = false
+    /// Services that signalled ready and have not ended.
+    private(set) var serving = 0
+    /// Whether the run's shutdown has begun.
+    private(set) var isShuttingDown = false
     /// The report of the latest settlement, once the owner has made it.
     private(set) var report: StartupReport?
     /// How many times the run has settled; a report is for one settlement.
@@ -86,14 +95,17 @@ struct SchedulerStateMachine<Worker, Listener, Waiter> {
     ///   - maxConcurrency: The most attempts at once; `nil` for no limit.
     ///   - recordsEvents: Whether events are kept for a listener.
     ///   - opensGates: Whether every gate is open from the start (``StartupOrchestrator/run()``).
-    init(plan: StartupPlan, maxConcurrency: Int?, failurePolicy: FailurePolicy, recordsEvents: Bool, opensGates: Bool = false) {
+    ///   - serviceEndPolicy: Whether a service that ends by itself asks for the shutdown.
+    init(plan: StartupPlan, maxConcurrency: Int?, failurePolicy: FailurePolicy, recordsEvents: Bool, opensGates: Bool = false,
+         serviceEndPolicy: ServiceEndPolicy = .shutDown) {
         commands = plan.storage.commands
         readyKeys = plan.storage.readyKeys
         graph = plan.storage.graph
         slots = maxConcurrency ?? .max
         failFast = failurePolicy == .failFast
-        hasOnDemand = plan.storage.commands.contains { $0.options.activation == .onDemand }
-        hasGates = plan.storage.commands.contains { $0.isGate }
+        hasOnDemand = plan.storage.hasOnDemand
+        hasGates = plan.storage.hasGates
+        self.serviceEndPolicy = serviceEndPolicy
         records = Array(repeating: CommandRecord(), count: plan.count)
         wanted = Array(repeating: !hasOnDemand, count: plan.count)
         opened = Array(repeating: opensGates, count: plan.count)
@@ -188,6 +200,53 @@ struct SchedulerStateMachine<Worker, Listener, Waiter> {
         let step = nextStep(at: now)
         wakeWorkerIfNeeded(at: now, &actions)
         return (step, finishing(actions))
+    }
+
+    /// The service of `job` signalled ready: for its dependents it has succeeded (its duration is
+    /// its time to ready), its slot is free, and it is serving until it ends.
+    mutating func serviceReady(_ job: Job, at reading: Duration) -> Actions {
+        let now = advance(to: reading)
+        precondition(busy > 0 && records[job.position].progress == .running, "a service is ready once per attempt")
+        var actions = Actions()
+        busy -= 1
+        serving += 1
+        succeed(job.position, at: now)
+        endIfDone(at: now, &actions)
+        wakeWorkerIfNeeded(at: now, &actions)
+        return finishing(actions)
+    }
+
+    /// A service that was ready has ended: stopped by the shutdown, or by itself (`endedByItself`),
+    /// which is reported and, unless the shutdown has begun, asks for it as the policy says.
+    /// Returns the worker's next step.
+    mutating func serviceEnded(_ job: Job, endedByItself: ServiceEndedError?, at reading: Duration) -> (WorkerStep, Actions) {
+        let now = advance(to: reading)
+        precondition(serving > 0, "a service ends once")
+        var actions = Actions()
+        serving -= 1
+        if let endedByItself, !isShuttingDown {
+            if mailbox.isEnabled { mailbox.append(.serviceEnded(endedByItself, at: now)) }
+            actions.shutDown = serviceEndPolicy == .shutDown
+        }
+        finishIfClosed(&actions)
+        let step = nextStep(at: now)
+        wakeWorkerIfNeeded(at: now, &actions)
+        return (step, finishing(actions))
+    }
+
+    /// The shutdown begins (once; later calls return `false`): a start-up still going is
+    /// cancelled, and later requests end cancelled. The services are stopped by the shell.
+    mutating func beginShutdown(at reading: Duration) -> (isFirst: Bool, actions: Actions) {
+        let now = advance(to: reading)
+        guard !isShuttingDown else { return (false, Actions()) }
+        isShuttingDown = true
+        isCancelled = true
+        var actions = Actions()
+        if phase != .notStarted {
+            stop(.cancelled, at: now, &actions)
+            endIfDone(at: now, &actions)
+        }
+        return (true, finishing(actions))
     }
 
     /// Commands are requested (``StartupRun/output(of:)``, ``StartupRun/wait(for:timeout:)``):
@@ -539,10 +598,10 @@ struct SchedulerStateMachine<Worker, Listener, Waiter> {
         actions.settled = true
     }
 
-    /// Ends the owner's work once the run is settled, reported and closed: the last events go
+    /// Ends the owner's work once the run is settled, reported and closed, and nothing serves: the last events go
     /// to the listener, which then ends.
     private mutating func finishIfClosed(_ actions: inout Actions) {
-        guard isClosed, !isFinished, case .ended = phase, report != nil else { return }
+        guard isClosed, !isFinished, serving == 0, case .ended = phase, report != nil else { return }
         isFinished = true
         actions.finished = true
         if let last = mailbox.close() { actions.deliver = last }

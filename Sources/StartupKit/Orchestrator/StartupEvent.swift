@@ -8,6 +8,8 @@ public enum StartupEvent: Sendable {
     case commandRetrying(CommandID, failedAttempt: Int, outcome: CommandStatus, delay: Duration, at: Duration)
     /// A command reached its final status: succeeded, failed, timed out, was skipped or cancelled.
     case commandFinished(CommandID, status: CommandStatus, attempts: Int, startOffset: Duration?, at: Duration)
-    /// The run ended; the report is complete.
+    /// The start-up ended; the report is complete. Only ``serviceEnded(_:at:)`` events follow it.
     case runFinished(StartupReport)
+    /// A service that was ready ended by itself (not stopped by the shutdown).
+    case serviceEnded(ServiceEndedError, at: Duration)
 }

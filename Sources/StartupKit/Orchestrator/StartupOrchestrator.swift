@@ -17,6 +17,9 @@ public struct StartupOrchestrator: Sendable {
         /// How long an attempt that timed out has, after its cancellation, to return before the
         /// run goes on without it (it is then reported abandoned). By the run's clock.
         public var cancellationGrace: Duration
+        /// What the run does when a service ends by itself after it was ready: shut down
+        /// (the default) or keep running.
+        public var whenAServiceEnds: ServiceEndPolicy
 
         /// Creates options.
         ///
@@ -26,14 +29,17 @@ public struct StartupOrchestrator: Sendable {
         ///   - observers: Receive the run's events.
         ///   - cancellationGrace: How long a timed-out attempt may take to return once cancelled
         ///     before it is abandoned; 100 ms by default.
+        ///   - whenAServiceEnds: `.shutDown` (default) or `.keepRunning`.
         public init(maxConcurrency: Int? = nil, failurePolicy: FailurePolicy = .continueIndependent,
-                    observers: [any StartupObserver] = [], cancellationGrace: Duration = .milliseconds(100)) {
+                    observers: [any StartupObserver] = [], cancellationGrace: Duration = .milliseconds(100),
+                    whenAServiceEnds: ServiceEndPolicy = .shutDown) {
             precondition(maxConcurrency.map { $0 > 0 } ?? true, "maxConcurrency must be at least 1")
             precondition(cancellationGrace >= .zero, "cancellationGrace must not be negative")
             self.maxConcurrency = maxConcurrency
             self.failurePolicy = failurePolicy
             self.observers = observers
             self.cancellationGrace = cancellationGrace
+        self.whenAServiceEnds = whenAServiceEnds
         }
     }
 

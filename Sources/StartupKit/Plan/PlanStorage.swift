@@ -8,11 +8,27 @@ final class PlanStorage: Sendable {
     let graph: DependencyGraph
     /// The orchestrator's order for ready commands, by position.
     let readyKeys: [ReadyKey]
+    /// Whether any command is on demand.
+    let hasOnDemand: Bool
+    /// Whether any command is a gate.
+    let hasGates: Bool
+    /// Whether any command is a service.
+    let hasServices: Bool
 
     init(commands: [AnyStartupCommand], index: [CommandID: Int], graph: DependencyGraph) {
         self.commands = commands
         self.index = index
         self.graph = graph
         self.readyKeys = ReadyKey.keys(for: commands, graph: graph)
+        // Known once per plan, so a run need not scan its commands to choose its paths.
+        var hasOnDemand = false, hasGates = false, hasServices = false
+        for command in commands {
+            hasOnDemand = hasOnDemand || command.options.activation == .onDemand
+            hasGates = hasGates || command.isGate
+            hasServices = hasServices || command.serve != nil
+        }
+        self.hasOnDemand = hasOnDemand
+        self.hasGates = hasGates
+        self.hasServices = hasServices
     }
 }

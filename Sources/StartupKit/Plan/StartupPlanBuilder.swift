@@ -63,6 +63,51 @@ public struct StartupPlanBuilder: Sendable {
             execute: { context in try await execute(context) }))
     }
 
+    /// Adds a service: it is ready, for its dependents, when it calls its ``ReadySignal``, and
+    /// it keeps running until shutdown.
+    public mutating func add<Service: StartupService>(_ service: Service) {
+        commands.append(AnyStartupCommand(
+            id: Service.id, dependencies: service.dependencies, options: service.options,
+            outputType: Service.Output.self, serve: service.run))
+    }
+
+    /// Adds a service given as a closure: it calls `ready` once it can serve, then serves until
+    /// its task is cancelled at shutdown.
+    ///
+    /// - Parameters:
+    ///   - id: The service's identifier.
+    ///   - dependencies: The commands that must succeed first.
+    ///   - options: Priority, optionality, time-to-ready limit, retries, estimate, stop timeout.
+    ///   - outputType: What the service hands its dependents when ready.
+    ///   - run: The service's body.
+    public mutating func addService<Output: Sendable>(
+        _ id: CommandID,
+        dependsOn dependencies: [CommandID] = [],
+        options: CommandOptions = CommandOptions(),
+        output outputType: Output.Type,
+        run: @escaping @Sendable (StartupContext, ReadySignal<Output>) async throws -> Void
+    ) {
+        commands.append(AnyStartupCommand(
+            id: id, dependencies: dependencies, options: options, outputType: outputType, serve: run))
+    }
+
+    /// Adds a service given as a closure that hands its dependents nothing: it calls `ready()`
+    /// once it can serve, then serves until its task is cancelled at shutdown.
+    ///
+    /// - Parameters:
+    ///   - id: The service's identifier.
+    ///   - dependencies: The commands that must succeed first.
+    ///   - options: Priority, optionality, time-to-ready limit, retries, estimate, stop timeout.
+    ///   - run: The service's body.
+    public mutating func addService(
+        _ id: CommandID,
+        dependsOn dependencies: [CommandID] = [],
+        options: CommandOptions = CommandOptions(),
+        run: @escaping @Sendable (StartupContext, ReadySignal<Void>) async throws -> Void
+    ) {
+        addService(id, dependsOn: dependencies, options: options, output: Void.self, run: run)
+    }
+
     /// Adds a gate: a command with no work that succeeds once the run opens it
     /// (``StartupRun/open(_:)``) and its dependencies have succeeded. Work that should wait for
     /// the first frame, or for the app to be idle, depends on a gate. Gates are eager, and

@@ -21,12 +21,15 @@ public struct CommandReport: Sendable, Hashable {
     /// Whether an attempt outlived its timeout, ignored its cancellation and was left running:
     /// the run went on without it.
     public let isAbandoned: Bool
+    /// Whether the command is a service (``StartupService``): its end is when it signalled ready,
+    /// and it kept running after.
+    public let isService: Bool
 
     /// Creates a command's report, as the orchestrator does at the end of a run, or as a reader
     /// of a saved report does. A command that never started has neither offset.
     public init(id: CommandID, status: CommandStatus, startOffset: Duration? = nil, endOffset: Duration? = nil,
                 attempts: Int = 0, isOptional: Bool = false, slack: Duration = .zero, isOnCriticalPath: Bool = false,
-                dependencies: [CommandID] = [], isAbandoned: Bool = false) {
+                dependencies: [CommandID] = [], isAbandoned: Bool = false, isService: Bool = false) {
         self.id = id
         self.status = status
         self.startOffset = startOffset
@@ -37,9 +40,17 @@ public struct CommandReport: Sendable, Hashable {
         self.isOnCriticalPath = isOnCriticalPath
         self.dependencies = dependencies
         self.isAbandoned = isAbandoned
+        self.isService = isService
     }
 
-    /// From the start of its first attempt to the end of its last; zero if it never started.
+    /// A service's time to ready, from the start of its first attempt; `nil` for a command, or a
+    /// service that never became ready.
+    public var timeToReady: Duration? {
+        isService && status.isSuccess ? duration : nil
+    }
+
+    /// From the start of its first attempt to the end of its last (for a service, to ready);
+    /// zero if it never started.
     public var duration: Duration {
         guard let startOffset, let endOffset else { return .zero }
         return endOffset - startOffset

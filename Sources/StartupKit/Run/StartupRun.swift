@@ -19,8 +19,11 @@ public final class StartupRun: Sendable {
         self.scheduler = scheduler
     }
 
+    /// Dropping the handle closes the run; a run with services is then shut down, since nobody
+    /// else could stop them.
     deinit {
         scheduler.close()
+        if scheduler.plan.storage.hasServices { scheduler.beginShutdown() }
     }
 
     /// The plan being run.
@@ -117,10 +120,44 @@ public final class StartupRun: Sendable {
         await scheduler.report()
     }
 
-    /// Cancels the run: the commands in flight are cancelled, nothing more starts, and commands
-    /// requested later end cancelled. The report still comes.
+    /// Cancels the start-up: the commands in flight are cancelled, nothing more starts, and
+    /// commands requested later end cancelled. The report still comes. Services that are ready
+    /// keep running until ``shutdown(modules:stopTimeout:)``.
     public func cancel() {
         scheduler.cancel()
+    }
+
+    /// Shuts the run down and reports how each stop went: a start-up still going is cancelled
+    /// (its report then says so); then every ready service, and each of `modules` whose command
+    /// succeeded, is stopped in one walk in reverse dependency order: each only after everything
+    /// that depends on it has stopped, independent ones at once, each within its stop timeout
+    /// (a service's ``CommandOptions/stopTimeout``, a module's ``LifecycleModule/stopTimeout``,
+    /// else `stopTimeout`); one that ignores cancellation is abandoned after it.
+    ///
+    /// ```swift
+    /// let run = StartupOrchestrator(plan).start()
+    /// try await run.wait(for: [API.id], timeout: .seconds(5))
+    /// let stopped = await run.shutdown()
+    /// ```
+    ///
+    /// A service stops when its task is cancelled; one that had ended by itself is reported
+    /// failed with ``ServiceEndedError``. A module attached to a service's command stops just
+    /// before the service. Shutdown happens once: later and concurrent calls return the first
+    /// one's report. Offsets count from the start of the run.
+    ///
+    /// - Parameters:
+    ///   - modules: Lifecycle modules to stop in the same walk, by the command they belong to
+    ///     (for example the `stop` lines of the CLI).
+    ///   - stopTimeout: The limit of a stop that sets none of its own; 10 seconds by default.
+    /// - Precondition: Every key of `modules` is a command of the plan; `stopTimeout` is positive.
+    @discardableResult
+    public func shutdown(modules: [CommandID: any LifecycleModule] = [:], stopTimeout: Duration = .seconds(10)) async -> ShutdownReport {
+        for id in modules.keys where scheduler.plan.storage.index[id] == nil {
+            let hint = suggestion(for: id).map { "; did you mean \(MessageQuoting.quoted($0))?" } ?? ""
+            preconditionFailure("shutdown(modules:): the plan has no command \(MessageQuoting.quoted(id))" + hint)
+        }
+        precondition(stopTimeout > .zero, "shutdown(modules:): the stop timeout must be positive")
+        return await scheduler.shutdown(modules: modules, stopTimeout: stopTimeout)
     }
 
     /// The run's events from now on, in order; the sequence ends when the run is over (it has

@@ -51,6 +51,7 @@ final class EventCollector: StartupObserver {
             case .commandStarted(let id, let attempt, _): "started \(id) #\(attempt)"
             case .commandRetrying(let id, let attempt, let outcome, _, _): "retrying \(id) after #\(attempt) \(outcome.name)"
             case .commandFinished(let id, let status, _, _, _): "finished \(id) \(status.name)"
+            case .serviceEnded(let error, _): "service \(error.service) ended"
             case .runStarted, .runFinished: nil
             }
         }

@@ -1,0 +1,10 @@
+/// What a run does when one of its services ends by itself after it was ready.
+public enum ServiceEndPolicy: Sendable, Hashable {
+    /// Shuts the run down: the start-up is stopped if it is still going, and every other
+    /// service is stopped in reverse dependency order (the default).
+    case shutDown
+    /// Reports it (``StartupEvent/serviceEnded(_:at:)``) and keeps the others running; the
+    /// owner decides, for example by calling ``StartupRun/shutdown(modules:)`` with its own
+    /// modules.
+    case keepRunning
+}
