@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "StartupReporting", targets: ["StartupReporting"]),
         .library(name: "StartupKitTesting", targets: ["StartupKitTesting"]),
         .executable(name: "startup", targets: ["startup"]),
+        .executable(name: "startup-test-server", targets: ["startup-test-server"]),
     ],
     targets: [
         // Core library: commands, plan, orchestrator, report. Standard library and concurrency only.
@@ -32,6 +33,10 @@ let package = Package(
         .target(name: "StartupCLI", dependencies: ["StartupKit", "StartupManifest", "StartupReporting"]),
         .executableTarget(name: "startup", dependencies: ["StartupCLI"]),
 
+        // A tiny HTTP server for the services' tests, the bench and the dev-stack example: listens after a
+        // delay, answers health checks, prints a ready line, exits on request. The C library only.
+        .executableTarget(name: "startup-test-server", path: "Sources/StartupTestServer"),
+
         // Benchmarks, side by side with peers: `make bench`. Never part of the tests.
         .executableTarget(name: "StartupBench", dependencies: ["StartupKit", "StartupCLI"]),
 
@@ -42,7 +47,7 @@ let package = Package(
         .testTarget(name: "StartupJSONTests", dependencies: ["StartupJSON", "StartupTestSupport"]),
         .testTarget(name: "StartupManifestTests", dependencies: ["StartupManifest", "StartupTestSupport"]),
         .testTarget(name: "StartupReportingTests", dependencies: ["StartupReporting", "StartupManifest", "StartupTestSupport"]),
-        .testTarget(name: "StartupCLITests", dependencies: ["StartupCLI", "StartupReporting", "startup", "StartupTestSupport"]),
+        .testTarget(name: "StartupCLITests", dependencies: ["StartupCLI", "StartupReporting", "startup", "startup-test-server", "StartupTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -51,7 +51,7 @@ import Testing
             #"commands[0] ("search-index").onDemand: expected true or false, found "yes""#,
             #"commands[1] ("sync").onDemand: expected true or false, found the number 1"#,
             #"commands[2] ("cache").lazy: unknown key "lazy" (did you mean "onDemand"?); allowed keys: id, summary, dependencies, run, "#
-                + "estimate, budget, timeout, retries, optional, onDemand, priority, env, cwd, stop",
+                + "estimate, budget, timeout, retries, optional, onDemand, priority, env, cwd, stop, ready",
         ])
     }
 

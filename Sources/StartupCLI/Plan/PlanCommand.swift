@@ -42,7 +42,9 @@ enum PlanCommand {
             let prediction = WhatIfPrediction(baseline: plan, scenario: scenario, changed: changed, jobs: options.jobs)
             switch options.format {
             case .text: console.out(prediction.text(file: options.file) + (measured.map { $0.line + "\n" } ?? ""))
-            case .json: console.out(MeasuredEstimates.annotate(prediction.json(), manifest: manifest, measured: measured).text(pretty: true) + "\n")
+            case .json:
+                let annotated = MeasuredEstimates.annotate(prediction.json(), manifest: manifest, measured: measured)
+                console.out(PlanServicesJSON.annotate(annotated, manifest: scenario.manifest).text(pretty: true) + "\n")
             case .dot: console.out(PlanExport.dot(changed) + "\n")
             case .mermaid: console.out(PlanExport.mermaid(changed) + "\n")
             }
@@ -54,8 +56,8 @@ enum PlanCommand {
                                          targets: options.targets, manifestCount: whole.commands.count).render()
                         + (measured.map { $0.line + "\n" } ?? ""))
         case .json:
-            console.out(MeasuredEstimates.annotate(PlanExport.json(plan, jobs: options.jobs), manifest: manifest, measured: measured)
-                .text(pretty: true) + "\n")
+            let annotated = MeasuredEstimates.annotate(PlanExport.json(plan, jobs: options.jobs), manifest: manifest, measured: measured)
+            console.out(PlanServicesJSON.annotate(annotated, manifest: manifest).text(pretty: true) + "\n")
         case .dot: console.out(PlanExport.dot(plan) + "\n")
         case .mermaid: console.out(PlanExport.mermaid(plan) + "\n")
         }

@@ -2,7 +2,7 @@ import StartupKit
 import StartupManifest
 
 /// The text of `startup plan`: the waves with each command's estimate and dependencies (on-demand
-/// ones marked), then the predicted critical path and wall time, then the plan's warnings.
+/// ones marked, services with how their readiness is probed), then the predicted critical path and wall time, then the plan's warnings.
 struct PlanTextRenderer {
     let plan: StartupPlan
     let manifest: Manifest
@@ -18,6 +18,8 @@ struct PlanTextRenderer {
         let levels = plan.levels
         let critical = Set(timing.criticalPath)
         let idWidth = min(40, plan.ids.map(\.rawValue.count).max() ?? 0)
+        var services: [CommandID: ManifestCommand] = [:]
+        for command in manifest.commands where command.isService { services[command.id] = command }
         var lines = [header(waves: levels.count), ""]
         for (number, level) in levels.enumerated() {
             lines.append("wave \(number + 1)")
@@ -29,7 +31,10 @@ struct PlanTextRenderer {
                 let dependencies = plan.dependencies(of: id)
                 let after = dependencies.isEmpty ? "" : "  after " + dependencies.map(\.rawValue).joined(separator: ", ")
                 let onDemand = plan.options(of: id).activation == .onDemand ? "  (on demand)" : ""
-                lines.append("  \(marker) \(id.rawValue.padded(to: idWidth))  \(estimate)\(slack)\(after)\(onDemand)")
+                let probe = services[id].flatMap { service in
+                    service.ready.map { "  ready: " + $0.summary(timeout: service.readyTimeout(defaults: manifest.defaults)) }
+                } ?? ""
+                lines.append("  \(marker) \(id.rawValue.padded(to: idWidth))  \(estimate)\(slack)\(after)\(onDemand)\(probe)")
             }
         }
         let milestones = manifest.commands.filter { $0.run == nil }.count

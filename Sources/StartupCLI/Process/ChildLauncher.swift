@@ -105,6 +105,9 @@ enum ChildLauncher {
             guard let captureDescriptor else { return EBADF }
             codes.append(posix_spawn_file_actions_adddup2(&fileActions, captureDescriptor, 1))
             codes.append(posix_spawn_file_actions_adddup2(&fileActions, captureDescriptor, 2))
+        case .descriptor(let descriptor):
+            codes.append(posix_spawn_file_actions_adddup2(&fileActions, descriptor, 1))
+            codes.append(posix_spawn_file_actions_adddup2(&fileActions, descriptor, 2))
         }
         // Everything we open is O_CLOEXEC already; this also drops descriptors other code leaked without it.
         if let addClosefrom = SpawnExtensions.addClosefrom {

@@ -6,6 +6,9 @@ package enum OutputDestination: Sendable, Hashable {
     case capture
     /// stdout+stderr go to `/dev/null`.
     case discard
+    /// stdout+stderr go to this descriptor of the caller's (a pipe a service's output is read from), which the
+    /// caller keeps open until the child has been reaped.
+    case descriptor(Int32)
 }
 
 /// Everything needed to spawn one child process.

@@ -36,11 +36,18 @@ public struct ManifestCommand: Sendable, Hashable {
     /// order when the run is shut down.
     public var stop: String?
 
+    /// How the command's readiness is probed (`"ready"`); set, it makes the command a service,
+    /// started and kept running, whose dependents start once it is ready.
+    public var ready: ManifestReadiness?
+
+    /// Whether the command is a service (it has `"ready"`).
+    public var isService: Bool { ready != nil }
+
     /// Creates a command; only the id is required.
     public init(id: CommandID, summary: String? = nil, dependencies: [CommandID] = [], run: String? = nil,
                 estimate: Duration? = nil, budget: Duration? = nil, timeout: Duration? = nil, retries: Int? = nil, isOptional: Bool = false,
                 isOnDemand: Bool = false, priority: CommandPriority = .normal, environment: [String: String] = [:], workingDirectory: String? = nil,
-                stop: String? = nil) {
+                stop: String? = nil, ready: ManifestReadiness? = nil) {
         self.id = id
         self.summary = summary
         self.dependencies = dependencies
@@ -55,16 +62,24 @@ public struct ManifestCommand: Sendable, Hashable {
         self.environment = environment
         self.workingDirectory = workingDirectory
         self.stop = stop
+        self.ready = ready
     }
 
     /// The StartupKit options of this command, with the manifest's defaults filled in.
     ///
     /// Retries wait 100 ms, then twice as long each time, at most 5 s; `"onDemand": true` makes the
-    /// activation ``Activation/onDemand``.
+    /// activation ``Activation/onDemand``. A service's timeout is its ready timeout
+    /// (``readyTimeout(defaults:)``), as its duration is its time to ready.
     public func options(defaults: ManifestDefaults) -> CommandOptions {
         CommandOptions(
-            priority: priority, isOptional: isOptional, timeout: timeout ?? defaults.timeout,
+            priority: priority, isOptional: isOptional, timeout: isService ? readyTimeout(defaults: defaults) : timeout ?? defaults.timeout,
             retry: RetryPolicy(maxRetries: retries ?? defaults.retries ?? 0), estimate: estimate,
             activation: isOnDemand ? .onDemand : .eager)
+    }
+
+    /// The longest a service may take to be ready: the probe's `timeout`, else the command's, else
+    /// the defaults', else 30s.
+    public func readyTimeout(defaults: ManifestDefaults) -> Duration {
+        ready?.timeout ?? timeout ?? defaults.timeout ?? ManifestReadiness.defaultTimeout
     }
 }

@@ -11,7 +11,7 @@ struct ManifestDecoder {
     static let defaultsKeys = ["timeout", "retries", "env", "cwd"]
     /// The keys of a command.
     static let commandKeys = ["id", "summary", "dependencies", "run", "estimate", "budget", "timeout", "retries",
-                              "optional", "onDemand", "priority", "env", "cwd", "stop"]
+                              "optional", "onDemand", "priority", "env", "cwd", "stop", "ready"]
     /// Words people write for a key, mapped to the key they meant.
     static let keySynonyms = [
         "dependsOn": "dependencies", "depends_on": "dependencies", "depends": "dependencies", "deps": "dependencies",
@@ -21,6 +21,7 @@ struct ManifestDecoder {
         "workingDirectory": "cwd", "dir": "cwd", "retry": "retries", "optional?": "optional",
         "limit": "budget", "maxDuration": "budget", "max": "budget",
         "lazy": "onDemand", "on_demand": "onDemand", "on-demand": "onDemand",
+        "healthcheck": "ready", "health": "ready", "readiness": "ready", "probe": "ready",
     ]
 
     private(set) var problems: [ManifestProblem] = []
@@ -124,7 +125,8 @@ struct ManifestDecoder {
             priority: members["priority"].flatMap { priority($0, path: path + ".priority") } ?? .normal,
             environment: members["env"].flatMap { environment($0, path: path + ".env") } ?? [:],
             workingDirectory: members["cwd"].flatMap { workingDirectory($0, path: path + ".cwd") },
-            stop: members["stop"].flatMap { shellLine($0, path: path + ".stop", ifEmpty: "leave \"stop\" out when nothing needs undoing") })
+            stop: members["stop"].flatMap { shellLine($0, path: path + ".stop", ifEmpty: "leave \"stop\" out when nothing needs undoing") },
+            ready: members["ready"].flatMap { readiness($0, path: path + ".ready", hasRun: members["run"] != nil) })
         return CommandSource(
             command: command, manifestIndex: index, path: path, idLocation: idMember.valueLocation,
             dependencyIndexes: dependencies.map(\.index), dependencyLocations: dependencies.map(\.location),
@@ -134,7 +136,7 @@ struct ManifestDecoder {
     // MARK: - Objects
 
     /// The members of an object by key, reporting unknown and repeated keys; `nil` if not an object.
-    private mutating func object(_ element: JSONElement, path: String, allowed: [String], what: String) -> [String: JSONMember]? {
+    mutating func object(_ element: JSONElement, path: String, allowed: [String], what: String) -> [String: JSONMember]? {
         guard case .object(let members) = element.value else {
             report(element.location, path, "expected \(what) as an object, found \(element.value.kindName)")
             return nil

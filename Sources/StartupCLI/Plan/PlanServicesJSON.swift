@@ -1,0 +1,37 @@
+import StartupKit
+import StartupManifest
+import StartupReporting
+
+/// What `plan --format json` says of services: each command gains `"service": true|false` and a
+/// service `"ready": {"tcp": "127.0.0.1:5433", "intervalMs": 10, "timeoutMs": 30000}`, the probe
+/// under its manifest key (`intervalMs` `null` for a `log` probe, which is never polled).
+enum PlanServicesJSON {
+    /// `plan` with every command object of its `"commands"` annotated from `manifest`.
+    static func annotate(_ plan: JSONOutput, manifest: Manifest) -> JSONOutput {
+        guard case .object(var members) = plan else { return plan }
+        var services: [CommandID: ManifestCommand] = [:]
+        for command in manifest.commands where command.isService { services[command.id] = command }
+        for (index, member) in members.enumerated() where member.key == "commands" {
+            guard case .array(let commands) = member.value else { continue }
+            members[index].value = .array(commands.map { command in
+                guard case .object(let fields) = command, case .string(let id)? = fields.first(where: { $0.key == "id" })?.value else {
+                    return command
+                }
+                guard let service = services[CommandID(id)], let ready = service.ready else {
+                    return .object(fields + [("service", .bool(false))])
+                }
+                return .object(fields + [("service", .bool(true)), ("ready", json(ready, timeout: service.readyTimeout(defaults: manifest.defaults)))])
+            })
+        }
+        return .object(members)
+    }
+
+    /// `{"tcp": "127.0.0.1:5433", "intervalMs": 10, "timeoutMs": 30000}`.
+    private static func json(_ ready: ManifestReadiness, timeout: Duration) -> JSONOutput {
+        .object([
+            (ready.kind, .string(ready.target)),
+            ("intervalMs", ready.effectiveInterval.map(JSONOutput.milliseconds) ?? .null),
+            ("timeoutMs", .milliseconds(timeout)),
+        ])
+    }
+}

@@ -1,0 +1,45 @@
+import Dispatch
+import StartupKit
+
+/// Waits for a task to finish, or for a limit, or for the waiting task's cancellation, without waiting for the
+/// task past that (unlike a task group, whose children must all end).
+enum BoundedWait {
+    /// `true` when `task` finished within `limit`.
+    static func finishes<Value: Sendable>(_ task: Task<Value, Never>, within limit: Duration) async -> Bool {
+        let waiter = Locked<CheckedContinuation<Bool, Never>?>(nil)
+        let settle: @Sendable (Bool) -> Void = { finished in
+            waiter.withLock { box in
+                defer { box = nil }
+                return box
+            }?.resume(returning: finished)
+        }
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            waiter.withLock { $0 = continuation }
+            Task {
+                _ = await task.value
+                settle(true)
+            }
+            DispatchQueue.global().asyncAfter(deadline: .after(limit)) { settle(false) }
+        }
+    }
+
+    /// Returns once the calling task is cancelled.
+    static func untilCancelled() async {
+        let waiter = Locked<(cancelled: Bool, continuation: CheckedContinuation<Void, Never>?)>((false, nil))
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let cancelled = waiter.withLock { state in
+                    if !state.cancelled { state.continuation = continuation }
+                    return state.cancelled
+                }
+                if cancelled { continuation.resume() }
+            }
+        } onCancel: {
+            waiter.withLock { state in
+                state.cancelled = true
+                defer { state.continuation = nil }
+                return state.continuation
+            }?.resume()
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import StartupKit
+import StartupManifest
+
+/// Runs one service's process for `startup run`: starts it, streams its output line by line, probes its
+/// readiness, and stops it when the calling task is cancelled.
+package enum ServiceRunner {
+    /// Runs the service until it ends by itself or the calling task is cancelled; never returns normally.
+    ///
+    /// The process starts through the process engine in its own process group (stopped with its descendants, as
+    /// commands are), with standard output and error on a pipe that a thread of its own reads: every line goes
+    /// to `onLine` in order (without its line ending; a last line without one too; lines over 16 KiB cut with a
+    /// note). The probe runs meanwhile, one attempt at a time (see `ProbeSchedule` for when `tcp`, `http` and
+    /// `exec` try again; `log` looks at each line as it arrives), and `onReady` is called once, as soon as it
+    /// succeeds.
+    ///
+    /// Cancelling the calling task stops the service: with a `stop` line, the line runs (its output goes to
+    /// `onLine` too; SIGKILL if it takes longer than `gracePeriod`), then the service has `gracePeriod` to end,
+    /// then its process group and what left it get SIGKILL; without one, the group and what left it get SIGTERM,
+    /// SIGKILL after `gracePeriod`. The probe is cancelled too (an `exec` attempt in flight is stopped and reaped,
+    /// a socket closed). The call returns once every process it started has been reaped.
+    ///
+    /// - Parameters:
+    ///   - spec: The service's process (its `output` is replaced by the pipe).
+    ///   - readiness: How readiness is probed.
+    ///   - stop: The service's `stop` line, if it has one (its `output` is replaced by the pipe).
+    ///   - gracePeriod: How long a stop may take before SIGKILL.
+    ///   - onLine: Called with each line of output, in order, on the reading thread.
+    ///   - onReady: Called once, when the probe first succeeds.
+    /// - Throws: `CancellationError` once stopped as asked; `ServiceRunnerError` when the service ended by itself
+    ///   (`exited with status 3 before it was ready`, `exited with status 0`), could not be started, or its stop
+    ///   line failed.
+    package static func run(_ spec: ProcessSpec, readiness: ManifestReadiness, stop: ProcessSpec?, gracePeriod: Duration,
+                            onLine: @escaping @Sendable (String) -> Void,
+                            onReady: @escaping @Sendable () -> Void) async throws {
+        try Task.checkCancellation()
+        let latch = ReadyLatch(onReady)
+        let doorbell = ProbeDoorbell()
+        let logText: String?
+        let ringsOnOutput: Bool
+        switch readiness.probe {
+        case .log(let text): (logText, ringsOnOutput) = (text, false)
+        case .tcp, .http: (logText, ringsOnOutput) = (nil, true)
+        case .exec: (logText, ringsOnOutput) = (nil, false)
+        }
+        let reader = try ServiceOutputReader(logText: logText, onLine: onLine, onMatch: { latch.signal() },
+                                             onOutput: { if ringsOnOutput { doorbell.ring() } })
+        reader.start()
+        let serviceSpec = writingTo(reader.writeEnd, spec)
+        let stopSpec = stop.map { writingTo(reader.writeEnd, $0) }
+        // Not a child task: the caller's cancellation must not signal the service before its stop line has run. With a
+        // stop line, whatever is left after it and the grace period gets SIGKILL at once (a grace period of zero).
+        let service = Task { await ProcessSpawner.run(serviceSpec, terminationGracePeriod: stop == nil ? gracePeriod : .zero) }
+        let probe = ServiceProbe(readiness: readiness, service: spec, gracePeriod: gracePeriod, doorbell: doorbell)
+        /// Set once the service has been reaped: a stop is no longer needed.
+        let ended = Locked(false)
+        let (outcome, stopOutcome) = await withTaskGroup(of: ProcessOutcome?.self) { group in
+            group.addTask {
+                if await probe.run() { latch.signal() }
+                return nil
+            }
+            group.addTask {
+                await BoundedWait.untilCancelled()
+                guard !ended.withLock({ $0 }) else { return nil }
+                // Not a child task either, so the stop line can start although this task is cancelled.
+                return await Task { await stopService(service, stop: stopSpec, gracePeriod: gracePeriod) }.value
+            }
+            let outcome = await service.value
+            ended.withLock { $0 = true }
+            group.cancelAll()
+            var stopOutcome: ProcessOutcome?
+            for await result in group where result != nil { stopOutcome = result }
+            return (outcome, stopOutcome)
+        }
+        await reader.finish()
+        if let stopOutcome, !stopOutcome.termination.isSuccess {
+            throw ServiceRunnerError(.stopFailed(stopOutcome.termination))
+        }
+        if Task.isCancelled { throw CancellationError() }
+        throw ServiceRunnerError(.exited(outcome.termination, afterReady: latch.isReady))
+    }
+
+    /// `spec` with its output going to `descriptor`.
+    private static func writingTo(_ descriptor: Int32, _ spec: ProcessSpec) -> ProcessSpec {
+        var spec = spec
+        spec.output = .descriptor(descriptor)
+        return spec
+    }
+
+    /// Stops the service: its stop line (bounded by the grace period), then the grace period for the service to
+    /// end, then SIGKILL; without a stop line, SIGTERM and SIGKILL after the grace period (the engine's stop).
+    /// Returns the stop line's outcome.
+    private static func stopService(_ service: Task<ProcessOutcome, Never>, stop: ProcessSpec?, gracePeriod: Duration) async -> ProcessOutcome? {
+        guard let stop else {
+            service.cancel()
+            return nil
+        }
+        let stopLine = Task { await ProcessSpawner.run(stop, terminationGracePeriod: .zero) }
+        if await !BoundedWait.finishes(stopLine, within: gracePeriod) { stopLine.cancel() }
+        let outcome = await stopLine.value
+        if await !BoundedWait.finishes(service, within: gracePeriod) { service.cancel() }
+        _ = await service.value
+        return outcome
+    }
+}
