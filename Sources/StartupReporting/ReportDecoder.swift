@@ -43,6 +43,7 @@ struct ReportDecoder: JSONChecking {
         var timeout: Duration?
         var dependencies: [CommandID]
         var budget: Duration?
+        var isService: Bool
 
         /// From start to end; zero if it never started.
         var duration: Duration {
@@ -95,7 +96,8 @@ struct ReportDecoder: JSONChecking {
             return CommandReport(
                 id: draft.id, status: statuses[position], startOffset: draft.startOffset, endOffset: draft.endOffset,
                 attempts: draft.attempts, isOptional: draft.isOptional, slack: draft.slack,
-                isOnCriticalPath: draft.isOnCriticalPath ?? onPath.contains(draft.id), dependencies: draft.dependencies)
+                isOnCriticalPath: draft.isOnCriticalPath ?? onPath.contains(draft.id), dependencies: draft.dependencies,
+                isService: draft.isService)
         }
         var budgets: [CommandID: Duration] = [:]
         for draft in drafts { if let budget = draft.budget { budgets[draft.id] = budget } }
@@ -150,7 +152,8 @@ struct ReportDecoder: JSONChecking {
             skipReason: present(members, "skipReason").flatMap { skipReason($0, path: path + ".skipReason") },
             timeout: present(members, "timeoutMs").flatMap { milliseconds($0, path: path + ".timeoutMs") },
             dependencies: dependencies ?? [],
-            budget: present(members, "budgetMs").flatMap { milliseconds($0, path: path + ".budgetMs") })
+            budget: present(members, "budgetMs").flatMap { milliseconds($0, path: path + ".budgetMs") },
+            isService: present(members, "service").flatMap { boolean($0, path: path + ".service") } ?? false)
         return problems.count == problemsBefore ? draft : nil
     }
 

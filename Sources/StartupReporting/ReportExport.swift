@@ -5,11 +5,12 @@ import StartupKit
 /// chrome://tracing).
 public enum ReportExport {
     /// The report as JSON: `{"status", "wallMs", "commands": [{"id", "status", "startMs", "endMs",
-    /// "durationMs", "attempts", "slackMs", "optional", "critical", "detail", "skipReason",
+    /// "durationMs", "attempts", "slackMs", "optional", "critical", "service", "readyMs", "detail", "skipReason",
     /// "timeoutMs", "dependencies", "budgetMs"}], "criticalPath", "criticalPathMs", "totalMs",
     /// "parallelism", "manifest", "simulated", "jobs", "wallBudgetMs", "budgetViolations"}`.
     ///
-    /// A command that never started has `startMs` and `endMs` `null`; `detail` (the reason in
+    /// A service's `durationMs` and `readyMs` are its time to ready (`readyMs` is `null` for a
+    /// command, and for a service that never became ready). A command that never started has `startMs` and `endMs` `null`; `detail` (the reason in
     /// words), `skipReason` (`{"failedCommand", "dependency"}`), `timeoutMs` and `budgetMs` appear
     /// only where they apply. ``SavedRun/decode(_:file:)`` reads it back to an equal report.
     ///
@@ -48,6 +49,8 @@ public enum ReportExport {
             ("slackMs", .milliseconds(command.slack)),
             ("optional", .bool(command.isOptional)),
             ("critical", .bool(command.isOnCriticalPath)),
+            ("service", .bool(command.isService)),
+            ("readyMs", command.timeToReady.map(JSONOutput.milliseconds) ?? .null),
         ]
         if let detail = command.status.detail { members.append(("detail", .string(detail))) }
         switch command.status {

@@ -10,6 +10,20 @@ final class CommandOutputs: Sendable {
         outputs.withLock { $0[id] = output }
     }
 
+    /// Adds to a service's output as it streams, keeping the last `limit` bytes or so (whole
+    /// lines), with a note where it was cut.
+    func append(_ text: String, for id: CommandID, keepingAtMost limit: Int) {
+        outputs.withLock { outputs in
+            // In place, and cut to half the limit when over it, so each byte is copied a bounded
+            // number of times.
+            outputs[id, default: ""].append(text)
+            guard let kept = outputs[id], kept.utf8.count > limit else { return }
+            let cut = kept.utf8.index(kept.utf8.endIndex, offsetBy: -limit / 2)
+            let lineStart = kept[cut...].firstIndex(of: "\n").map { kept.index(after: $0) } ?? cut
+            outputs[id] = ShellExecution.cutNote + kept[lineStart...]
+        }
+    }
+
     /// The output of a command's last attempt, or an empty string.
     func output(of id: CommandID) -> String {
         outputs.withLock { $0[id] } ?? ""

@@ -1,29 +1,35 @@
 import StartupKit
 import StartupManifest
 
-/// Prints each command as it finishes (status, duration, and in grouped mode its output), and
-/// each retry, as the run's events arrive.
+/// Prints each command as it finishes (status, duration, and in grouped mode its output), each
+/// service as it becomes ready (its time to ready; its output streams on its own), each retry,
+/// and each service that ends by itself, as the run's events arrive.
 struct ProgressPrinter: StartupObserver {
     let console: Console
     let style: Style
     let outputs: CommandOutputs
     let mode: OutputMode
     let idWidth: Int
+    /// The services, whose success reads `ready`.
+    let services: Set<CommandID>
 
     func observe(_ event: StartupEvent) {
         switch event {
         case .commandFinished(let id, let status, _, let start, let end):
             let duration = start.map { DurationText.format(end - $0) } ?? ""
-            let detail = status.detail.map { "  " + $0 } ?? ""
+            let isService = services.contains(id)
+            let detail = status.detail.map { "  " + $0 } ?? (isService && status.isSuccess ? "  ready" : "")
             var text = "\(style.mark(status)) \(id.rawValue.padded(to: idWidth)) \(duration.leftPadded(to: 7))\(detail)\n"
-            if mode == .grouped, start != nil {
+            if mode == .grouped, start != nil, !isService {
                 text += Self.indented(outputs.output(of: id))
             }
             console.out(text)
         case .commandRetrying(let id, let attempt, let outcome, let delay, _):
             let reason = outcome.detail ?? outcome.name
             console.out("\(style.yellow("↻")) \(id.rawValue.padded(to: idWidth)) attempt \(attempt) failed (\(reason)); retrying in \(DurationText.format(delay))\n")
-        case .runStarted, .commandStarted, .runFinished, .serviceEnded:
+        case .serviceEnded(let error, _):
+            console.out("\(style.red("✗")) \(error.service.rawValue.padded(to: idWidth)) ended by itself: \(error.underlying.map { "\($0)" } ?? "it returned")\n")
+        case .runStarted, .commandStarted, .runFinished:
             break
         }
     }

@@ -27,20 +27,24 @@ enum RunCommand {
             manifest = MeasuredEstimates(run: lastRun, manifest: manifest, source: reportPath).applied(to: manifest)
         }
         let outputs = CommandOutputs()
+        let style = Style(enabled: console.usesColor)
+        let idWidth = min(32, manifest.commands.map(\.id.rawValue.count).max() ?? 0)
+        let serviceLines = ServiceLines(console: console, style: style, outputs: outputs, mode: options.output,
+                                        toStandardError: options.format == .json, idWidth: idWidth)
         let execution = ShellExecution(
             manifestDirectory: manifestDirectory, environment: environment, output: options.output,
-            gracePeriod: options.gracePeriod, simulate: options.simulate, outputs: outputs)
+            gracePeriod: options.gracePeriod, simulate: options.simulate, outputs: outputs, serviceLines: serviceLines)
         let plan = try ManifestLoading.plan(manifest, binding: execution.binding(for: manifest), console: console)
 
-        let style = Style(enabled: console.usesColor)
-        var observers: [any StartupObserver] = []
+        let sessionEnd = SessionEnd()
+        var observers: [any StartupObserver] = [ServiceEndWatcher(sessionEnd: sessionEnd)]
         if options.format == .text {
-            let idWidth = min(32, plan.ids.map(\.rawValue.count).max() ?? 0)
-            observers.append(ProgressPrinter(console: console, style: style, outputs: outputs, mode: options.output, idWidth: idWidth))
+            observers.append(ProgressPrinter(console: console, style: style, outputs: outputs, mode: options.output, idWidth: idWidth,
+                                             services: Set(manifest.commands.filter(\.isService).map(\.id))))
         }
         let orchestrator = StartupOrchestrator(plan, options: .init(
             maxConcurrency: options.jobs, failurePolicy: options.failFast ? .failFast : .continueIndependent,
-            observers: observers))
+            observers: observers, whenAServiceEnds: .keepRunning))
 
         let interrupts = handlesSignals ? InterruptHandler() : nil
         defer { interrupts?.stop() }
@@ -48,17 +52,15 @@ enum RunCommand {
             ProcessEngine.shared.adoptOrphans()
             console.whenOutputCloses(interrupts.outputClosedAction)
         }
-        let report = await run(orchestrator, interrupts: interrupts)
+        let run = start(orchestrator)
+        let report = await startUp(run, interrupts: interrupts)
         let saved = SavedRun(report: report, settings: RunSettings(
             manifestPath: URL(fileURLWithPath: options.file).standardizedFileURL.path, isSimulated: options.simulate,
             jobs: options.jobs, wallBudget: options.budget,
             budgets: Dictionary(manifest.commands.compactMap { command in command.budget.map { (command.id, $0) } }, uniquingKeysWith: { first, _ in first })))
         let violations = report.status == .cancelled ? [] : saved.budgetViolations
 
-        switch options.format {
-        case .json:
-            console.out(saved.json().text(pretty: true) + "\n")
-        case .text:
+        if options.format == .text {
             console.out(RunSummaryRenderer(report: report, outputs: outputs, style: style,
                                            outputAlreadyShown: options.output == .grouped).render())
             console.out(BudgetRenderer(run: saved, style: style).render())
@@ -69,11 +71,20 @@ enum RunCommand {
         case .failed: .failure
         case .cancelled: .interrupted
         }
+
+        let session = RunSession(run: run, report: report, stops: execution.stopModules(for: manifest), options: options,
+                                 console: console, style: style, outputs: outputs, interrupts: interrupts, sessionEnd: sessionEnd)
+        let ending = await session.hold()
+        if let code = ending.exitCode { exitCode = exitCode ?? code }
+
+        if options.format == .json {
+            console.out(saved.json().text(pretty: true) + "\n")
+        }
         var written: [String] = []
         if options.trace {
             // Beside the manifest, spelled as the user spelled the manifest's path.
             let path = options.traceFile ?? ManifestFolder.prefix(forManifest: options.file) + ".startup/trace.json"
-            if ReportFiles.write(ReportExport.chromeTrace(report).text() + "\n", to: path, what: "trace", console: console) {
+            if ReportFiles.write(ReportExport.chromeTrace(report, shutdown: ending.shutdown).text() + "\n", to: path, what: "trace", console: console) {
                 written.append("Trace written to \(path) (open it in https://ui.perfetto.dev or chrome://tracing)")
             } else {
                 exitCode = exitCode ?? .cannotCreate
@@ -102,66 +113,28 @@ enum RunCommand {
         if !violations.isEmpty {
             console.err("error: over budget: " + violations.map(\.description).joined(separator: "; ") + "\n")
         }
-        if await shutDown(plan: plan, report: report, stops: execution.stopModules(for: manifest), options: options,
-                          console: console, style: style, outputs: outputs, interrupts: interrupts) {
-            exitCode = exitCode ?? .failure
-        }
         if console.isOutputClosed { exitCode = .outputClosed }
         if let exitCode { throw exitCode }
     }
 
-    /// After Ctrl-C, or when `--keep-running` is stopped, runs the stop lines of the commands that
-    /// succeeded in reverse dependency order. Returns whether a stop line failed.
-    private static func shutDown(
-        plan: StartupPlan, report: StartupReport, stops: [CommandID: any LifecycleModule], options: RunOptions,
-        console: Console, style: Style, outputs: CommandOutputs, interrupts: InterruptHandler?
-    ) async -> Bool {
-        var interrupted = report.status == .cancelled
-        if options.keepRunning, !interrupted {
-            if options.format == .text {
-                console.out("\nKeeping running: press Ctrl-C to stop" + (stops.isEmpty ? ".\n" : " (stop lines run in reverse dependency order).\n"))
-            }
-            await waitForInterrupt(interrupts)
-            interrupted = true
-        }
-        guard interrupted, !stops.isEmpty,
-              let lifecycle = try? StartupLifecycle(plan: plan, report: report, modules: stops) else { return false }
-        // Its own task: the interrupt that started the shutdown must not cancel it; a second one does.
-        let shutdown = Task { await lifecycle.shutdown() }
-        interrupts?.route { shutdown.cancel() }
-        let stopped = await shutdown.value
-        interrupts?.unroute()
-        if options.format == .text {
-            console.out(ShutdownRenderer(report: stopped, outputs: outputs, style: style).render())
-        }
-        return !stopped.failures.isEmpty
-    }
-
-    /// Suspends until SIGINT, SIGTERM or SIGHUP (the binary) or until the calling task is cancelled.
-    private static func waitForInterrupt(_ interrupts: InterruptHandler?) async {
-        let waiting = Task { try? await Task.sleep(for: .seconds(10 * 365 * 86_400)) }
-        interrupts?.route { waiting.cancel() }
-        defer { interrupts?.unroute() }
-        await withTaskCancellationHandler {
-            await waiting.value
-        } onCancel: {
-            waiting.cancel()
-        }
-    }
-
-    /// Runs the orchestrator in a task that an interrupt, or cancelling the caller, cancels.
-    /// The handler was installed before the first command starts, so no Ctrl-C slips past it.
-    /// The task prefers the process engine's thread, so scheduling and spawning share one loop.
-    private static func run(_ orchestrator: StartupOrchestrator, interrupts: InterruptHandler?) async -> StartupReport {
-        let run = if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) {
-            Task(executorPreference: ProcessEngine.shared) { await orchestrator.run() }
+    /// Starts the run; it prefers the process engine's thread, so scheduling and spawning share
+    /// one loop.
+    private static func start(_ orchestrator: StartupOrchestrator) -> StartupRun {
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) {
+            orchestrator.start(preferring: ProcessEngine.shared)
         } else {
-            Task { await orchestrator.run() }
+            orchestrator.start()
         }
+    }
+
+    /// Waits for the start-up's report; an interrupt, or cancelling the caller, cancels the
+    /// start-up. The handler was installed before the first command starts, so no Ctrl-C slips
+    /// past it.
+    private static func startUp(_ run: StartupRun, interrupts: InterruptHandler?) async -> StartupReport {
         interrupts?.route { run.cancel() }
         defer { interrupts?.unroute() }
         return await withTaskCancellationHandler {
-            await run.value
+            await run.report()
         } onCancel: {
             run.cancel()
         }

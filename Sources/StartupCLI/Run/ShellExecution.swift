@@ -3,7 +3,9 @@ import StartupKit
 import StartupManifest
 
 /// Binds every manifest command with a `run` line to a process: spawned without a shell when the
-/// line needs none, in its own process group, with the manifest's environment and directory.
+/// line needs none, in its own process group, with the manifest's environment and directory. A
+/// command with `ready` is a service: ready when its probe succeeds, its output streamed, and
+/// stopped (its `stop` line, else SIGTERM) at shutdown.
 struct ShellExecution: Sendable {
     /// The folder `cwd` values are relative to: the manifest's.
     let manifestDirectory: String
@@ -13,6 +15,8 @@ struct ShellExecution: Sendable {
     let gracePeriod: Duration
     let simulate: Bool
     let outputs: CommandOutputs
+    /// Where services' output lines go.
+    let serviceLines: ServiceLines
     /// The first line of grouped output that lost its beginning: says where and why it was cut.
     static let cutNote = "[… earlier output cut here: grouped output keeps the last \(CaptureFile.tailLimit / 1024) KiB of each command; --output stream shows all of it]\n"
     /// This process's working directory, where children start unless told otherwise.
@@ -23,7 +27,9 @@ struct ShellExecution: Sendable {
         var binding = ManifestBinding()
         for command in manifest.commands {
             guard let line = command.run else { continue }
-            if simulate {
+            if let readiness = command.ready {
+                bindService(command, line: line, readiness: readiness, defaults: manifest.defaults, into: &binding)
+            } else if simulate {
                 let estimate = command.estimate ?? .zero
                 binding.bind(command.id) { _ in try await Task.sleep(for: estimate) }
             } else {
@@ -38,6 +44,27 @@ struct ShellExecution: Sendable {
             }
         }
         return binding
+    }
+
+    private func bindService(_ command: ManifestCommand, line: String, readiness: ManifestReadiness,
+                             defaults: ManifestDefaults, into binding: inout ManifestBinding) {
+        let id = command.id
+        if simulate {
+            let estimate = command.estimate ?? .zero
+            binding.bindService(id) { _, ready in
+                try await Task.sleep(for: estimate)
+                ready()
+                try await Task.sleep(for: .seconds(365 * 86_400))
+            }
+            return
+        }
+        let spec = processSpec(for: command, line: line, defaults: defaults)
+        let stop = command.stop.map { processSpec(for: command, line: $0, defaults: defaults) }
+        binding.bindService(id) { [serviceLines, gracePeriod] _, ready in
+            try await ServiceRunner.run(
+                spec, readiness: readiness, stop: stop, gracePeriod: gracePeriod,
+                onLine: { line in serviceLines.show(line, of: id) }, onReady: { ready() })
+        }
     }
 
     fileprivate func processSpec(for command: ManifestCommand, line: String, defaults: ManifestDefaults) -> ProcessSpec {
@@ -60,10 +87,11 @@ struct ShellExecution: Sendable {
 
 extension ShellExecution {
     /// The `stop` line of every command that has one, as lifecycle modules; none when simulating.
+    /// A service runs its own `stop` line when its stop cancels it.
     func stopModules(for manifest: Manifest) -> [CommandID: any LifecycleModule] {
         guard !simulate else { return [:] }
         var modules: [CommandID: any LifecycleModule] = [:]
-        for command in manifest.commands {
+        for command in manifest.commands where !command.isService {
             guard let line = command.stop else { continue }
             modules[command.id] = ShellStopModule(
                 id: command.id, spec: processSpec(for: command, line: line, defaults: manifest.defaults),

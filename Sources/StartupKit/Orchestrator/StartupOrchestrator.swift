@@ -73,10 +73,21 @@ public struct StartupOrchestrator: Sendable {
     /// The run goes on by itself in a task of its own; dropping the handle does not stop it (but
     /// a gate nobody can open any more cancels it).
     public func start() -> StartupRun {
+        start { scheduler in Task { await scheduler.drive() } }
+    }
+
+    /// ``start()``, with the run's commands preferring `executor` (the CLI's process engine, so
+    /// scheduling and spawning share one thread). Events are still delivered elsewhere.
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
+    package func start(preferring executor: any TaskExecutor) -> StartupRun {
+        start { scheduler in Task(executorPreference: executor) { await scheduler.drive() } }
+    }
+
+    private func start(driving: (RunScheduler) -> Task<Void, Never>) -> StartupRun {
         let scheduler = RunScheduler(plan: plan, options: options, clock: clock.started(), recordsEvents: true, opensGates: false)
         // Begun before the handle is returned, so whatever the caller does next finds it running.
         scheduler.begin(cancelled: false)
-        Task { await scheduler.drive() }
+        _ = driving(scheduler)
         return StartupRun(scheduler: scheduler)
     }
 
@@ -87,6 +98,11 @@ public struct StartupOrchestrator: Sendable {
     /// Cancelling the calling task cancels the commands in flight, starts nothing more, and still
     /// returns the report, with status `.cancelled`. A run may be repeated; each has its own outputs.
     /// It returns after the observers have seen ``StartupEvent/runFinished(_:)``.
+    ///
+    /// Services (``StartupService``) keep serving after the start-up: `run()` returns once they
+    /// have ended, when one ends by itself (``Options/whenAServiceEnds``) or when the calling task
+    /// is cancelled, which then stops them all in reverse dependency order. To keep a handle and
+    /// a shutdown report, use ``start()`` and ``StartupRun/shutdown(modules:stopTimeout:)``.
     ///
     /// Commands run inline in a pool of worker tasks that grows, one worker at a time, while
     /// commands are ready and no worker is free, so a command that suspends never holds up

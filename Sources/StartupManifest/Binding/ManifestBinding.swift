@@ -9,6 +9,7 @@ import StartupKit
 /// binding.bind(FirstScreen())                     // a MainActorStartupCommand
 /// binding.bind("warm-cache") { context in try await cache.warm() }
 /// binding.bindOnMainActor("theme") { context in ThemeManager.apply() }
+/// binding.bind(DatabaseService())                 // a StartupService: ready, then serving
 /// binding.bindGate("first-frame")                 // a milestone the app opens with run.open
 /// let plan = try manifest.makePlan(binding)
 /// ```
@@ -62,6 +63,24 @@ public struct ManifestBinding: Sendable {
     ) {
         bindings[id] = .implementation { builder, dependencies, options in
             builder.addOnMainActor(id, dependsOn: dependencies, options: options, execute: execute)
+        }
+    }
+
+    /// Binds a service type to the manifest command with its id: dependents start when it is
+    /// ready. Its dependencies and options come from the manifest; its own are ignored.
+    public mutating func bind<Service: StartupService>(_ service: Service) {
+        bindings[Service.id] = .implementation { builder, dependencies, options in
+            builder.addService(Service.id, dependsOn: dependencies, options: options, output: Service.Output.self, run: service.run)
+        }
+    }
+
+    /// Binds a service closure to the manifest command `id`: it calls `ready()` once it can
+    /// serve, then serves until its task is cancelled at shutdown.
+    public mutating func bindService(
+        _ id: CommandID, run: @escaping @Sendable (StartupContext, ReadySignal<Void>) async throws -> Void
+    ) {
+        bindings[id] = .implementation { builder, dependencies, options in
+            builder.addService(id, dependsOn: dependencies, options: options, run: run)
         }
     }
 
