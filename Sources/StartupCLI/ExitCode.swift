@@ -1,22 +1,40 @@
 /// The exit statuses of `startup`, as sysexits(3) and swift-argument-parser use them. Thrown by
 /// the steps of a subcommand to end it early with this status.
-package enum ExitCode: Int32, Error, Sendable {
+package struct ExitCode: RawRepresentable, Error, Sendable, Hashable {
+    /// The status the process exits with.
+    package let rawValue: Int32
+
+    /// An exit status.
+    package init(rawValue: Int32) {
+        self.rawValue = rawValue
+    }
+
     /// Every required command succeeded (or the plan is valid).
-    case success = 0
+    package static let success = ExitCode(rawValue: 0)
     /// A required command failed, timed out or was skipped.
-    case failure = 1
+    package static let failure = ExitCode(rawValue: 1)
     /// The command line is wrong.
-    case usage = 64
+    package static let usage = ExitCode(rawValue: 64)
     /// The manifest was read but is invalid.
-    case invalidManifest = 65
+    package static let invalidManifest = ExitCode(rawValue: 65)
     /// The manifest file is missing, a directory, or unreadable.
-    case manifestUnreadable = 66
+    package static let manifestUnreadable = ExitCode(rawValue: 66)
     /// A file could not be written (such as the trace).
-    case cannotCreate = 73
+    package static let cannotCreate = ExitCode(rawValue: 73)
     /// Standard output could not be written (a full disk, `> /dev/full`).
-    case outputFailed = 74
+    package static let outputFailed = ExitCode(rawValue: 74)
     /// The run was interrupted (Ctrl-C, SIGTERM or SIGHUP).
-    case interrupted = 130
+    package static let interrupted = ExitCode(rawValue: 130)
     /// Standard output was closed (its reader went away), so the run was stopped.
-    case outputClosed = 141
+    package static let outputClosed = ExitCode(rawValue: 141)
+
+    /// The status of the command after `--` (`startup run ... -- CMD`), passed on: its exit status, or 128 plus
+    /// the signal that killed it, as shells report it.
+    package static func passedOn(_ termination: Termination) -> ExitCode {
+        switch termination {
+        case .exited(let status): ExitCode(rawValue: status)
+        case .signaled(let signal): ExitCode(rawValue: 128 + signal)
+        case .failedToStart: ExitCode(rawValue: 127)
+        }
+    }
 }

@@ -223,7 +223,7 @@ import Testing
         let output = try await interruptWhenKeepingRunning(file, in: folder) {
             #expect(!FileManager.default.fileExists(atPath: folder.file("stops")), "nothing stops before the interrupt")
         }
-        #expect(output.status == 0)
+        #expect(output.status == 130, "interrupted by a signal")
         #expect(try String(contentsOfFile: folder.file("stops"), encoding: .utf8) == "api\ncache\ndatabase\n")
         #expect(FileManager.default.fileExists(atPath: folder.file("logging-stopped")))
         #expect(output.text.contains("Stopped in "))

@@ -102,6 +102,7 @@ package enum ArgumentParser {
         let known = ["--file", "-f", "--jobs", "-j", "--fail-fast", "--simulate", "--output", "--format", "--trace",
                      "--trace-file", "--grace-period", "--plot", "--budget", "--report", "--no-report", "--keep-running"]
         var targets: [String] = []
+        reader.endsAtDoubleDash = true
         while let option = try reader.nextOption(known: known, positionals: &targets) {
             switch option {
             case "--file", "-f": options.file = try reader.value(for: option)
@@ -126,6 +127,11 @@ package enum ArgumentParser {
             }
         }
         options.targets = targets.map { CommandID($0) }
+        if let command = reader.afterDoubleDash {
+            guard !command.isEmpty else { throw reader.error("expected a command after --, as in: startup run -- make test") }
+            if options.keepRunning { throw reader.error("--keep-running and a command after -- cannot be used together") }
+            options.command = command
+        }
         if options.report != nil, !options.savesReport { throw reader.error("--report and --no-report cannot be used together") }
         return options
     }
@@ -138,6 +144,11 @@ private struct OptionReader {
     private var pendingValue: String?
     private var optionsEnded = false
     let subcommand: Invocation.Subcommand
+    /// Whether `--` ends this subcommand's arguments (`startup run ... -- CMD`) rather than its
+    /// options only.
+    var endsAtDoubleDash = false
+    /// What followed `--` when it ends the arguments; `nil` if there was no `--`.
+    private(set) var afterDoubleDash: [String]?
 
     init(arguments: [String], subcommand: Invocation.Subcommand) {
         self.arguments = arguments
@@ -147,7 +158,8 @@ private struct OptionReader {
     /// The largest whole number an option takes (`--jobs`).
     static let maximumCount = 1_000_000
 
-    var wantsHelp: Bool { arguments.contains { $0 == "--help" || $0 == "-h" } }
+    /// Whether `--help` or `-h` comes before any `--` (after it they belong to the command).
+    var wantsHelp: Bool { arguments.prefix { $0 != "--" }.contains { $0 == "--help" || $0 == "-h" } }
 
     /// The next option's name, splitting `--name=value` and `-j4`; `nil` at the end.
     mutating func nextOption(known: [String]) throws(UsageError) -> String? {
@@ -173,6 +185,11 @@ private struct OptionReader {
             if positionals != nil, optionsEnded || argument == "-" || !argument.hasPrefix("-") {
                 positionals?.append(argument)
                 continue
+            }
+            if argument == "--", endsAtDoubleDash {
+                afterDoubleDash = Array(arguments[position...])
+                position = arguments.count
+                return nil
             }
             if positionals != nil, argument == "--" {
                 optionsEnded = true

@@ -89,6 +89,9 @@ package struct RunOptions: Equatable, Sendable {
     package var keepRunning = false
     /// The commands to run, with what they need (`startup run ID...`); none for all of them.
     package var targets: [CommandID] = []
+    /// The command to run once the start-up succeeded (`startup run ... -- CMD ARGS...`), with
+    /// its arguments; `nil` for none.
+    package var command: [String]?
 }
 
 /// The options of `startup plot`.

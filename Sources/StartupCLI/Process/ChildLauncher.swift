@@ -63,8 +63,9 @@ enum ChildLauncher {
             }
         }
 
-        var code = configureFileActions(&fileActions, output: spec.output, captureDescriptor: captureDescriptor)
-        if code == 0 { code = configureAttributes(&attributes) }
+        var code = configureFileActions(&fileActions, output: spec.output, captureDescriptor: captureDescriptor,
+                                        inheritsInput: spec.foreground)
+        if code == 0 { code = configureAttributes(&attributes, ownGroup: !spec.foreground) }
         if code != 0 { return .failure(.cannotRun(program, errno: code)) }
 
         var environment = spec.environment.map { "\($0.key)=\($0.value)" }
@@ -92,9 +93,10 @@ enum ChildLauncher {
     private static func configureFileActions(
         _ fileActions: inout SpawnFileActions,
         output: OutputDestination,
-        captureDescriptor: Int32?
+        captureDescriptor: Int32?,
+        inheritsInput: Bool
     ) -> Int32 {
-        var codes: [Int32] = [posix_spawn_file_actions_addopen(&fileActions, 0, "/dev/null", O_RDONLY, 0)]
+        var codes: [Int32] = inheritsInput ? [] : [posix_spawn_file_actions_addopen(&fileActions, 0, "/dev/null", O_RDONLY, 0)]
         switch output {
         case .inherit:
             break
@@ -116,8 +118,9 @@ enum ChildLauncher {
         return codes.first { $0 != 0 } ?? 0
     }
 
-    /// Puts the child in its own process group with an empty signal mask and default signal dispositions.
-    private static func configureAttributes(_ attributes: inout SpawnAttributes) -> Int32 {
+    /// Puts the child in its own process group (unless `ownGroup` is false: a foreground child) with an empty
+    /// signal mask and default signal dispositions.
+    private static func configureAttributes(_ attributes: inout SpawnAttributes, ownGroup: Bool) -> Int32 {
         var noSignals = sigset_t()
         sigemptyset(&noSignals)
         // Ignored dispositions survive exec (e.g. SIGPIPE, which Swift programs often ignore, and SIGINT
@@ -129,7 +132,7 @@ enum ChildLauncher {
                        SIGTSTP, SIGTTIN, SIGTTOU, SIGURG, SIGXFSZ, SIGWINCH] {
             sigaddset(&allSignals, signal)
         }
-        let flags = POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        let flags = (ownGroup ? POSIX_SPAWN_SETPGROUP : 0) | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
         let codes = [
             posix_spawnattr_setflags(&attributes, Int16(flags)),
             posix_spawnattr_setpgroup(&attributes, 0),

@@ -7,8 +7,10 @@ import Dispatch
 
 /// A child the engine runs. Engine thread only.
 struct RunningChild {
-    /// The child's pid, also its process-group id.
+    /// The child's pid, also its process-group id unless it is a foreground child.
     let pid: pid_t
+    /// Whether it shares `startup`'s process group (``ProcessSpec/foreground``): signals go to it, not a group.
+    let isForeground: Bool
     /// Its pidfd in the wait set, or -1 when a watcher thread waits for it.
     let pidfd: Int32
     /// The task waiting for the exit.
@@ -21,6 +23,11 @@ struct RunningChild {
     var signal: CancellationSignal? = nil
     /// When SIGTERM turns into SIGKILL.
     var killDeadline: ContinuousClock.Instant? = nil
+
+    /// Signals the child's process group, or only the child when it is a foreground one (its group is `startup`'s).
+    func signalGroup(_ signal: Int32) {
+        _ = kill(isForeground ? pid : -pid, signal)
+    }
 }
 
 /// The engine's thread. Each turn takes what other threads posted (in one lock), starts the requested children,
@@ -129,7 +136,7 @@ struct EngineLoop {
             ExitWatcher.watchOnThread(pid) { error in engine.post { $0.exits.append((token, error)) } }
         }
         children[request.token] = RunningChild(
-            pid: pid, pidfd: pidfd, waiter: request.waiter, gracePeriod: request.gracePeriod,
+            pid: pid, isForeground: request.spec.foreground, pidfd: pidfd, waiter: request.waiter, gracePeriod: request.gracePeriod,
             tree: ProcessTree(leader: pid, marker: marker))
         tokensByPid[pid] = request.token
     }
@@ -149,7 +156,7 @@ struct EngineLoop {
             child.tree.extend(from: processes, excluding: tokensByPid.keys)
             let atOnce = killsAtOnce || child.gracePeriod <= .zero
             let signal = atOnce ? SIGKILL : SIGTERM
-            _ = kill(-child.pid, signal)
+            child.signalGroup(signal)
             child.tree.signal(signal)
             child.signal = atOnce ? .kill : .terminate
             child.killDeadline = atOnce ? nil : clock.now + child.gracePeriod
@@ -177,7 +184,7 @@ struct EngineLoop {
         for token in tokens {
             guard var child = children[token] else { continue }
             child.tree.extend(from: processes, excluding: tokensByPid.keys)
-            _ = kill(-child.pid, SIGKILL)
+            child.signalGroup(SIGKILL)
             child.tree.signal(SIGKILL)
             child.signal = .kill
             child.killDeadline = nil
@@ -200,7 +207,7 @@ struct EngineLoop {
             if child.signal != nil {
                 // The group is ours to signal only while its leader is our unreaped zombie: after
                 // a failed wait (the leader was reaped elsewhere) its id may belong to another group.
-                if error == 0 { _ = kill(-child.pid, SIGKILL) }
+                if error == 0 { child.signalGroup(SIGKILL) }
                 child.tree.extend(from: processes, excluding: tokensByPid.keys)
                 child.tree.signal(SIGKILL)
             }

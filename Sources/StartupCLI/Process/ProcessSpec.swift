@@ -27,19 +27,24 @@ package struct ProcessSpec: Sendable, Hashable {
     package var environment: [String: String]
     /// Directory the child starts in; `nil` keeps ours. Relative argv[0] / PATH entries resolve against it.
     package var workingDirectory: String?
-    /// Where stdout/stderr go; stdin is always `/dev/null`.
+    /// Where stdout/stderr go; stdin is `/dev/null` unless `foreground`.
     package var output: OutputDestination
+    /// A foreground child (`startup run ... -- CMD`): it stays in `startup`'s process group, so the terminal's
+    /// Ctrl-C reaches it, and inherits standard input; stopping it signals the child (and its tree), not a group.
+    package var foreground: Bool
 
     /// Creates a spec.
     package init(
         arguments: [String],
         environment: [String: String],
         workingDirectory: String? = nil,
-        output: OutputDestination = .inherit
+        output: OutputDestination = .inherit,
+        foreground: Bool = false
     ) {
         self.arguments = arguments
         self.environment = environment
         self.workingDirectory = workingDirectory
         self.output = output
+        self.foreground = foreground
     }
 }

@@ -36,12 +36,13 @@ enum RunCommand {
             gracePeriod: options.gracePeriod, simulate: options.simulate, outputs: outputs, serviceLines: serviceLines)
         let plan = try ManifestLoading.plan(manifest, binding: execution.binding(for: manifest), console: console)
 
-        let sessionEnd = SessionEnd()
-        var observers: [any StartupObserver] = [ServiceEndWatcher(sessionEnd: sessionEnd)]
+        var observers: [any StartupObserver] = []
         if options.format == .text {
             observers.append(ProgressPrinter(console: console, style: style, outputs: outputs, mode: options.output, idWidth: idWidth,
                                              services: Set(manifest.commands.filter(\.isService).map(\.id))))
         }
+        let watcher = RunWatcher()
+        observers.append(watcher)  // last: it sees the end after the others
         let orchestrator = StartupOrchestrator(plan, options: .init(
             maxConcurrency: options.jobs, failurePolicy: options.failFast ? .failFast : .continueIndependent,
             observers: observers, whenAServiceEnds: .keepRunning))
@@ -54,6 +55,7 @@ enum RunCommand {
         }
         let run = start(orchestrator)
         let report = await startUp(run, interrupts: interrupts)
+        _ = await watcher.startUpShown.wait()
         let saved = SavedRun(report: report, settings: RunSettings(
             manifestPath: URL(fileURLWithPath: options.file).standardizedFileURL.path, isSimulated: options.simulate,
             jobs: options.jobs, wallBudget: options.budget,
@@ -73,9 +75,10 @@ enum RunCommand {
         }
 
         let session = RunSession(run: run, report: report, stops: execution.stopModules(for: manifest), options: options,
-                                 console: console, style: style, outputs: outputs, interrupts: interrupts, sessionEnd: sessionEnd)
+                                 console: console, style: style, outputs: outputs, interrupts: interrupts, sessionEnd: watcher.sessionEnd,
+                                 environment: environment)
         let ending = await session.hold()
-        if let code = ending.exitCode { exitCode = exitCode ?? code }
+        if let code = ending.exitCode { exitCode = options.command != nil ? code : exitCode ?? code }
 
         if options.format == .json {
             console.out(saved.json().text(pretty: true) + "\n")

@@ -5,6 +5,10 @@ import StartupKit
 /// service and runs the `stop` line of every other command that succeeded, in reverse dependency
 /// order. A plain run that ended by itself stops nothing; one that was interrupted runs the stop
 /// lines of what had succeeded.
+///
+/// With a command after `--` (CI mode), the command runs in the foreground once the start-up
+/// succeeded (never when it failed), and its end ends the session; `startup` then exits with its
+/// status.
 struct RunSession {
     /// How the session ended.
     struct Ending {
@@ -22,7 +26,9 @@ struct RunSession {
     let style: Style
     let outputs: CommandOutputs
     let interrupts: InterruptHandler?
-    let sessionEnd: SessionEnd
+    let sessionEnd: Latch<RunWatcher.SessionEnd>
+    /// `startup`'s own environment, which the command after `--` gets.
+    let environment: [String: String]
 
     /// Holds what runs for as long as the options say, then shuts it down.
     func hold() async -> Ending {
@@ -34,6 +40,7 @@ struct RunSession {
             guard servicesReady || (interrupted && !stops.isEmpty) else { return Ending() }
             return Ending(shutdown: await shutDown(), exitCode: nil)
         }
+        if let command = options.command { return await runInForeground(command) }
         guard servicesReady || options.keepRunning else { return Ending() }
         if options.format == .text {
             let what = servicesReady ? "Services running" : "Keeping running"
@@ -44,24 +51,55 @@ struct RunSession {
         let shutdown = await shutDown()
         switch reason {
         case .interrupted:
-            return Ending(shutdown: shutdown, exitCode: .interrupted)
+            return Ending(shutdown: shutdown, exitCode: shutdown.failures.isEmpty ? .interrupted : .failure)
         case .serviceEnded(let error):
             console.err("error: \(error.description); shutting down\n")
             return Ending(shutdown: shutdown, exitCode: .failure)
         case .commandExited:
-            return Ending(shutdown: shutdown, exitCode: shutdown.failures.isEmpty ? nil : .failure)
+            preconditionFailure("no command runs without --")
+        }
+    }
+
+    /// CI mode: runs `command` with the terminal, in `startup`'s process group, until it exits; a
+    /// service ending by itself, or an interrupt that reaches `startup` alone, stops it (SIGTERM,
+    /// SIGKILL after the grace period). Then the shutdown; the exit status is the command's, 1 if a
+    /// service ended by itself, 130 if interrupted.
+    private func runInForeground(_ command: [String]) async -> Ending {
+        var environment = environment
+        environment[ProcessSpec.commandIDVariable] = nil
+        environment[ProcessSpec.processTokenVariable] = nil
+        let spec = ProcessSpec(arguments: command, environment: environment, output: .inherit, foreground: true)
+        if options.format == .text { console.out("\nRunning \(MessageQuoting.escaped(command.joined(separator: " ")))\n") }
+        let running = Task { [options, sessionEnd] in
+            let outcome = await ProcessSpawner.run(spec, terminationGracePeriod: options.gracePeriod)
+            sessionEnd.set(.commandExited)
+            return outcome
+        }
+        let reason = await waitForEnd()
+        if case .commandExited = reason {} else { running.cancel() }
+        let outcome = await running.value
+        if case .failedToStart(_, let message) = outcome.termination { console.err("error: \(message)\n") }
+        let shutdown = await shutDown()
+        switch reason {
+        case .interrupted:
+            return Ending(shutdown: shutdown, exitCode: .interrupted)
+        case .serviceEnded(let error):
+            console.err("error: \(error.description); stopped \(MessageQuoting.escaped(command[0])) and shutting down\n")
+            return Ending(shutdown: shutdown, exitCode: .failure)
+        case .commandExited:
+            return Ending(shutdown: shutdown, exitCode: .passedOn(outcome.termination))
         }
     }
 
     /// Waits for SIGINT, SIGTERM or SIGHUP (the binary), the calling task's cancellation
     /// (in-process), or a service ending by itself.
-    private func waitForEnd() async -> SessionEnd.Reason {
-        interrupts?.route { [sessionEnd] in sessionEnd.end(.interrupted) }
+    private func waitForEnd() async -> RunWatcher.SessionEnd {
+        interrupts?.route { [sessionEnd] in sessionEnd.set(.interrupted) }
         defer { interrupts?.unroute() }
         return await withTaskCancellationHandler {
             await sessionEnd.wait()
         } onCancel: { [sessionEnd] in
-            sessionEnd.end(.interrupted)
+            sessionEnd.set(.interrupted)
         }
     }
 

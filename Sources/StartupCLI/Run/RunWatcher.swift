@@ -1,0 +1,28 @@
+import StartupKit
+
+/// The last of the run's observers: says when the others have seen the end of the start-up (so
+/// the summary follows every progress line), and ends the session when a service ends by itself.
+struct RunWatcher: StartupObserver {
+    /// Why a session after the start-up ends: whichever comes first.
+    enum SessionEnd: Sendable {
+        /// SIGINT, SIGTERM, SIGHUP, a closed standard output, or a cancelled caller.
+        case interrupted
+        /// A service ended by itself.
+        case serviceEnded(ServiceEndedError)
+        /// The command after `--` exited.
+        case commandExited
+    }
+
+    /// Set when every observer has seen ``StartupEvent/runFinished(_:)``.
+    let startUpShown = Latch<Bool>()
+    /// Set when the session ends.
+    let sessionEnd = Latch<SessionEnd>()
+
+    func observe(_ event: StartupEvent) {
+        switch event {
+        case .runFinished: startUpShown.set(true)
+        case .serviceEnded(let error, _): sessionEnd.set(.serviceEnded(error))
+        case .runStarted, .commandStarted, .commandRetrying, .commandFinished: break
+        }
+    }
+}
