@@ -169,7 +169,7 @@ import Darwin
         let folder = try TemporaryDirectory()
         let port = TestServer.freePort()
         let service = Running("echo pid $$; exec \(Self.server) --port \(port) --ready-line up",
-                              readiness: ManifestReadiness(probe: .log("up")), stop: "exit 4", gracePeriod: .milliseconds(100), in: folder)
+                              readiness: ManifestReadiness(probe: .log("up")), stop: "exit 4", gracePeriod: .seconds(1), in: folder)
         #expect(await service.waitUntilReady())
         let leader = try #require(service.events.number(after: "pid "))
         let error = await service.stop()

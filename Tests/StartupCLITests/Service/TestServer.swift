@@ -1,4 +1,5 @@
 import Foundation
+import StartupKit
 
 #if canImport(Glibc)
 import Glibc
@@ -13,8 +14,20 @@ enum TestServer {
         (StartupBinary.path as NSString).deletingLastPathComponent + "/startup-test-server"
     }
 
-    /// A port nothing listens on now: bound once to port 0 and released.
+    /// The ports `freePort()` handed out: the system may give a released port again at once, and two tests
+    /// running side by side must not share one.
+    private static let handedOut = Locked<Set<Int>>([])
+
+    /// A port nothing listens on now, never handed out before in this test process.
     static func freePort() -> Int {
+        while true {
+            let port = unusedPort()
+            if handedOut.withLock({ $0.insert(port).inserted }) { return port }
+        }
+    }
+
+    /// A port bound once to port 0 and released.
+    private static func unusedPort() -> Int {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(descriptor) }
         var address = loopback(port: 0)
