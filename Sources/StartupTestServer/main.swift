@@ -9,7 +9,7 @@ import Darwin
 
 let usage = """
     usage: startup-test-server [--port N] [--delay DURATION] [--ready-line TEXT] [--health-status N]
-                               [--exit-after DURATION] [--ignore-term]
+                               [--exit-after DURATION] [--ignore-term] [--log-requests]
 
     Listens on 127.0.0.1 and answers plain HTTP: GET /health with 200 (or --health-status N), GET
     /exit?code=N with 200 and then exits with N, anything else with 404.
@@ -20,6 +20,7 @@ let usage = """
       --health-status N     the status GET /health answers (default 200)
       --exit-after DURATION exit with status 0 this long after listening
       --ignore-term         ignore SIGTERM (only SIGKILL stops it)
+      --log-requests        print each request's method, target and status, as "GET /health 200"
       --help                print this help
 
     """
@@ -60,6 +61,7 @@ var delay = 0
 var readyLine: String?
 var healthStatus = 200
 var exitAfter: Int?
+var logsRequests = false
 var arguments = CommandLine.arguments.dropFirst()
 while let option = arguments.popFirst() {
     func value() -> String {
@@ -77,6 +79,7 @@ while let option = arguments.popFirst() {
         healthStatus = number
     case "--exit-after": exitAfter = milliseconds(value(), option: option)
     case "--ignore-term": signal(SIGTERM, SIG_IGN)
+    case "--log-requests": logsRequests = true
     case "--help", "-h":
         emit(usage)
         exit(0)
@@ -142,6 +145,7 @@ var requests: [Int32: [UInt8]] = [:]
     } else {
         status = 404
     }
+    if logsRequests { emit("\(words.first ?? "-") \(target) \(status)\n") }
     let body = "\(status)\n"
     let reason = [200: "OK", 404: "Not Found", 405: "Method Not Allowed", 500: "Internal Server Error", 503: "Service Unavailable"][status] ?? "Status"
     emit("HTTP/1.1 \(status) \(reason)\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)", to: client)

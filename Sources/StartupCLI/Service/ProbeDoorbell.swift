@@ -3,56 +3,65 @@ import StartupKit
 
 /// What a polled probe waits on between attempts: the end of a delay, or a ring (the service wrote output, so
 /// it may just have started listening), whichever comes first. A ring while nobody waits is kept for the next
-/// wait, so output during an attempt is never missed.
+/// wait, so output during an attempt is never missed. A wait may refuse rings: a probe does so after an attempt
+/// a ring started, so a service that logs every request (each probe attempt) cannot drive it into a busy loop.
 final class ProbeDoorbell: Sendable {
     private enum State {
         case idle
         case rung
-        case waiting(id: UInt64, waiter: CheckedContinuation<Void, Never>)
+        case waiting(id: UInt64, ringable: Bool, waiter: CheckedContinuation<Bool, Never>)
     }
 
     /// Guards the state and the last wait's id (tells a stale timer from the current wait's).
     private let state = Locked<(state: State, lastID: UInt64)>((.idle, 0))
 
-    /// Ends the current wait, or the next one at once.
+    /// Ends the current wait if it takes rings, else the next one that does, at once.
     func ring() {
-        release(where: { _ in true }, orRing: true)
+        let waiter: CheckedContinuation<Bool, Never>? = state.withLock { box in
+            if case .waiting(_, true, let waiter) = box.state {
+                box.state = .idle
+                return waiter
+            }
+            if case .idle = box.state { box.state = .rung }
+            return nil
+        }
+        waiter?.resume(returning: true)
     }
 
-    /// Waits until `delay` has passed, the bell rings, or the task is cancelled.
-    func wait(upTo delay: Duration) async {
+    /// Waits until `delay` has passed, the bell rings (if `ringable`), or the task is cancelled.
+    ///
+    /// - Returns: `true` when a ring ended the wait.
+    @discardableResult
+    func wait(upTo delay: Duration, ringable: Bool = true) async -> Bool {
         await withTaskCancellationHandler {
-            await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            await withCheckedContinuation { (waiter: CheckedContinuation<Bool, Never>) in
                 let id: UInt64? = state.withLock { box in
-                    if case .rung = box.state {
+                    if ringable, case .rung = box.state {
                         box.state = .idle
                         return nil
                     }
                     if Task.isCancelled { return nil }
                     box.lastID += 1
-                    box.state = .waiting(id: box.lastID, waiter: waiter)
+                    box.state = .waiting(id: box.lastID, ringable: ringable, waiter: waiter)
                     return box.lastID
                 }
-                guard let id else { return waiter.resume() }
+                guard let id else { return waiter.resume(returning: !Task.isCancelled) }
                 DispatchQueue.global().asyncAfter(deadline: .after(delay)) { [self] in
-                    release(where: { $0 == id }, orRing: false)
+                    release(where: { $0 == id })
                 }
             }
         } onCancel: {
-            release(where: { _ in true }, orRing: false)
+            release(where: { _ in true })
         }
     }
 
-    /// Resumes the waiter if `matches` its id; else, with `orRing`, keeps a ring for the next wait.
-    private func release(where matches: (UInt64) -> Bool, orRing: Bool) {
-        let waiter: CheckedContinuation<Void, Never>? = state.withLock { box in
-            if case .waiting(let id, let waiter) = box.state, matches(id) {
-                box.state = .idle
-                return waiter
-            }
-            if orRing { box.state = .rung }
-            return nil
+    /// Ends the wait whose id `matches`, as not rung.
+    private func release(where matches: (UInt64) -> Bool) {
+        let waiter: CheckedContinuation<Bool, Never>? = state.withLock { box in
+            guard case .waiting(let id, _, let waiter) = box.state, matches(id) else { return nil }
+            box.state = .idle
+            return waiter
         }
-        waiter?.resume()
+        waiter?.resume(returning: false)
     }
 }

@@ -2,7 +2,8 @@ import StartupManifest
 
 /// Tries a polled probe (`tcp`, `http`, `exec`) until it succeeds or its task is cancelled, one attempt at a time,
 /// waiting as `ProbeSchedule` says between attempts. `tcp` and `http` also try again at once when the doorbell
-/// rings (the service wrote output). A `log` probe is not polled: the output reader sees its text.
+/// rings (the service wrote output), though never twice in a row, so a service that logs each probe's request
+/// costs at most two attempts per interval. A `log` probe is not polled: the output reader sees its text.
 struct ServiceProbe {
     /// The longest a `tcp` or `http` attempt may take (a host that drops packets would otherwise hold it for the
     /// system's connect timeout), unless the interval is longer.
@@ -19,9 +20,11 @@ struct ServiceProbe {
     func run() async -> Bool {
         guard let interval = readiness.effectiveInterval else { return false }
         var schedule = ProbeSchedule(interval: interval)
+        var rung = false
         while !Task.isCancelled {
             if await attempt(limit: max(Self.networkAttemptLimit, interval)) { return !Task.isCancelled }
-            await doorbell.wait(upTo: schedule.nextDelay())
+            // After an attempt a ring started, the next one waits for the schedule (at most two per interval).
+            rung = await doorbell.wait(upTo: schedule.nextDelay(), ringable: !rung)
         }
         return false
     }
