@@ -37,6 +37,16 @@ import Testing
         #expect(try ArgumentParser.parse(["plan", "api", "--format=json", "--", "-odd-id", "--format"]) == .plan(plan))
     }
 
+    @Test func parse_runDoubleDash_takesTheRestAsTheCommand_evenItsOptions() throws {
+        var run = RunOptions()
+        run.targets = ["api"]
+        run.jobs = 2
+        run.command = ["make", "test", "--help", "-j", "8"]
+        #expect(try ArgumentParser.parse(["run", "api", "-j2", "--", "make", "test", "--help", "-j", "8"]) == .run(run))
+        #expect(throws: UsageError.self) { try ArgumentParser.parse(["run", "--"]) }
+        #expect(throws: UsageError.self) { try ArgumentParser.parse(["run", "--keep-running", "--", "true"]) }
+    }
+
     @Test func parse_helpAndVersion() throws {
         #expect(try ArgumentParser.parse([]) == .help(nil))
         #expect(try ArgumentParser.parse(["--help"]) == .help(nil))

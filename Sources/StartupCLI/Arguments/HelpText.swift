@@ -7,7 +7,9 @@ package enum HelpText {
     EXIT CODES:
       0    every required command succeeded within its budget (run), the manifest is valid (plan,
            graph), or the report was drawn or compared (plot, diff)
-      1    a required command failed, timed out or was skipped, or a budget was exceeded
+      1    a required command failed, timed out or was skipped, a budget was exceeded, a service ended
+           by itself, or a stop failed
+      N    with -- CMD: CMD's own exit status (128 + the signal if a signal killed it)
       64   usage error: unknown subcommand, option or target, bad value
       65   the manifest or report file was read but is invalid (every problem is listed)
       66   the manifest or report file is missing, a directory, or unreadable
@@ -106,11 +108,16 @@ package enum HelpText {
     next run and plan use its measured durations for commands without an estimate.
 
     USAGE: startup run [--file <path>] [--jobs <n>] [--fail-fast] [--simulate] [--trace] [options] [ID...]
+                       [-- CMD [ARGS...]]
 
     ARGUMENTS:
       ID...                   Run only these commands and what they need, transitively, as make builds a
                               target (default: every command); a target that is on demand runs. Other
                               commands are not part of the run and not in its report
+      -- CMD [ARGS...]        Once the start-up succeeded (every command done, every service ready), run
+                              CMD in the foreground with the terminal and startup's environment, then
+                              shut everything down and exit with CMD's status. CMD never runs if the
+                              start-up fails (exit 1). Start the stack, run the tests, tear it down
 
     OPTIONS:
       -f, --file <path>       The manifest (default: commands.json; - for standard input)
@@ -133,17 +140,25 @@ package enum HelpText {
       --keep-running          After the run, stay up until Ctrl-C or SIGTERM, then run the stop lines
       -h, --help              Show this help
 
+    SERVICES:
+      A command with "ready" is a service: it keeps running, and what depends on it starts once its
+      probe (exec, tcp, http or log) succeeds. Its duration is its time to ready. While services run,
+      their output is shown prefixed by their id, until Ctrl-C, SIGTERM, SIGHUP, or a service ending
+      by itself (exit 1). Then everything stops in reverse dependency order: a service by its "stop"
+      line if it has one, else SIGTERM to its process group, SIGKILL after the grace period.
+
     STOP LINES:
-      A command's "stop" line undoes it. After Ctrl-C (or when --keep-running is stopped), the stop
-      lines of the commands that succeeded run in reverse dependency order: a command stops only after
-      everything depending on it has; independent ones at once; each within the command's timeout.
+      A command's "stop" line undoes it. When the run shuts down after its start-up (Ctrl-C, a service
+      ending by itself, the end of -- CMD or of --keep-running), the stop lines of the commands that
+      succeeded run in the same walk as the services: a command stops only after everything depending on it has;
+      independent ones at once. A plain run that ends by itself runs no stop lines.
 
     ON DEMAND:
       A command with "onDemand": true runs only when a command that runs depends on it, or when it is
       named as a target; otherwise it ends "not requested", which is not a failure.
 
     ENVIRONMENT:
-      Each command gets STARTUP_COMMAND_ID. NO_COLOR turns colours off; they are only used on a terminal.
+      Each command gets STARTUP_COMMAND_ID and STARTUP_PROCESS_TOKEN (its process's own). NO_COLOR turns colours off; they are only used on a terminal.
 
     \(exitCodes)
     """
