@@ -4,7 +4,7 @@ SWIFT ?= swift
 CONFIG ?= debug
 STARTUP = $(SWIFT) run --configuration $(CONFIG) startup
 
-.PHONY: build run plan test test-plain test-tsan smoke-release bench clean
+.PHONY: build run plan stack test test-plain test-tsan smoke-release bench clean
 
 build:
 	$(SWIFT) build --configuration $(CONFIG)
@@ -14,6 +14,10 @@ run: build
 
 plan: build
 	$(STARTUP) plan --file commands.json
+
+# The services sample: a local stack held until Ctrl-C (its stand-in servers are built by `build`).
+stack: build
+	$(STARTUP) run --file examples/dev-stack/commands.json
 
 test: test-plain test-tsan
 
@@ -30,6 +34,8 @@ smoke-release:
 	$(SWIFT) build --configuration release --product startup
 	.build/release/startup run --no-report --file commands.json > /dev/null
 	.build/release/startup run --simulate --no-report --format json --file commands.json > /dev/null
+	$(SWIFT) build --product startup-test-server
+	.build/release/startup run --no-report --file examples/dev-stack/commands.json -- true > /dev/null
 
 # Release build of the CLI first: the bench times it against make and ninja.
 bench:

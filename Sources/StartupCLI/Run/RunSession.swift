@@ -69,7 +69,7 @@ struct RunSession {
         environment[ProcessSpec.commandIDVariable] = nil
         environment[ProcessSpec.processTokenVariable] = nil
         let spec = ProcessSpec(arguments: command, environment: environment, output: .inherit, foreground: true)
-        if options.format == .text { console.out("\nRunning \(MessageQuoting.escaped(command.joined(separator: " ")))\n") }
+        if options.format == .text { console.out("\nRunning \(Self.shellWords(command))\n") }
         let running = Task { [options, sessionEnd] in
             let outcome = await ProcessSpawner.run(spec, terminationGracePeriod: options.gracePeriod)
             sessionEnd.set(.commandExited)
@@ -89,6 +89,15 @@ struct RunSession {
         case .commandExited:
             return Ending(shutdown: shutdown, exitCode: .passedOn(outcome.termination))
         }
+    }
+
+    /// `command` as a shell would take it back: words with anything but plain characters in single
+    /// quotes, control characters escaped.
+    static func shellWords(_ command: [String]) -> String {
+        command.map { word in
+            let plain = !word.isEmpty && word.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || $0.properties.numericType != nil || "_./:=@%+,-".unicodeScalars.contains($0) }
+            return plain ? word : "'" + MessageQuoting.escaped(word).replacing("'", with: #"'\''"#) + "'"
+        }.joined(separator: " ")
     }
 
     /// Waits for SIGINT, SIGTERM or SIGHUP (the binary), the calling task's cancellation

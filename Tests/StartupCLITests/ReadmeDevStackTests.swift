@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The README's dev-stack sessions, replayed with the built binary on the repository's
+/// `examples/dev-stack/commands.json` (run from the repository's root, as the README shows, with
+/// `--no-report` added so the repository stays clean): the Ctrl-C session gets its SIGINT once the
+/// services are held, and each must print what the README shows, measured times masked and lines
+/// in any order (services start and stop as the machine allows).
+@Suite(.serialized, .timeLimit(.minutes(2))) struct ReadmeDevStackTests {
+    static let command = "$ startup run -f examples/dev-stack/commands.json"
+
+    /// `line`'s words as a shell splits them, with single quotes.
+    static func words(_ line: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var quoted = false
+        var inWord = false
+        for character in line {
+            if character == "'" {
+                quoted.toggle()
+                inWord = true
+            } else if character == " ", !quoted {
+                if inWord { words.append(current) }
+                current = ""
+                inWord = false
+            } else {
+                current.append(character)
+                inWord = true
+            }
+        }
+        if inWord { words.append(current) }
+        return words
+    }
+
+    private func block(startingWith prefix: String) throws -> (arguments: [String], shown: [String]) {
+        let blocks = try ReadmeSessionTests.sessionBlocks()
+        let block = try #require(blocks[prefix] ?? blocks.first { $0.key.hasPrefix(prefix) }?.value,
+                                 "the README has no block starting \(prefix)")
+        var arguments = Array(Self.words(String(block[0].dropFirst(2))).dropFirst())
+        arguments.insert("--no-report", at: arguments.firstIndex(of: "--") ?? arguments.endIndex)
+        return (arguments, Array(block.dropFirst()))
+    }
+
+    private func expectSameLines(_ printed: String, _ shown: [String]) {
+        let printed = printed.split(separator: "\n").map(String.init).filter { !$0.isEmpty }.map(ReadmeSessionTests.masked).sorted()
+        let shown = shown.filter { !$0.isEmpty && $0 != "^C" }.map(ReadmeSessionTests.masked).sorted()
+        #expect(printed == shown)
+    }
+
+    @Test func theCISession_runsTheCommandBetweenStartUpAndShutdown() async throws {
+        let (arguments, shown) = try block(startingWith: Self.command + " --output quiet --")
+        let result = try await StartupBinary.run(arguments, in: ReadmeSessionTests.root.path)
+        #expect(result.status == 0, "\(result.error)")
+        expectSameLines(result.output + result.error, shown)
+    }
+
+    @Test func theCtrlCSession_stopsTheStackInReverseOrder() async throws {
+        let (arguments, shown) = try block(startingWith: Self.command)
+        let running = try StartupBinary.startWithPipedOutput(arguments, in: ReadmeSessionTests.root.path)
+        defer { try? FileManager.default.removeItem(atPath: running.errorFile) }
+        let held = await LineReader.readLines(from: running.output, through: "Services running", closes: false)
+        try #require(held.contains("Services running"), "the stack was not held: \(held)")
+        kill(running.process.processIdentifier, SIGINT)
+        let rest = await LineReader.readLines(from: running.output, through: nil, closes: true)
+        #expect(await running.exit.wait() == 130)
+        let errors = (try? String(contentsOfFile: running.errorFile, encoding: .utf8)) ?? ""
+        expectSameLines(held + rest + errors, shown)
+    }
+}
