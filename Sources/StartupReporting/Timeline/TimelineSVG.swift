@@ -190,7 +190,8 @@ public struct TimelineSVG: Sendable {
                     svg.line("<line class='budget' x1='\(format(budgetX))' x2='\(format(budgetX))' y1='\(format(barTop - 2))' y2='\(format(barTop + layout.barHeight + 2))' stroke='\(Palette.budget)' stroke-width='2'/>")
                 }
             }
-            note = DurationText.format(command.duration)
+            // A service's bar is its time to ready, and says so.
+            note = (command.timeToReady != nil ? "ready in " : "") + DurationText.format(command.duration)
             if !command.status.isSuccess { note += " · " + Palette.word(command.status) }
             noteX = x + width + 4
             noteStart = x
@@ -242,6 +243,7 @@ public struct TimelineSVG: Sendable {
             lines.append(Palette.word(command.status))
         }
         if let detail = command.status.detail, command.startOffset != nil { lines.append(detail) }
+        if command.isService { lines.append("service: the bar is its time to ready; it kept running after") }
         if command.isOptional { lines.append("optional") }
         if let budget = run.settings.budgets[command.id] {
             lines.append("budget \(DurationText.format(budget))" + (command.duration > budget ? ", over by \(DurationText.format(command.duration - budget))" : ""))

@@ -54,6 +54,24 @@ import StartupTestSupport
         #expect(svg.contains("20ms · failed"))
     }
 
+    @Test func render_aServicesBar_isItsTimeToReady_andSaysSo() async throws {
+        var builder = StartupPlanBuilder()
+        builder.addService("database") { _, ready in
+            ready()
+            try? await Task.sleep(for: .seconds(3_600))
+        }
+        builder.add("api", dependsOn: ["database"]) { _ in }
+        let run = StartupOrchestrator(try builder.build()).start()
+        let report = await run.report()
+        await run.shutdown()
+        let svg = TimelineSVG(run: SavedRun(report: report), title: "t").render()
+        let document = try SVGDocument.parse(svg)
+        #expect(document.bars.count == 2)
+        #expect(svg.contains("ready in "))
+        #expect(document.titles.contains { $0.hasPrefix("database\n") && $0.contains("service: the bar is its time to ready") })
+        #expect(!document.titles.contains { $0.hasPrefix("api\n") && $0.contains("service") })
+    }
+
     @Test func render_escapesIdsAndText() throws {
         let record = try RecordFixtures.record([("a&b", 5, []), ("<c>\"'", 5, ["a&b"])])
         let document = try SVGDocument.parse(TimelineSVG(run: record, title: "<title & more>").render())
