@@ -74,7 +74,7 @@ import Darwin
         #expect(firstLine.contains("first"))
         let gate = open(folder.file("gate"), O_WRONLY | O_CLOEXEC)
         if gate >= 0 { _ = close(gate) }
-        let status = await running.exit.wait()
+        let status = await running.exit.value()
         #expect(status == 141)
         #expect(running.process.terminationReason == .exit, "startup died of a signal")
         #expect((try? String(contentsOfFile: running.errorFile, encoding: .utf8)) == "")
@@ -138,7 +138,7 @@ import Darwin
         #expect(reaped, "the orphan stayed a zombie while startup kept running")
         kill(running.process.processIdentifier, SIGINT)
         _ = await LineReader.readLines(from: running.output, through: nil, closes: true)
-        _ = await running.exit.wait()
+        _ = await running.exit.value()
         #expect(running.process.terminationReason == .exit, "startup died of a signal")
     }
 

@@ -68,7 +68,7 @@ import Darwin
         try #require(held.contains("Services running"), "the stack was not held: \(held)")
         kill(running.process.processIdentifier, SIGINT)
         let rest = await LineReader.readLines(from: running.output, through: nil, closes: true)
-        #expect(await running.exit.wait() == 130)
+        #expect(await running.exit.value() == 130)
         let errors = (try? String(contentsOfFile: running.errorFile, encoding: .utf8)) ?? ""
         expectSameLines(held + rest + errors, shown)
     }

@@ -26,7 +26,7 @@ import Testing
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         let exit = StartupBinary.ExitSignal()
-        process.terminationHandler = { exit.finished($0.terminationStatus) }
+        process.terminationHandler = { exit.resolve($0.terminationStatus) }
         try process.run()
         try pipe.fileHandleForWriting.close()
 
@@ -37,7 +37,7 @@ import Testing
             while read(descriptor, &buffer, buffer.count) > 0 { usleep(50_000) }
         }
         reader.start()
-        let status = await exit.wait()
+        let status = await exit.value()
         #expect(status == 0)
 
         let data = try Data(contentsOf: URL(fileURLWithPath: folder.file("report.json")))

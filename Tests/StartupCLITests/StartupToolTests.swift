@@ -256,6 +256,6 @@ import Testing
         whileKept()
         kill(running.process.processIdentifier, SIGINT)
         let rest = await LineReader.readLines(from: running.output, through: nil, closes: true)
-        return (await running.exit.wait(), kept + rest)
+        return (await running.exit.value(), kept + rest)
     }
 }

@@ -16,26 +16,7 @@ import Testing
     }
 
     private func checkInvariants(_ graph: RandomGraph, log: EventLog, report: StartupReport) {
-        let entries = log.entries
-        var startPosition: [Int: Int] = [:]
-        var finishPosition: [Int: Int] = [:]
-        for (position, entry) in entries.enumerated() {
-            switch entry {
-            case .started(let index):
-                #expect(startPosition[index] == nil, "c\(index) started twice in \(graph)")
-                startPosition[index] = position
-            case .finished(let index):
-                finishPosition[index] = position
-            }
-        }
-        #expect(startPosition.count == graph.count, "every command runs in \(graph)")
-        for command in 0..<graph.count {
-            for dependency in graph.dependencies[command] {
-                if let start = startPosition[command], let finished = finishPosition[dependency] {
-                    #expect(finished < start, "c\(command) started before its dependency c\(dependency) finished in \(graph)")
-                }
-            }
-        }
+        #expect(log.expectEachStartedOnceAfterItsDependencies(in: graph).count == graph.count, "every command runs in \(graph)")
         #expect(report.status == .succeeded)
         #expect(report.commands.allSatisfy { $0.status.isSuccess && $0.attempts == 1 })
         for command in report.commands {

@@ -55,7 +55,7 @@ enum RunCommand {
         }
         let run = start(orchestrator)
         let report = await startUp(run, interrupts: interrupts)
-        _ = await watcher.startUpShown.wait()
+        _ = await watcher.startUpShown.value()
         let saved = SavedRun(report: report, settings: RunSettings(
             manifestPath: URL(fileURLWithPath: options.file).standardizedFileURL.path, isSimulated: options.simulate,
             jobs: options.jobs, wallBudget: options.budget,

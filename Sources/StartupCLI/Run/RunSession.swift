@@ -26,7 +26,7 @@ struct RunSession {
     let style: Style
     let outputs: CommandOutputs
     let interrupts: InterruptHandler?
-    let sessionEnd: Latch<RunWatcher.SessionEnd>
+    let sessionEnd: OneShot<RunWatcher.SessionEnd>
     /// `startup`'s own environment, which the command after `--` gets.
     let environment: [String: String]
 
@@ -72,7 +72,7 @@ struct RunSession {
         if options.format == .text { console.out("\nRunning \(Self.shellWords(command))\n") }
         let running = Task { [options, sessionEnd] in
             let outcome = await ProcessSpawner.run(spec, terminationGracePeriod: options.gracePeriod)
-            sessionEnd.set(.commandExited)
+            sessionEnd.resolve(.commandExited)
             return outcome
         }
         let reason = await waitForEnd()
@@ -103,12 +103,12 @@ struct RunSession {
     /// Waits for SIGINT, SIGTERM or SIGHUP (the binary), the calling task's cancellation
     /// (in-process), or a service ending by itself.
     private func waitForEnd() async -> RunWatcher.SessionEnd {
-        interrupts?.route { [sessionEnd] in sessionEnd.set(.interrupted) }
+        interrupts?.route { [sessionEnd] in sessionEnd.resolve(.interrupted) }
         defer { interrupts?.unroute() }
         return await withTaskCancellationHandler {
-            await sessionEnd.wait()
+            await sessionEnd.value()
         } onCancel: { [sessionEnd] in
-            sessionEnd.set(.interrupted)
+            sessionEnd.resolve(.interrupted)
         }
     }
 

@@ -14,14 +14,14 @@ struct RunWatcher: StartupObserver {
     }
 
     /// Set when every observer has seen ``StartupEvent/runFinished(_:)``.
-    let startUpShown = Latch<Bool>()
+    let startUpShown = OneShot<Bool>()
     /// Set when the session ends.
-    let sessionEnd = Latch<SessionEnd>()
+    let sessionEnd = OneShot<SessionEnd>()
 
     func observe(_ event: StartupEvent) {
         switch event {
-        case .runFinished: startUpShown.set(true)
-        case .serviceEnded(let error, _): sessionEnd.set(.serviceEnded(error))
+        case .runFinished: startUpShown.resolve(true)
+        case .serviceEnded(let error, _): sessionEnd.resolve(.serviceEnded(error))
         case .runStarted, .commandStarted, .commandRetrying, .commandFinished: break
         }
     }

@@ -1,7 +1,7 @@
 /// A value settled once, by whichever of several racers comes first (a stop returning, its
 /// timeout, a cancellation), and awaited by one task. Resolving is synchronous, so it works from a
 /// cancellation handler; the waiter is resumed outside the lock.
-final class OneShot<Value: Sendable>: Sendable {
+package final class OneShot<Value: Sendable>: Sendable {
     private enum State: Sendable {
         case pending(CheckedContinuation<Value, Never>?)
         case settled(Value)
@@ -9,11 +9,14 @@ final class OneShot<Value: Sendable>: Sendable {
 
     private let state = Locked(State.pending(nil))
 
+    /// A value not settled yet.
+    package init() {}
+
     /// Settles the value unless it is settled already; later calls change nothing.
     ///
     /// - Returns: Whether this call settled it.
     @discardableResult
-    func resolve(_ value: Value) -> Bool {
+    package func resolve(_ value: Value) -> Bool {
         let (settled, waiter): (Bool, CheckedContinuation<Value, Never>?) = state.withLock { state in
             guard case .pending(let waiter) = state else { return (false, nil) }
             state = .settled(value)
@@ -24,7 +27,7 @@ final class OneShot<Value: Sendable>: Sendable {
     }
 
     /// Waits until the value is settled and returns it. At most one task may wait.
-    func value() async -> Value {
+    package func value() async -> Value {
         await withCheckedContinuation { continuation in
             let settled: Value? = state.withLock { state in
                 switch state {

@@ -128,7 +128,7 @@ import Darwin
         #expect(processes(marked: marker).count == 2)
         kill(running.process.processIdentifier, SIGINT)
         let rest = await LineReader.readLines(from: running.output, through: nil, closes: true)
-        #expect(await running.exit.wait() == 130)
+        #expect(await running.exit.value() == 130)
         let api = try #require(rest.range(of: "✓ api")).lowerBound
         let database = try #require(rest.range(of: "✓ database")).lowerBound
         #expect(api < database, "api (which ignores SIGTERM: SIGKILL after the grace) stops before what it depends on: \(rest)")

@@ -22,7 +22,7 @@ enum StartupBinary {
         /// Waits for the exit without holding a thread (a blocking wait on the cooperative pool
         /// stalls every other async test on a 2-core machine) and reads what was written.
         func finish() async -> Result {
-            let status = await exit.wait()
+            let status = await exit.value()
             defer {
                 try? FileManager.default.removeItem(atPath: outputFile)
                 try? FileManager.default.removeItem(atPath: errorFile)
@@ -34,28 +34,7 @@ enum StartupBinary {
     }
 
     /// The exit status, handed from the process's termination handler to whoever waits.
-    final class ExitSignal: Sendable {
-        private let state = Locked<(status: Int32?, waiter: CheckedContinuation<Int32, Never>?)>((nil, nil))
-
-        func finished(_ status: Int32) {
-            let waiter = state.withLock { state in
-                state.status = status
-                defer { state.waiter = nil }
-                return state.waiter
-            }
-            waiter?.resume(returning: status)
-        }
-
-        func wait() async -> Int32 {
-            await withCheckedContinuation { continuation in
-                let status = state.withLock { state in
-                    if state.status == nil { state.waiter = continuation }
-                    return state.status
-                }
-                if let status { continuation.resume(returning: status) }
-            }
-        }
-    }
+    typealias ExitSignal = OneShot<Int32>
 
     /// The binary in the same build folder as the running tests (plain or sanitized).
     static var path: String {
@@ -87,7 +66,7 @@ enum StartupBinary {
         process.standardError = FileHandle(forWritingAtPath: errorFile)
         process.standardInput = FileHandle.nullDevice
         let exit = ExitSignal()
-        process.terminationHandler = { finished in exit.finished(finished.terminationStatus) }
+        process.terminationHandler = { finished in exit.resolve(finished.terminationStatus) }
         try process.run()
         return Running(process: process, outputFile: outputFile, errorFile: errorFile, exit: exit)
     }
@@ -117,7 +96,7 @@ enum StartupBinary {
         let reader = fcntl(pipe.fileHandleForReading.fileDescriptor, F_DUPFD_CLOEXEC, 0)
         try pipe.fileHandleForReading.close()
         let exit = ExitSignal()
-        process.terminationHandler = { finished in exit.finished(finished.terminationStatus) }
+        process.terminationHandler = { finished in exit.resolve(finished.terminationStatus) }
         try process.run()
         return PipedRunning(process: process, output: reader, errorFile: errorFile, exit: exit)
     }

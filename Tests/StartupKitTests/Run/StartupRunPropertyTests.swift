@@ -19,25 +19,6 @@ import Testing
         Array(range.shuffled(using: &random).prefix(count))
     }
 
-    private func checkOrder(_ log: EventLog, _ graph: RandomGraph) {
-        var started: [Int: Int] = [:]
-        var finished: [Int: Int] = [:]
-        for (index, entry) in log.entries.enumerated() {
-            switch entry {
-            case .started(let command):
-                #expect(started[command] == nil, "c\(command) ran twice in \(graph)")
-                started[command] = index
-            case .finished(let command):
-                finished[command] = index
-            }
-        }
-        for (command, start) in started {
-            for dependency in graph.dependencies[command] {
-                #expect((finished[dependency] ?? .max) < start, "c\(command) started before c\(dependency) finished in \(graph)")
-            }
-        }
-    }
-
     @Test(arguments: RandomGraph.all(seeds: 20))
     func wait_returnsAfterEveryAwaitedCommandEnded_withoutWaitingForUnrelatedOnes(graph: RandomGraph) async throws {
         var random = SeededGenerator(seed: graph.seed &+ 1)
@@ -61,7 +42,7 @@ import Testing
         unrelated.open()
         let report = await run.report()
         #expect(report.status == .succeeded)
-        checkOrder(log, graph)
+        log.expectEachStartedOnceAfterItsDependencies(in: graph)
     }
 
     @Test(arguments: RandomGraph.all(seeds: 20))
@@ -87,7 +68,7 @@ import Testing
             #expect(status == (expected.contains(position) ? .succeeded : .notRequested), "c\(position) in \(graph)")
         }
         #expect(report.status == .succeeded)
-        checkOrder(log, graph)
+        log.expectEachStartedOnceAfterItsDependencies(in: graph)
     }
 
     @Test(arguments: RandomGraph.all(seeds: 20))

@@ -52,23 +52,7 @@ import Testing
         let report = await run.report()
         #expect(report.status == .succeeded, "\(graph)")
 
-        var started: [Int: Int] = [:]
-        var finished: [Int: Int] = [:]
-        for (place, entry) in log.entries.enumerated() {
-            switch entry {
-            case .started(let command):
-                #expect(started[command] == nil, "c\(command) started twice in \(graph)")
-                started[command] = place
-            case .finished(let command):
-                finished[command] = place
-            }
-        }
-        #expect(started.count == graph.count, "\(graph)")
-        for (command, start) in started {
-            for dependency in graph.dependencies[command] {
-                #expect((finished[dependency] ?? .max) < start, "c\(command) started before c\(dependency) was done in \(graph)")
-            }
-        }
+        #expect(log.expectEachStartedOnceAfterItsDependencies(in: graph).count == graph.count, "\(graph)")
 
         let stopped = await run.shutdown()
         #expect(stopped.status == .succeeded, "\(graph)")

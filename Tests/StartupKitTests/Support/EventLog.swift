@@ -1,4 +1,5 @@
 @testable import StartupKit
+import Testing
 
 /// Records what commands do, in one global order, from any task.
 final class EventLog: Sendable {
@@ -55,5 +56,30 @@ final class EventCollector: StartupObserver {
             case .runStarted, .runFinished: nil
             }
         }
+    }
+}
+
+extension EventLog {
+    /// Checks the log against `graph`: no command started twice, and none before each of its
+    /// dependencies finished. Returns the commands that started.
+    @discardableResult
+    func expectEachStartedOnceAfterItsDependencies(in graph: RandomGraph) -> Set<Int> {
+        var started: [Int: Int] = [:]
+        var finished: [Int: Int] = [:]
+        for (place, entry) in entries.enumerated() {
+            switch entry {
+            case .started(let command):
+                #expect(started[command] == nil, "c\(command) started twice in \(graph)")
+                started[command] = place
+            case .finished(let command):
+                finished[command] = place
+            }
+        }
+        for (command, start) in started {
+            for dependency in graph.dependencies[command] {
+                #expect((finished[dependency] ?? .max) < start, "c\(command) started before c\(dependency) finished in \(graph)")
+            }
+        }
+        return Set(started.keys)
     }
 }
