@@ -27,7 +27,7 @@ package struct ServiceRunnerError: Error, Sendable, Hashable, CustomStringConver
             switch termination {
             case .exited(let status): ending = "exited with status \(status)"
             case .signaled: ending = "was " + ShellCommandError(termination: termination).description
-            case .failedToStart(_, let message): ending = message
+            case .failedToStart(_, let message): return message
             }
             return afterReady ? ending : ending + " before it was ready"
         case .stopFailed(let termination):
