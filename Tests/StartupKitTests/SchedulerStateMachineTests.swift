@@ -4,8 +4,8 @@ import Testing
 /// The scheduler's decisions alone, input by input, with made-up times: no tasks, no clock, no
 /// continuations (workers and the listener are numbers).
 @Suite struct SchedulerStateMachineTests {
-    typealias Machine = SchedulerStateMachine<Int, Int, Int>
-    typealias Actions = SchedulerActions<Int, Int, Int>
+    typealias Machine = SchedulerStateMachine<Int, Int, Int, Int>
+    typealias Actions = SchedulerActions<Int, Int, Int, Int>
 
     struct Boom: Error {}
 
@@ -335,6 +335,77 @@ import Testing
         guard case .wait = machine.takeEvents(1) else { Issue.record("listener did not wait"); return }
         let closed = machine.close(at: ms(4))
         #expect(closed.finished && closed.deliver?.0 == 1 && closed.deliver?.1 == nil)
+    }
+
+    // MARK: - Services
+
+    /// A plan whose commands named in `services` are services.
+    private func serviceMachine(_ commands: [(String, [String])], services: Set<String>, slots: Int? = nil,
+                                events: Bool = false) throws -> (Machine, StartupPlan) {
+        var builder = StartupPlanBuilder()
+        for (id, dependencies) in commands {
+            let ids = dependencies.map { CommandID($0) }
+            if services.contains(id) {
+                builder.addService(CommandID(id), dependsOn: ids) { _, _ in }
+            } else {
+                builder.add(CommandID(id), dependsOn: ids) { _ in }
+            }
+        }
+        let plan = try builder.build()
+        return (Machine(plan: plan, maxConcurrency: slots, failurePolicy: .continueIndependent, recordsEvents: events), plan)
+    }
+
+    @Test func aServiceReady_freesItsSlot_releasesItsDependents_andTheRunIsOverOnlyOnceNothingServes() throws {
+        var (machine, plan) = try serviceMachine([("db", []), ("api", ["db"])], services: ["db"], slots: 1)
+        _ = machine.begin(at: ms(0), cancelled: false)
+        _ = machine.close(at: ms(0))
+        let (db, _) = machine.workerArrived(at: ms(0))
+        #expect(job(plan, db) == "db#1")
+        let ready = machine.serviceReady(runJob(db), at: ms(120))
+        #expect(ready.spawnWorker, "the freed slot gets a worker for api")
+        #expect(machine.busy == 0 && machine.serving == 1)
+        #expect(machine.records[0].end == ms(120).clampedNanoseconds, "a service's end is its readiness")
+        let (api, _) = machine.workerArrived(at: ms(121))
+        #expect(job(plan, api) == "api#1")
+        let (next, ended) = machine.attemptEnded(runJob(api), outcome: .succeeded, at: ms(122))
+        #expect(next == .exit && ended.settled)
+        let report = RunResult(machine).report(plan: plan)
+        #expect(report["db"]?.timeToReady == ms(120))
+        #expect(!machine.reportMade(report, settlement: machine.settlements).finished, "db still serves")
+        let (step, stopped) = machine.serviceEnded(runJob(db), endedByItself: nil, at: ms(500))
+        #expect(step == .exit && stopped.finished && !stopped.shutDown)
+    }
+
+    @Test func aServiceThatEndsByItself_isAnEvent_andAsksForTheShutdownOnce() throws {
+        var (machine, plan) = try serviceMachine([("db", []), ("cache", [])], services: ["db", "cache"], events: true)
+        _ = machine.begin(at: ms(0), cancelled: false)
+        let (db, _) = machine.workerArrived(at: ms(0))
+        let (cache, _) = machine.workerArrived(at: ms(0))
+        _ = machine.serviceReady(runJob(db), at: ms(1))
+        _ = machine.serviceReady(runJob(cache), at: ms(2))
+        let crash = ServiceEndedError(service: "db", wasReady: true, underlying: Boom())
+        let (_, ended) = machine.serviceEnded(runJob(db), endedByItself: crash, at: ms(3))
+        #expect(ended.shutDown)
+        #expect(machine.beginShutdown(at: ms(4)).isFirst)
+        #expect(!machine.beginShutdown(at: ms(5)).isFirst, "the shutdown begins once")
+        let (_, stopped) = machine.serviceEnded(runJob(cache), endedByItself: crash, at: ms(6))
+        #expect(!stopped.shutDown, "an end during the shutdown asks for nothing")
+        guard case .events(let events) = machine.takeEvents(1) else { Issue.record("no events"); return }
+        #expect(events.map(Self.summary).filter { $0.hasPrefix("service") } == ["service db ended @3ms"])
+        _ = plan
+    }
+
+    @Test func theReport_goesToEveryReaderWaitingForIt() throws {
+        var (machine, plan) = try machine([("a", [], .init())])
+        _ = machine.begin(at: ms(0), cancelled: false)
+        #expect(machine.waitForReport(7) == nil)
+        #expect(machine.waitForReport(8) == nil)
+        let (a, _) = machine.workerArrived(at: ms(0))
+        _ = machine.attemptEnded(runJob(a), outcome: .succeeded, at: ms(1))
+        let report = RunResult(machine).report(plan: plan)
+        let made = machine.reportMade(report, settlement: machine.settlements)
+        #expect(made.report?.readers == [7, 8])
+        #expect(machine.waitForReport(9)?.wallTime == report.wallTime, "a later reader gets it at once")
     }
 
     @Test func events_areNotKeptWithoutObservers() throws {

@@ -12,7 +12,7 @@ struct RunResult: Sendable {
     /// When the last command ended, in nanoseconds from the start of the run.
     let endedAt: Int64
 
-    init<Worker, Listener, Waiter>(_ machine: SchedulerStateMachine<Worker, Listener, Waiter>) {
+    init<Worker, Listener, Waiter, Reader>(_ machine: SchedulerStateMachine<Worker, Listener, Waiter, Reader>) {
         guard case let .ended(reason, at) = machine.phase else { preconditionFailure("the report of a run that has not ended") }
         records = machine.records
         outcomes = machine.outcomes

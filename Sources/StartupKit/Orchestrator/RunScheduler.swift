@@ -14,8 +14,10 @@ final class RunScheduler: Sendable {
     typealias ListenerContinuation = CheckedContinuation<[StartupEvent]?, Never>
     /// Checked: waits are few, and their resumption races timeouts and cancellation.
     typealias WaiterContinuation = CheckedContinuation<WaitOutcome, Never>
-    typealias Machine = SchedulerStateMachine<WorkerContinuation, ListenerContinuation, WaiterContinuation>
-    typealias Actions = SchedulerActions<WorkerContinuation, ListenerContinuation, WaiterContinuation>
+    /// Checked: few tasks wait for the report.
+    typealias ReaderContinuation = CheckedContinuation<StartupReport, Never>
+    typealias Machine = SchedulerStateMachine<WorkerContinuation, ListenerContinuation, WaiterContinuation, ReaderContinuation>
+    typealias Actions = SchedulerActions<WorkerContinuation, ListenerContinuation, WaiterContinuation, ReaderContinuation>
 
     /// What the owning task must do.
     enum OwnerMessage: Sendable {
@@ -211,13 +213,11 @@ final class RunScheduler: Sendable {
 
     /// The report, once the run has settled.
     func report() async -> StartupReport {
-        let outcome = await withCheckedContinuation { (continuation: WaiterContinuation) in
+        await withCheckedContinuation { (continuation: ReaderContinuation) in
             if let report = machine.withLock({ $0.waitForReport(continuation) }) {
-                continuation.resume(returning: .report(report))
+                continuation.resume(returning: report)
             }
         }
-        guard case .report(let report) = outcome else { preconditionFailure("a report waiter resumed without the report") }
-        return report
     }
 
     private func endWait(_ id: Int, as preemption: WaitBook<WaiterContinuation>.Preemption) {
@@ -335,6 +335,9 @@ final class RunScheduler: Sendable {
     private func perform(_ actions: Actions) {
         for (worker, step) in actions.resume { worker.resume(returning: step) }
         for (waiter, outcome) in actions.resolve { waiter.resume(returning: outcome) }
+        if let (readers, report) = actions.report {
+            for reader in readers { reader.resume(returning: report) }
+        }
         if let (listener, events) = actions.deliver { listener.resume(returning: events) }
         if actions.spawnWorker { owner.post(.spawnWorker) }
         if actions.cancelWorkers { owner.post(.cancelWorkers) }

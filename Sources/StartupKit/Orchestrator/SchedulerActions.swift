@@ -1,12 +1,14 @@
 /// What ``RunScheduler`` carries out after a ``SchedulerStateMachine`` input, once it has left
 /// the lock: resumptions first, then what the owner must do.
-struct SchedulerActions<Worker, Listener, Waiter> {
+struct SchedulerActions<Worker, Listener, Waiter, Reader> {
     /// Parked workers to resume, each with its next step (`.run` or `.exit`).
     var resume: [(Worker, WorkerStep)] = []
     /// The waiting listener and what to hand it: events, or `nil` for the end.
     var deliver: (Listener, [StartupEvent]?)?
     /// Waiting tasks to resume, each with how its wait ended.
     var resolve: [(Waiter, WaitOutcome)] = []
+    /// Tasks waiting for the report, and the report just made.
+    var report: (readers: [Reader], report: StartupReport)?
     /// The owner adds one more worker.
     var spawnWorker = false
     /// The owner cancels every worker's attempt (fail-fast).

@@ -5,8 +5,8 @@
 /// Every method is an input (the run begins, a worker comes, an attempt ends at a time, a
 /// command is requested, a gate opens, a task waits, the run is cancelled, ...) and returns the
 /// ``SchedulerActions`` to carry out. It never reads a clock, resumes a continuation, calls an
-/// observer or does I/O: the times come with the inputs, and `Worker`, `Listener` and `Waiter`
-/// are opaque tokens (continuations in ``RunScheduler``, numbers in tests) that only the actions
+/// observer or does I/O: the times come with the inputs, and `Worker`, `Listener`, `Waiter` and
+/// `Reader` (a task waiting for the report) are opaque tokens (continuations in ``RunScheduler``, numbers in tests) that only the actions
 /// hand back. So it can be driven input by input in tests, and its shell holds the lock only
 /// while it decides.
 ///
@@ -22,8 +22,8 @@
 /// skipped. Under fail-fast, the run stops (ready commands cancelled, attempts in flight
 /// cancelled, nothing more starts) as soon as it is known to fail: a required command failed or
 /// timed out, or was skipped because an optional one failed.
-struct SchedulerStateMachine<Worker, Listener, Waiter> {
-    typealias Actions = SchedulerActions<Worker, Listener, Waiter>
+struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
+    typealias Actions = SchedulerActions<Worker, Listener, Waiter, Reader>
 
     /// Where the run stands.
     enum Phase: Sendable, Hashable {
@@ -78,7 +78,7 @@ struct SchedulerStateMachine<Worker, Listener, Waiter> {
     private var parked: [Worker] = []
     private var mailbox: EventMailbox<Listener>
     private var waits = WaitBook<Waiter>()
-    private var reportWaiters: [Waiter] = []
+    private var reportReaders: [Reader] = []
     private var resolved: [(Waiter, WaitOutcome)] = []
     private var isClosed = false
     private var announcedRunFinished = false
@@ -323,9 +323,9 @@ struct SchedulerStateMachine<Worker, Listener, Waiter> {
 
     /// A task asks for the report: it gets the latest settlement's if the run is settled and the
     /// report made, else the waiter is kept until the owner makes it.
-    mutating func waitForReport(_ waiter: Waiter) -> StartupReport? {
+    mutating func waitForReport(_ reader: Reader) -> StartupReport? {
         if case .ended = phase, let report { return report }
-        reportWaiters.append(waiter)
+        reportReaders.append(reader)
         return nil
     }
 
@@ -338,8 +338,8 @@ struct SchedulerStateMachine<Worker, Listener, Waiter> {
         if !announcedRunFinished, mailbox.isEnabled { mailbox.append(.runFinished(made)) }
         announcedRunFinished = true
         report = made
-        resolved += reportWaiters.map { ($0, .report(made)) }
-        reportWaiters.removeAll()
+        actions.report = (reportReaders, made)
+        reportReaders.removeAll()
         finishIfClosed(&actions)
         return finishing(actions)
     }
@@ -626,4 +626,4 @@ struct SchedulerStateMachine<Worker, Listener, Waiter> {
     }
 }
 
-extension SchedulerStateMachine: Sendable where Worker: Sendable, Listener: Sendable, Waiter: Sendable {}
+extension SchedulerStateMachine: Sendable where Worker: Sendable, Listener: Sendable, Waiter: Sendable, Reader: Sendable {}

@@ -1,5 +1,4 @@
-/// What a task waiting on a run (``StartupRun/wait(for:timeout:)``, ``StartupRun/report()``) is
-/// resumed with.
+/// What a task waiting on a run's commands (``StartupRun/wait(for:timeout:)``) is resumed with.
 enum WaitOutcome: Sendable {
     /// Every awaited command succeeded.
     case succeeded
@@ -9,6 +8,4 @@ enum WaitOutcome: Sendable {
     case timedOut([StartupWaitError.HoldUp])
     /// The waiting task was cancelled.
     case cancelled
-    /// The run settled: here is its report.
-    case report(StartupReport)
 }

@@ -42,7 +42,7 @@ public final class StartupRun: Sendable {
         let positions = try positions(of: ids)
         let timeout = timeout.map { max($0, .zero) }
         switch await scheduler.wait(for: positions, timeout: timeout) {
-        case .succeeded, .report:
+        case .succeeded:
             return
         case .didNotSucceed(let command, let status):
             throw StartupWaitError(awaited: ids, reason: .commandDidNotSucceed(command, status))
