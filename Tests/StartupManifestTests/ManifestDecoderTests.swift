@@ -88,7 +88,7 @@ import Testing
          ]}
         """)
         #expect(found == [
-            #"extra: unknown key "extra"; allowed keys: version, defaults, commands"#,
+            #"extra: unknown key "extra"; allowed keys: $schema, version, defaults, commands"#,
             #"defaults.timeout: a duration needs a unit: found the bare number 30; write "30ms" or "30s""#,
             #"commands[0] ("a").estimate: invalid duration "40": write a non-negative number with a unit, ms, s or m, such as "250ms" or "1.5s""#,
             #"commands[0] ("a").retries: retries must be from 0 to 100, found -1"#,

@@ -6,7 +6,7 @@ import StartupKit
 /// then the graph's own problems (unknown dependencies, cycles, duplicate ids).
 struct ManifestDecoder {
     /// The keys of the top-level object.
-    static let rootKeys = ["version", "defaults", "commands"]
+    static let rootKeys = ["$schema", "version", "defaults", "commands"]
     /// The keys of `defaults`.
     static let defaultsKeys = ["timeout", "retries", "env", "cwd"]
     /// The keys of a command.
@@ -56,6 +56,8 @@ struct ManifestDecoder {
         } else {
             report(root.location, "", "missing \"version\"; add \"version\": \(Manifest.supportedVersion)")
         }
+        // The JSON Schema an editor checks the file with; nothing else reads it.
+        if let member = members["$schema"] { _ = string(member, path: "$schema") }
         let defaults = members["defaults"].map { self.defaults(from: $0) } ?? ManifestDefaults()
         var sources: [CommandSource] = []
         if let member = members["commands"] {

@@ -1,0 +1,147 @@
+import Foundation
+@testable import StartupManifest
+import Testing
+
+/// `schema/commands.schema.json` and the decoder agree: the same keys at every level, the same
+/// required ones; the repository's manifests validate against the schema, and what the decoder
+/// rejects for its shape the schema rejects too. The schema is checked by a small validator of the
+/// JSON Schema keywords it uses, so no test needs software the machine may lack.
+@Suite struct ManifestSchemaTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    private func load(_ path: String) throws -> Any {
+        try JSONSerialization.jsonObject(with: Data(contentsOf: Self.root.appendingPathComponent(path)), options: [.fragmentsAllowed])
+    }
+
+    private func schema() throws -> [String: Any] {
+        try #require(try load("schema/commands.schema.json") as? [String: Any])
+    }
+
+    private func keys(_ node: Any?) -> Set<String> {
+        Set(((node as? [String: Any])?["properties"] as? [String: Any])?.keys.map { $0 } ?? [])
+    }
+
+    @Test func theSchemaAndTheDecoder_haveTheSameKeysAndRequiredOnes() throws {
+        let schema = try schema()
+        let definitions = try #require(schema["$defs"] as? [String: Any])
+        #expect(keys(schema) == Set(ManifestDecoder.rootKeys))
+        #expect(keys((schema["properties"] as? [String: Any])?["defaults"]) == Set(ManifestDecoder.defaultsKeys))
+        #expect(keys(definitions["command"]) == Set(ManifestDecoder.commandKeys))
+        #expect(keys(definitions["ready"]) == Set(ManifestDecoder.readinessKeys))
+        #expect(schema["required"] as? [String] == ["version", "commands"])
+        #expect((definitions["command"] as? [String: Any])?["required"] as? [String] == ["id"])
+        for node in [schema, (schema["properties"] as? [String: Any])?["defaults"], definitions["command"], definitions["ready"]] {
+            #expect((node as? [String: Any])?["additionalProperties"] as? Bool == false, "unknown keys are errors at every level")
+        }
+    }
+
+    @Test(arguments: ["commands.json", "examples/dev-stack/commands.json"])
+    func theRepositorysManifests_validate(path: String) throws {
+        let validator = SchemaValidator(schema: try schema())
+        #expect(validator.problems(in: try load(path)).isEmpty)
+        _ = try Manifest.decode([UInt8](Data(contentsOf: Self.root.appendingPathComponent(path))), file: path)
+    }
+
+    @Test func whatTheDecoderRejects_theSchemaRejects() throws {
+        let validator = SchemaValidator(schema: try schema())
+        let wrong: [String] = [
+            #"{"version": 1, "commands": [{"id": "a", "dependsOn": ["b"]}]}"#,
+            #"{"version": 2, "commands": []}"#,
+            #"{"commands": []}"#,
+            #"{"version": 1, "commands": [{"id": "a", "estimate": "5"}]}"#,
+            #"{"version": 1, "commands": [{"id": "a b"}]}"#,
+            #"{"version": 1, "commands": [{"id": "a", "priority": "urgent"}]}"#,
+            #"{"version": 1, "commands": [{"id": "a", "retries": 101}]}"#,
+            #"{"version": 1, "commands": [{"id": "a", "run": "x", "ready": {"tcp": "h:1", "log": "up"}}]}"#,
+            #"{"version": 1, "commands": [{"id": "a", "run": "x", "ready": {"http": "https://h/"}}]}"#,
+            #"{"version": 1, "defaults": {"timout": "1s"}, "commands": []}"#,
+        ]
+        for text in wrong {
+            let value = try JSONSerialization.jsonObject(with: Data(text.utf8))
+            #expect(!validator.problems(in: value).isEmpty, "the schema accepts \(text)")
+            #expect(throws: ManifestError.self, "the decoder accepts \(text)") { try Manifest.decode(Array(text.utf8), file: "m.json") }
+        }
+    }
+
+    @Test func aManifestMayNameItsSchema() throws {
+        let text = #"{"$schema": "../schema/commands.schema.json", "version": 1, "commands": [{"id": "a"}]}"#
+        #expect(try Manifest.decode(Array(text.utf8), file: "m.json").commands.map(\.id) == ["a"])
+        #expect(throws: ManifestError.self) { try Manifest.decode(Array(#"{"$schema": 1, "version": 1, "commands": []}"#.utf8), file: "m.json") }
+    }
+}
+
+/// Checks a JSON value against a schema, for the keywords `commands.schema.json` uses: `type`,
+/// `properties`, `additionalProperties`, `required`, `items`, `enum`, `const`, `pattern`,
+/// `minLength`, `maxLength`, `minimum`, `maximum`, `oneOf` and `$ref` into `$defs`.
+struct SchemaValidator {
+    let schema: [String: Any]
+
+    /// Where `value` breaks the schema, as JSON-pointer-like paths with a reason; empty if valid.
+    func problems(in value: Any) -> [String] {
+        problems(value, against: schema, at: "")
+    }
+
+    private func problems(_ value: Any, against node: [String: Any], at path: String) -> [String] {
+        if let reference = node["$ref"] as? String {
+            let name = String(reference.dropFirst("#/$defs/".count))
+            guard let target = (schema["$defs"] as? [String: Any])?[name] as? [String: Any] else { return ["\(path): bad $ref \(reference)"] }
+            return problems(value, against: target, at: path)
+        }
+        var found: [String] = []
+        if let type = node["type"] as? String, !Self.value(value, hasType: type) { return ["\(path): not \(type)"] }
+        if let options = node["enum"] as? [Any], !options.contains(where: { Self.equal($0, value) }) { found.append("\(path): not one of \(options)") }
+        if let constant = node["const"], !Self.equal(constant, value) { found.append("\(path): not \(constant)") }
+        if let text = value as? String {
+            if let pattern = node["pattern"] as? String, text.range(of: pattern, options: .regularExpression) == nil { found.append("\(path): does not match \(pattern)") }
+            if let least = node["minLength"] as? Int, text.count < least { found.append("\(path): shorter than \(least)") }
+            if let most = node["maxLength"] as? Int, text.count > most { found.append("\(path): longer than \(most)") }
+        }
+        if let number = value as? NSNumber, !Self.isBoolean(value) {
+            if let least = node["minimum"] as? Double, number.doubleValue < least { found.append("\(path): below \(least)") }
+            if let most = node["maximum"] as? Double, number.doubleValue > most { found.append("\(path): above \(most)") }
+        }
+        if let object = value as? [String: Any] {
+            let properties = node["properties"] as? [String: Any] ?? [:]
+            for key in node["required"] as? [String] ?? [] where object[key] == nil { found.append("\(path): missing \(key)") }
+            for (key, member) in object {
+                if let property = properties[key] as? [String: Any] {
+                    found += problems(member, against: property, at: path + "/" + key)
+                } else if node["additionalProperties"] as? Bool == false {
+                    found.append("\(path): unknown key \(key)")
+                } else if let additional = node["additionalProperties"] as? [String: Any] {
+                    found += problems(member, against: additional, at: path + "/" + key)
+                }
+            }
+        }
+        if let array = value as? [Any], let items = node["items"] as? [String: Any] {
+            for (index, element) in array.enumerated() { found += problems(element, against: items, at: "\(path)/\(index)") }
+        }
+        if let options = node["oneOf"] as? [[String: Any]] {
+            let matching = options.filter { problems(value, against: $0, at: path).isEmpty }.count
+            if matching != 1 { found.append("\(path): matches \(matching) of oneOf, not exactly 1") }
+        }
+        return found
+    }
+
+    private static func isBoolean(_ value: Any) -> Bool {
+        // JSONSerialization's booleans are NSNumbers whose type is `char`.
+        guard let number = value as? NSNumber else { return false }
+        return String(cString: number.objCType) == "c"
+    }
+
+    private static func value(_ value: Any, hasType type: String) -> Bool {
+        switch type {
+        case "object": value is [String: Any]
+        case "array": value is [Any]
+        case "string": value is String
+        case "boolean": isBoolean(value)
+        case "integer": !isBoolean(value) && (value as? NSNumber).map { $0.doubleValue.rounded() == $0.doubleValue } ?? false
+        case "number": !isBoolean(value) && value is NSNumber
+        default: false
+        }
+    }
+
+    private static func equal(_ left: Any, _ right: Any) -> Bool {
+        (left as? NSObject)?.isEqual(right) ?? false
+    }
+}
