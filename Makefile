@@ -2,9 +2,10 @@
 # every test (plain and under the thread sanitizer).
 SWIFT ?= swift
 CONFIG ?= debug
+PREFIX ?= /usr/local
 STARTUP = $(SWIFT) run --configuration $(CONFIG) startup
 
-.PHONY: build run plan stack test test-plain test-tsan smoke-release bench clean
+.PHONY: build run plan stack test test-plain test-tsan smoke-release bench install clean
 
 build:
 	$(SWIFT) build --configuration $(CONFIG)
@@ -42,5 +43,12 @@ bench:
 	$(SWIFT) build --configuration release --product startup
 	$(SWIFT) run --configuration release StartupBench $(BENCH_ARGS)
 
+# A release `startup` with the Swift runtime and Foundation linked in, so it runs where no Swift
+# toolchain is installed: `make install PREFIX=$HOME/.local`.
+install:
+	$(SWIFT) build --configuration release --product startup --static-swift-stdlib --scratch-path .build-static
+	install -d "$(DESTDIR)$(PREFIX)/bin"
+	install -m 755 .build-static/release/startup "$(DESTDIR)$(PREFIX)/bin/startup"
+
 clean:
-	rm -rf .build .build-tsan
+	rm -rf .build .build-tsan .build-static
