@@ -31,9 +31,10 @@ smoke-release:
 	.build/release/startup run --no-report --file commands.json > /dev/null
 	.build/release/startup run --simulate --no-report --format json --file commands.json > /dev/null
 
-# Release build of the CLI first: the bench times it against make and ninja.
+# Release build of the CLI first: the bench times it against make and ninja, and its services against the test server.
 bench:
 	$(SWIFT) build --configuration release --product startup
+	$(SWIFT) build --configuration release --product startup-test-server
 	$(SWIFT) run --configuration release StartupBench $(BENCH_ARGS)
 
 clean:
