@@ -37,7 +37,8 @@ import Darwin
         let sawLine = realtimeNanoseconds()
         let accepts = TestServer.accepts(port: port)
         let written = try? String(contentsOfFile: timeFile, encoding: .utf8)
-        process.terminate()
+        // SIGKILL: a child of the test process starts with SIGTERM blocked (the mask is inherited).
+        kill(process.processIdentifier, SIGKILL)
         _ = await exit.wait()
 
         #expect(line == "listening")
