@@ -27,10 +27,6 @@ struct ReadyLatencyScenario: Scenario {
         Case(name: "http-silent", probe: .http, printsReadyLine: false),
     ]
 
-    /// How often the mark's start-up cost is measured per round: it is subtracted from every case, so its median
-    /// should be the steadiest.
-    private static let markCostsPerRound = 3
-
     /// The design's bound on every case's median, in milliseconds.
     private static let target = 10.0
 
@@ -58,19 +54,18 @@ struct ReadyLatencyScenario: Scenario {
         var markFailure: String?
         for round in 0...rounds {
             let delay = Self.baseDelayMilliseconds + (round * 10) / max(1, rounds)
-            for (index, testCase) in cases.enumerated() where failures[index] == nil {
+            for (index, testCase) in cases.enumerated() where failures[index] == nil && markFailure == nil {
+                // The mark's own cost is taken beside every sample, so both see the same load on the machine.
+                switch rig.markStartCost() {
+                case let .success(cost): if round > 0 { markCost.append(cost) }
+                case let .failure(failure): markFailure = failure.reason
+                }
                 switch rig.sample(probe: testCase.probe, printsReadyLine: testCase.printsReadyLine, delayMilliseconds: delay) {
                 case let .success(sample):
                     guard round > 0 else { continue }
                     samples[index].append(sample.latency)
                     scheduling[index].append(sample.scheduling)
                 case let .failure(failure): failures[index] = failure.reason
-                }
-            }
-            for _ in 0..<Self.markCostsPerRound where markFailure == nil {
-                switch rig.markStartCost() {
-                case let .success(cost): if round > 0 { markCost.append(cost) }
-                case let .failure(failure): markFailure = failure.reason
                 }
             }
         }
@@ -84,7 +79,7 @@ struct ReadyLatencyScenario: Scenario {
     /// Prints each case's samples and returns `ready-latency-ms` (the worst case) and one figure per case.
     private func figures(samples: [Samples], scheduling: [Samples], failures: [String?], markCost: Samples) -> [Figure] {
         Console.line("  mark start-up cost    " + markCost.description + ", subtracted below: "
-            + Format.fixed(markCost.median, 2) + " ms (its own spawn and start, measured round by round)")
+            + Format.fixed(markCost.median, 2) + " ms (its own spawn and start, measured beside every sample)")
         var perCase: [Figure] = []
         var worst: Double?
         for (index, testCase) in cases.enumerated() {
