@@ -38,9 +38,10 @@ smoke-release:
 	$(SWIFT) build --product startup-test-server
 	.build/release/startup run --no-report --file examples/dev-stack/commands.json -- true > /dev/null
 
-# Release build of the CLI first: the bench times it against make and ninja.
+# Release build of the CLI first: the bench times it against make and ninja, and its services against the test server.
 bench:
 	$(SWIFT) build --configuration release --product startup
+	$(SWIFT) build --configuration release --product startup-test-server
 	$(SWIFT) run --configuration release StartupBench $(BENCH_ARGS)
 
 # A release `startup` with the Swift runtime and Foundation linked in, so it runs where no Swift

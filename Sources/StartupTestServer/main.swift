@@ -10,6 +10,7 @@ import Darwin
 let usage = """
     usage: startup-test-server [--port N] [--delay DURATION] [--ready-line TEXT] [--health-status N]
                                [--exit-after DURATION] [--ignore-term] [--log-requests]
+                               [--ready-time-file PATH]
 
     Listens on 127.0.0.1 and answers plain HTTP: GET /health with 200 (or --health-status N), GET
     /exit?code=N with 200 and then exits with N, anything else with 404.
@@ -21,6 +22,8 @@ let usage = """
       --exit-after DURATION exit with status 0 this long after listening
       --ignore-term         ignore SIGTERM (only SIGKILL stops it)
       --log-requests        print each request's method, target and status, as "GET /health 200"
+      --ready-time-file PATH write the wall-clock time taken right after listen() (CLOCK_REALTIME,
+                            nanoseconds since 1970, one line) to PATH, for the bench
       --help                print this help
 
     """
@@ -54,6 +57,21 @@ func monotonicMilliseconds() -> Int {
     return Int(now.tv_sec) * 1_000 + Int(now.tv_nsec) / 1_000_000
 }
 
+/// Nanoseconds since 1970 on the wall clock, comparable across processes.
+func realtimeNanoseconds() -> Int {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return Int(now.tv_sec) * 1_000_000_000 + Int(now.tv_nsec)
+}
+
+/// Writes `nanoseconds` and a newline to `path` (created or truncated), or fails with the reason.
+func writeReadyTime(_ nanoseconds: Int, to path: String) {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { fail("cannot write --ready-time-file \(path): \(String(cString: strerror(errno)))") }
+    emit("\(nanoseconds)\n", to: descriptor)
+    close(descriptor)
+}
+
 // MARK: - Options
 
 var port = 0
@@ -62,6 +80,7 @@ var readyLine: String?
 var healthStatus = 200
 var exitAfter: Int?
 var logsRequests = false
+var readyTimeFile: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let option = arguments.popFirst() {
     func value() -> String {
@@ -80,6 +99,7 @@ while let option = arguments.popFirst() {
     case "--exit-after": exitAfter = milliseconds(value(), option: option)
     case "--ignore-term": signal(SIGTERM, SIG_IGN)
     case "--log-requests": logsRequests = true
+    case "--ready-time-file": readyTimeFile = value()
     case "--help", "-h":
         emit(usage)
         exit(0)
@@ -113,6 +133,10 @@ let bound = withUnsafePointer(to: &address) {
     $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
 }
 guard bound == 0, listen(listener, 128) == 0 else { fail("cannot listen on 127.0.0.1:\(port): \(String(cString: strerror(errno)))") }
+// The moment connections are accepted, read before anything else (the file is written before any output, so a
+// reader that saw the ready line finds it complete).
+let listeningSince = realtimeNanoseconds()
+if let readyTimeFile { writeReadyTime(listeningSince, to: readyTimeFile) }
 _ = fcntl(listener, F_SETFL, fcntl(listener, F_GETFL) | O_NONBLOCK)
 if port == 0 {
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)

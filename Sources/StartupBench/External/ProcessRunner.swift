@@ -11,17 +11,21 @@ enum ProcessRunner {
     struct Outcome: Sendable {
         /// From before `posix_spawn` to after `waitpid`.
         let wallTime: Duration
+        /// The wall clock just before the (first) `posix_spawn`, in nanoseconds since 1970: comparable with a
+        /// time the program itself reads.
+        let spawnedAt: Int64
         /// `nil` on a clean exit with status 0, else what went wrong.
         let failure: String?
     }
 
-    /// Runs `path` with `arguments`, stdout to /dev/null and stderr to `stderrPath` (truncated).
+    /// Runs `path` with `arguments`, stdout to `stdoutPath` and stderr to `stderrPath` (both truncated).
     ///
     /// - Parameters:
     ///   - path: The program's absolute path.
     ///   - arguments: The arguments after the program name.
+    ///   - stdoutPath: Where the program's standard output goes (by default nowhere).
     ///   - stderrPath: Where the program's standard error goes, to explain a failure.
-    static func run(_ path: String, _ arguments: [String], stderrPath: String) -> Outcome {
+    static func run(_ path: String, _ arguments: [String], stdoutPath: String = "/dev/null", stderrPath: String) -> Outcome {
         #if canImport(Glibc)
         var actions = posix_spawn_file_actions_t()
         #else
@@ -30,7 +34,7 @@ enum ProcessRunner {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
 
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
@@ -42,10 +46,12 @@ enum ProcessRunner {
 
         let clock = ContinuousClock()
         let start = clock.now
+        let spawnedAt = WallClock.nanoseconds()
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, path, &actions, nil, argv, envp)
         guard spawned == 0 else {
-            return Outcome(wallTime: start.duration(to: clock.now), failure: "posix_spawn failed: \(String(cString: strerror(spawned)))")
+            return Outcome(wallTime: start.duration(to: clock.now), spawnedAt: spawnedAt,
+                           failure: "posix_spawn failed: \(String(cString: strerror(spawned)))")
         }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 {
@@ -54,8 +60,8 @@ enum ProcessRunner {
         let wallTime = start.duration(to: clock.now)
         let signal = status & 0x7f
         let exitCode = (status >> 8) & 0xff
-        if signal != 0 { return Outcome(wallTime: wallTime, failure: "killed by signal \(signal)") }
-        return Outcome(wallTime: wallTime, failure: exitCode == 0 ? nil : "exit status \(exitCode)")
+        if signal != 0 { return Outcome(wallTime: wallTime, spawnedAt: spawnedAt, failure: "killed by signal \(signal)") }
+        return Outcome(wallTime: wallTime, spawnedAt: spawnedAt, failure: exitCode == 0 ? nil : "exit status \(exitCode)")
     }
 
     /// The current environment as `NAME=value` strings.

@@ -20,6 +20,7 @@ enum SpawnFloor {
         defer { free(argv[0]) }
         let clock = ContinuousClock()
         let start = clock.now
+        let spawnedAt = WallClock.nanoseconds()
         var started = 0
         var running = 0
         var failure: String?
@@ -45,6 +46,6 @@ enum SpawnFloor {
                 break
             }
         }
-        return ProcessRunner.Outcome(wallTime: start.duration(to: clock.now), failure: failure)
+        return ProcessRunner.Outcome(wallTime: start.duration(to: clock.now), spawnedAt: spawnedAt, failure: failure)
     }
 }
