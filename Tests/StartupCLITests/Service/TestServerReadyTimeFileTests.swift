@@ -29,7 +29,7 @@ import Darwin
         let reader = fcntl(pipe.fileHandleForReading.fileDescriptor, F_DUPFD_CLOEXEC, 0)
         try pipe.fileHandleForReading.close()
         let exit = StartupBinary.ExitSignal()
-        process.terminationHandler = { exit.finished($0.terminationStatus) }
+        process.terminationHandler = { exit.resolve($0.terminationStatus) }
         let launched = realtimeNanoseconds()
         try process.run()
 
@@ -39,7 +39,7 @@ import Darwin
         let written = try? String(contentsOfFile: timeFile, encoding: .utf8)
         // SIGKILL: a child of the test process starts with SIGTERM blocked (the mask is inherited).
         kill(process.processIdentifier, SIGKILL)
-        _ = await exit.wait()
+        _ = await exit.value()
 
         #expect(line == "listening")
         #expect(accepts)
