@@ -50,9 +50,10 @@ final class ServiceOutputReader: Sendable {
     func start() {
         DedicatedThread.run { [self] in
             readUntilEnd()
+            // The wake pipe stays open until `finish()` has written to it and seen the thread stop:
+            // closed here, its number could be reused before that write, which would then wake
+            // another reader (and end its reading early).
             _ = closeDescriptor(readEnd)
-            _ = closeDescriptor(wakeRead)
-            _ = closeDescriptor(wakeWrite)
             let waiter = stopped.withLock { stopped in
                 stopped.done = true
                 defer { stopped.waiter = nil }
@@ -63,7 +64,8 @@ final class ServiceOutputReader: Sendable {
     }
 
     /// Once every writer the caller started has ended: closes the write end, reads what is left in the pipe,
-    /// delivers a last line without a line ending, and stops. What a descendant that outlived the service writes
+    /// delivers a last line without a line ending, and stops; then closes the wake pipe. Called once, after
+    /// `start()`. What a descendant that outlived the service writes
     /// later is not read.
     func finish() async {
         closeWriteEnd()
@@ -76,6 +78,8 @@ final class ServiceOutputReader: Sendable {
             }
             if done { waiter.resume() }
         }
+        _ = closeDescriptor(wakeRead)
+        _ = closeDescriptor(wakeWrite)
     }
 
     /// Closes the write end if it is still open.
