@@ -15,7 +15,7 @@ package enum StartupTool {
     ) async -> ExitCode {
         let invocation: Invocation
         do {
-            invocation = try ArgumentParser.parse(arguments)
+            invocation = try CommandLineParser.parse(arguments)
         } catch {
             let help = error.subcommand.map { "startup \($0.rawValue) --help" } ?? "startup --help"
             console.err("error: \(error.message)\nUsage: see \(help)\n")

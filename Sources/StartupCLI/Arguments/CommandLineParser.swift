@@ -3,7 +3,7 @@ import StartupManifest
 
 /// Parses `startup`'s command line: a subcommand, then options in any order. Options take their
 /// value as the next argument or after `=` (`--jobs 4`, `--jobs=4`, `-j 4`, `-j4`).
-package enum ArgumentParser {
+package enum CommandLineParser {
     /// Parses the arguments after the program name.
     ///
     /// - Throws: ``UsageError`` naming the offending argument, with a suggestion where possible.
