@@ -36,6 +36,10 @@ package enum StartupTool {
             do { try PlotCommand.execute(options, console: console) } catch { return error }
         case .diff(let options):
             do { try DiffCommand.execute(options, console: console) } catch { return error }
+        case .completions(let shell):
+            CompletionsCommand.printScript(for: shell, console: console)
+        case .commandIDs(let manifest):
+            CompletionsCommand.printIDs(ofManifest: manifest, console: console)
         case .run(let options):
             do {
                 try await RunCommand.execute(options, console: console, environment: environment, handlesSignals: handlesSignals)
