@@ -87,17 +87,19 @@ package enum CommandLineParser {
         var options = CompletionsOptions()
         let shells = try reader.read(OptionDeclarations.completions, into: &options).operands
         let names = CompletionShell.allCases.map(\.rawValue)
+        let listed = names.dropLast().joined(separator: ", ")
+        let choices = listed + " or " + names[names.count - 1]
         if options.listsIDs {
             if let shell = shells.first { throw reader.error("unexpected argument \(MessageQuoting.quoted(shell)); --ids takes no shell") }
             return .commandIDs(manifest: options.file ?? "commands.json")
         }
         if options.file != nil { throw reader.error("--file names the manifest of --ids; a script reads the manifest when it completes") }
         guard let name = shells.first else {
-            throw reader.error("completions needs a shell, \(names.joined(separator: ", ")), as in: startup completions bash")
+            throw reader.error("completions needs a shell, \(choices), as in: startup completions bash")
         }
         guard let shell = CompletionShell(rawValue: name) else {
             let hint = IdentifierSuggestion.closest(to: name, in: names).map { " (did you mean \"\($0)\"?)" } ?? ""
-            throw reader.error("unknown shell \(MessageQuoting.quoted(name))\(hint); the shells are \(names.joined(separator: ", "))")
+            throw reader.error("unknown shell \(MessageQuoting.quoted(name))\(hint); the shells are \(listed) and \(names[names.count - 1])")
         }
         guard shells.count == 1 else {
             throw reader.error("unexpected argument \(MessageQuoting.quoted(shells[1])); completions prints one shell's script")

@@ -29,15 +29,22 @@ enum BashCompletionScript {
             done < <(command startup completions --ids -f "$file" 2>/dev/null)
         }
 
+        # Sets COMPREPLY to the lines of standard input (as mapfile does, which bash 3 lacks).
+        _startup_reply() {
+            local line
+            COMPREPLY=()
+            while IFS= read -r line; do COMPREPLY+=("$line"); done
+        }
+
         # Sets COMPREPLY to the words of $1 that start with $2.
         _startup_words() {
-            mapfile -t COMPREPLY < <(compgen -W "$1" -- "$2")
+            _startup_reply < <(compgen -W "$1" -- "$2")
         }
 
         # Sets COMPREPLY to the file names that start with $1.
         _startup_files() {
             compopt -o filenames 2>/dev/null
-            mapfile -t COMPREPLY < <(compgen -f -- "$1")
+            _startup_reply < <(compgen -f -- "$1")
         }
 
         _startup() {
@@ -100,7 +107,7 @@ enum BashCompletionScript {
         }
         if OptionDeclarations.operands(of: subcommand) == .someThenCommand {
             lines.append("            if ((dash > 0)); then")
-            lines.append("                if ((COMP_CWORD == dash + 1)); then mapfile -t COMPREPLY < <(compgen -c -- \"$cur\"); else _startup_files \"$cur\"; fi")
+            lines.append("                if ((COMP_CWORD == dash + 1)); then _startup_reply < <(compgen -c -- \"$cur\" | sort -u); else _startup_files \"$cur\"; fi")
             lines.append("                return")
             lines.append("            fi")
         }

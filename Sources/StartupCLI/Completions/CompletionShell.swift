@@ -1,6 +1,11 @@
 /// A shell `startup completions` writes a completion script for.
 package enum CompletionShell: String, CaseIterable, Sendable {
-    case bash, zsh, fish
+    /// bash 3.2 or later (the script is a function registered with `complete -F`).
+    case bash
+    /// zsh, through `compinit` (the script is a `#compdef` function for a folder on `fpath`).
+    case zsh
+    /// fish (the script is `complete` lines for `~/.config/fish/completions`).
+    case fish
 
     /// The completion script: the subcommands, each one's options (``OptionDeclarations``), the
     /// values of choice options, file names for path options, and, for `run` and `plan`, the

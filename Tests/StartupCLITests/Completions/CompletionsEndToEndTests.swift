@@ -55,9 +55,9 @@ import Testing
     }
 
     @Test(arguments: [
-        (["completions"], "completions needs a shell, bash, zsh, fish, as in: startup completions bash"),
-        (["completions", "bsh"], #"unknown shell "bsh" (did you mean "bash"?); the shells are bash, zsh, fish"#),
-        (["completions", "tcsh"], #"unknown shell "tcsh"; the shells are bash, zsh, fish"#),
+        (["completions"], "completions needs a shell, bash, zsh or fish, as in: startup completions bash"),
+        (["completions", "bsh"], #"unknown shell "bsh" (did you mean "bash"?); the shells are bash, zsh and fish"#),
+        (["completions", "tcsh"], #"unknown shell "tcsh"; the shells are bash, zsh and fish"#),
         (["completions", "bash", "zsh"], #"unexpected argument "zsh"; completions prints one shell's script"#),
         (["completions", "--shell", "bash"], "unknown option --shell"),
         (["completions", "--ids", "bash"], #"unexpected argument "bash"; --ids takes no shell"#),
