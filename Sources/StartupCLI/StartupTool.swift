@@ -15,7 +15,7 @@ package enum StartupTool {
     ) async -> ExitCode {
         let invocation: Invocation
         do {
-            invocation = try ArgumentParser.parse(arguments)
+            invocation = try CommandLineParser.parse(arguments)
         } catch {
             let help = error.subcommand.map { "startup \($0.rawValue) --help" } ?? "startup --help"
             console.err("error: \(error.message)\nUsage: see \(help)\n")
@@ -36,6 +36,10 @@ package enum StartupTool {
             do { try PlotCommand.execute(options, console: console) } catch { return error }
         case .diff(let options):
             do { try DiffCommand.execute(options, console: console) } catch { return error }
+        case .completions(let shell):
+            CompletionsCommand.printScript(for: shell, console: console)
+        case .commandIDs(let manifest):
+            CompletionsCommand.printIDs(ofManifest: manifest, console: console)
         case .run(let options):
             do {
                 try await RunCommand.execute(options, console: console, environment: environment, handlesSignals: handlesSignals)

@@ -28,6 +28,7 @@ package enum HelpText {
         case .graph: graph
         case .plot: plot
         case .diff: diff
+        case .completions: completions
         }
     }
 
@@ -37,16 +38,9 @@ package enum HelpText {
     USAGE: startup <subcommand> [options]
 
     SUBCOMMANDS:
-      plan     Validate the manifest and print the waves, critical path and predicted wall time;
-               --what-if predicts the effect of removing, speeding up or detaching commands
-      run      Run the commands, each as soon as its dependencies succeed; saves the report
-      graph    Print the dependency graph as Graphviz DOT or Mermaid
-      plot     Draw a saved run report as an SVG timeline
-      diff     Compare two saved run reports: what changed and what moved the wall time
+    \(HelpColumns.rows(Invocation.Subcommand.allCases.map { ($0.rawValue, $0.summary) }, column: 11))
 
-    OPTIONS:
-      -h, --help      Show help (also: startup <subcommand> --help)
-      --version       Print the version
+    \(HelpColumns.options(OptionDeclarations.shown(for: nil), column: 18))
 
     \(exitCodes)
     """
@@ -64,25 +58,7 @@ package enum HelpText {
       ID...                   Plan only these commands and what they need, transitively, as make plans a
                               target (default: every command); "--" ends the options
 
-    OPTIONS:
-      -f, --file <path>       The manifest (default: commands.json; - for standard input)
-      -j, --jobs <n>          Predict the wall time with n slots (default: unlimited)
-      --format <format>       text (default), json, dot or mermaid
-      --what-if <changes>     Predict the wall time and critical path after changes, separated by ";"
-                              (the option may be repeated; a verb takes several arguments with ","):
-                                drop=ID          remove the command; what waited for it waits for its
-                                                 dependencies instead
-                                detach=ID        nothing waits for the command any more (alias: defer)
-                                cut=A->B         B no longer waits for A
-                                scale=ID:F       the command takes F times as long (0.5, 50%)
-                                set=ID:TIME      the command takes TIME (80ms, 1.5s)
-                              e.g. --what-if "drop=search-index; scale=database:0.5; detach=analytics"
-                              json prints the changed plan with a "whatIf" object; dot and mermaid
-                              draw the changed graph
-      --report <path>         The run report to take measured durations from (default:
-                              .startup/last-run.json beside the manifest)
-      --no-report             Use estimates only
-      -h, --help              Show this help
+    \(HelpColumns.options(OptionDeclarations.shown(for: .plan)))
 
     \(exitCodes)
     """
@@ -92,10 +68,7 @@ package enum HelpText {
 
     USAGE: startup graph [--file <path>] [--format dot|mermaid]
 
-    OPTIONS:
-      -f, --file <path>     The manifest (default: commands.json; - for standard input)
-      --format <format>     dot (default) or mermaid
-      -h, --help            Show this help
+    \(HelpColumns.options(OptionDeclarations.shown(for: .graph)))
 
     \(exitCodes)
     """
@@ -119,26 +92,7 @@ package enum HelpText {
                               shut everything down and exit with CMD's status. CMD never runs if the
                               start-up fails (exit 1). Start the stack, run the tests, tear it down
 
-    OPTIONS:
-      -f, --file <path>       The manifest (default: commands.json; - for standard input)
-      -j, --jobs <n>          Run at most n commands at once (default: unlimited)
-      --fail-fast             Stop everything at the first required failure
-      --simulate              Sleep for each command's estimate instead of running it
-      --output <mode>         grouped (default: each command's output when it ends, its last 64 KiB),
-                              stream (byte for byte, as written), or quiet
-      --format <format>       text (default) or json (the report, on standard output)
-      --trace                 Also print the timeline and write a Chrome trace file
-      --trace-file <path>     Where to write the trace (implies --trace; default: .startup/trace.json
-                              beside the manifest)
-      --plot <path>           Also draw the run as an SVG timeline (as startup plot does)
-      --budget <time>         Exit 1 if the wall time exceeds this (e.g. 800ms); commands may have
-                              their own "budget" in the manifest
-      --report <path>         Where to save the report, and the last one to learn from (default:
-                              .startup/last-run.json beside the manifest)
-      --no-report             Neither save the report nor use the last one
-      --grace-period <time>   Between SIGTERM and SIGKILL on timeout or Ctrl-C (default: 2s)
-      --keep-running          After the run, stay up until Ctrl-C or SIGTERM, then run the stop lines
-      -h, --help              Show this help
+    \(HelpColumns.options(OptionDeclarations.shown(for: .run)))
 
     SERVICES:
       A command with "ready" is a service: it keeps running, and what depends on it starts once its
@@ -173,10 +127,7 @@ package enum HelpText {
     ARGUMENTS:
       <report>                A report saved by startup run (default: .startup/last-run.json)
 
-    OPTIONS:
-      -o, --output <path>     Where to write the SVG (default: the report's path with .svg;
-                              - for standard output)
-      -h, --help              Show this help
+    \(HelpColumns.options(OptionDeclarations.shown(for: .plot)))
 
     \(exitCodes)
     """
@@ -192,9 +143,28 @@ package enum HelpText {
       <before> <after>        Reports saved by startup run (.startup/last-run.json, --report, or the
                               output of startup run --format json)
 
-    OPTIONS:
-      --format <format>       text (default) or json
-      -h, --help              Show this help
+    \(HelpColumns.options(OptionDeclarations.shown(for: .diff)))
+
+    \(exitCodes)
+    """
+
+    static let completions = """
+    OVERVIEW: Print the completion script for a shell. It completes the subcommands, their options, the
+    values of --format and --output, file names, and the command ids of the manifest in effect (the one
+    -f names on the line being completed, else commands.json) for run and plan.
+
+    USAGE: startup completions bash|zsh|fish
+
+    ARGUMENTS:
+      <shell>                 bash, zsh or fish
+
+    \(HelpColumns.options(OptionDeclarations.shown(for: .completions)))
+
+    INSTALL:
+      bash    in ~/.bashrc: source <(startup completions bash)
+      zsh     startup completions zsh > ~/.zfunc/_startup, and in ~/.zshrc, before compinit:
+              fpath=(~/.zfunc $fpath)
+      fish    startup completions fish > ~/.config/fish/completions/startup.fish
 
     \(exitCodes)
     """

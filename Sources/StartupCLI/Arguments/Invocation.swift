@@ -16,10 +16,30 @@ package enum Invocation: Equatable, Sendable {
     case plot(PlotOptions)
     /// Compare two saved run reports.
     case diff(DiffOptions)
+    /// Print the completion script for a shell.
+    case completions(CompletionShell)
+    /// Print the ids of a manifest's commands, one a line, for the completion scripts; the path is
+    /// the manifest's.
+    case commandIDs(manifest: String)
 
     /// The subcommands.
     package enum Subcommand: String, CaseIterable, Sendable {
-        case plan, run, graph, plot, diff
+        case plan, run, graph, plot, diff, completions
+
+        /// What the subcommand does, in a sentence or two, as the general help and the
+        /// completion scripts describe it.
+        var summary: String {
+            switch self {
+            case .plan:
+                "Validate the manifest and print the waves, critical path and predicted wall time; --what-if predicts the effect of "
+                    + "removing, speeding up or detaching commands"
+            case .run: "Run the commands, each as soon as its dependencies succeed; saves the report"
+            case .graph: "Print the dependency graph as Graphviz DOT or Mermaid"
+            case .plot: "Draw a saved run report as an SVG timeline"
+            case .diff: "Compare two saved run reports: what changed and what moved the wall time"
+            case .completions: "Print the completion script for bash, zsh or fish"
+            }
+        }
     }
 }
 
@@ -100,6 +120,15 @@ package struct PlotOptions: Equatable, Sendable {
     package var report = ".startup/last-run.json"
     /// Where to write the SVG; `nil` for the report's path with `.svg`, `-` for standard output.
     package var output: String?
+}
+
+/// The options of `startup completions`, before the parser checks them: the scripts call back
+/// `startup completions --ids [-f FILE]`.
+struct CompletionsOptions {
+    /// Whether to print the manifest's command ids instead of a script (`--ids`).
+    var listsIDs = false
+    /// The manifest whose ids to print (`--file`); `nil` if not given.
+    var file: String?
 }
 
 /// The options of `startup diff`.

@@ -5,7 +5,7 @@ import Testing
 /// plan --what-if, and the messages when they are wrong.
 @Suite struct InsightArgumentTests {
     @Test func parse_runInsightOptions() throws {
-        let invocation = try ArgumentParser.parse(["run", "--plot", "t.svg", "--budget=800ms", "--report", "r.json"])
+        let invocation = try CommandLineParser.parse(["run", "--plot", "t.svg", "--budget=800ms", "--report", "r.json"])
         var expected = RunOptions()
         expected.plot = "t.svg"
         expected.budget = .milliseconds(800)
@@ -13,27 +13,27 @@ import Testing
         #expect(invocation == .run(expected))
         var quiet = RunOptions()
         quiet.savesReport = false
-        #expect(try ArgumentParser.parse(["run", "--no-report"]) == .run(quiet))
+        #expect(try CommandLineParser.parse(["run", "--no-report"]) == .run(quiet))
     }
 
     @Test func parse_planWhatIfAccumulates() throws {
         var expected = PlanOptions()
         expected.whatIf = [.drop("a"), .scale("b", factor: 0.5), .detach("c")]
         expected.report = "r.json"
-        #expect(try ArgumentParser.parse(["plan", "--what-if", "drop=a; scale=b:0.5", "--what-if=defer=c", "--report", "r.json"]) == .plan(expected))
+        #expect(try CommandLineParser.parse(["plan", "--what-if", "drop=a; scale=b:0.5", "--what-if=defer=c", "--report", "r.json"]) == .plan(expected))
         var estimatesOnly = PlanOptions()
         estimatesOnly.usesLastRun = false
-        #expect(try ArgumentParser.parse(["plan", "--no-report"]) == .plan(estimatesOnly))
+        #expect(try CommandLineParser.parse(["plan", "--no-report"]) == .plan(estimatesOnly))
     }
 
     @Test func parse_plotAndDiffTakeFiles() throws {
-        #expect(try ArgumentParser.parse(["plot"]) == .plot(PlotOptions()))
-        #expect(try ArgumentParser.parse(["plot", "r.json", "-o", "t.svg"]) == .plot(PlotOptions(report: "r.json", output: "t.svg")))
-        #expect(try ArgumentParser.parse(["plot", "--output=-", "--", "-odd.json"]) == .plot(PlotOptions(report: "-odd.json", output: "-")))
-        #expect(try ArgumentParser.parse(["diff", "a.json", "--format", "json", "b.json"])
+        #expect(try CommandLineParser.parse(["plot"]) == .plot(PlotOptions()))
+        #expect(try CommandLineParser.parse(["plot", "r.json", "-o", "t.svg"]) == .plot(PlotOptions(report: "r.json", output: "t.svg")))
+        #expect(try CommandLineParser.parse(["plot", "--output=-", "--", "-odd.json"]) == .plot(PlotOptions(report: "-odd.json", output: "-")))
+        #expect(try CommandLineParser.parse(["diff", "a.json", "--format", "json", "b.json"])
                 == .diff(DiffOptions(before: "a.json", after: "b.json", format: .json)))
-        #expect(try ArgumentParser.parse(["plot", "--help"]) == .help(.plot))
-        #expect(try ArgumentParser.parse(["help", "diff"]) == .help(.diff))
+        #expect(try CommandLineParser.parse(["plot", "--help"]) == .help(.plot))
+        #expect(try CommandLineParser.parse(["help", "diff"]) == .help(.diff))
     }
 
     @Test(arguments: [
@@ -54,7 +54,7 @@ import Testing
     ])
     func parse_rejectsWithAMessage(arguments: [String], message: String) {
         do {
-            _ = try ArgumentParser.parse(arguments)
+            _ = try CommandLineParser.parse(arguments)
             Issue.record("accepted \(arguments)")
         } catch {
             #expect(error.message == message)

@@ -1,9 +1,9 @@
 import Testing
 @testable import StartupCLI
 
-@Suite struct ArgumentParserTests {
+@Suite struct CommandLineParserTests {
     @Test func parse_runWithEveryOption() throws {
-        let invocation = try ArgumentParser.parse([
+        let invocation = try CommandLineParser.parse([
             "run", "--file", "x.json", "-j4", "--fail-fast", "--simulate", "--output=stream", "--format", "json",
             "--trace-file", "t.json", "--grace-period", "500ms",
         ])
@@ -21,20 +21,20 @@ import Testing
     }
 
     @Test func parse_planDefaultsAndShortForms() throws {
-        #expect(try ArgumentParser.parse(["plan"]) == .plan(PlanOptions()))
-        #expect(try ArgumentParser.parse(["plan", "-f", "a.json", "-j", "2", "--format", "mermaid"])
+        #expect(try CommandLineParser.parse(["plan"]) == .plan(PlanOptions()))
+        #expect(try CommandLineParser.parse(["plan", "-f", "a.json", "-j", "2", "--format", "mermaid"])
                 == .plan(PlanOptions(file: "a.json", jobs: 2, format: .mermaid)))
-        #expect(try ArgumentParser.parse(["graph"]) == .graph(PlanOptions(format: .dot)))
+        #expect(try CommandLineParser.parse(["graph"]) == .graph(PlanOptions(format: .dot)))
     }
 
     @Test func parse_targetsOfRunAndPlan_amongOptions_inTheOrderGiven() throws {
         var run = RunOptions()
         run.jobs = 2
         run.targets = ["first-screen", "database", "first-screen"]
-        #expect(try ArgumentParser.parse(["run", "first-screen", "-j", "2", "database", "first-screen"]) == .run(run))
+        #expect(try CommandLineParser.parse(["run", "first-screen", "-j", "2", "database", "first-screen"]) == .run(run))
         var plan = PlanOptions(format: .json)
         plan.targets = ["api", "-odd-id", "--format"]
-        #expect(try ArgumentParser.parse(["plan", "api", "--format=json", "--", "-odd-id", "--format"]) == .plan(plan))
+        #expect(try CommandLineParser.parse(["plan", "api", "--format=json", "--", "-odd-id", "--format"]) == .plan(plan))
     }
 
     @Test func parse_runDoubleDash_takesTheRestAsTheCommand_evenItsOptions() throws {
@@ -42,17 +42,17 @@ import Testing
         run.targets = ["api"]
         run.jobs = 2
         run.command = ["make", "test", "--help", "-j", "8"]
-        #expect(try ArgumentParser.parse(["run", "api", "-j2", "--", "make", "test", "--help", "-j", "8"]) == .run(run))
-        #expect(throws: UsageError.self) { try ArgumentParser.parse(["run", "--"]) }
-        #expect(throws: UsageError.self) { try ArgumentParser.parse(["run", "--keep-running", "--", "true"]) }
+        #expect(try CommandLineParser.parse(["run", "api", "-j2", "--", "make", "test", "--help", "-j", "8"]) == .run(run))
+        #expect(throws: UsageError.self) { try CommandLineParser.parse(["run", "--"]) }
+        #expect(throws: UsageError.self) { try CommandLineParser.parse(["run", "--keep-running", "--", "true"]) }
     }
 
     @Test func parse_helpAndVersion() throws {
-        #expect(try ArgumentParser.parse([]) == .help(nil))
-        #expect(try ArgumentParser.parse(["--help"]) == .help(nil))
-        #expect(try ArgumentParser.parse(["run", "--help"]) == .help(.run))
-        #expect(try ArgumentParser.parse(["help", "plan"]) == .help(.plan))
-        #expect(try ArgumentParser.parse(["--version"]) == .version)
+        #expect(try CommandLineParser.parse([]) == .help(nil))
+        #expect(try CommandLineParser.parse(["--help"]) == .help(nil))
+        #expect(try CommandLineParser.parse(["run", "--help"]) == .help(.run))
+        #expect(try CommandLineParser.parse(["help", "plan"]) == .help(.plan))
+        #expect(try CommandLineParser.parse(["--version"]) == .version)
     }
 
     @Test(arguments: [
@@ -67,9 +67,9 @@ import Testing
         (["run", "--fail-fast=yes"], #"unexpected value "yes""#),
     ])
     func parse_rejectsWithAMessage(arguments: [String], message: String) {
-        #expect(throws: UsageError.self) { try ArgumentParser.parse(arguments) }
+        #expect(throws: UsageError.self) { try CommandLineParser.parse(arguments) }
         do {
-            _ = try ArgumentParser.parse(arguments)
+            _ = try CommandLineParser.parse(arguments)
         } catch {
             #expect(error.message == message)
         }
