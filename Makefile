@@ -1,11 +1,12 @@
 # StartupKit: `make run` runs the sample start-up graph, `make test` builds everything and runs
 # every test (plain and under the thread sanitizer).
 SWIFT ?= swift
+DOCC ?= $(shell xcrun --find docc 2>/dev/null || echo docc)
 CONFIG ?= debug
 PREFIX ?= /usr/local
 STARTUP = $(SWIFT) run --configuration $(CONFIG) startup
 
-.PHONY: build run plan stack test test-plain test-tsan smoke-release bench install clean
+.PHONY: build run plan stack test test-plain test-tsan smoke-release docs bench install clean
 
 build:
 	$(SWIFT) build --configuration $(CONFIG)
@@ -37,6 +38,34 @@ smoke-release:
 	.build/release/startup run --simulate --no-report --format json --file commands.json > /dev/null
 	$(SWIFT) build --product startup-test-server
 	.build/release/startup run --no-report --file examples/dev-stack/commands.json -- true > /dev/null
+
+# The DocC archives of the libraries, .build/docs/<Module>.doccarchive, by the toolchain's own docc
+# (no plugin) from each catalog and the compiler's symbol graphs of the public API. The graphs come
+# from a build of their own (so its flags do not invalidate the main one); each module's are copied
+# alone into .build/symbol-graphs/<Module>. A warning (a broken link, say) fails it, and so does a
+# public type the landing page's Topics leave out.
+DOCS_MODULES = StartupKit StartupManifest
+DOCS_BUILD = .build/docs-build
+
+docs:
+	@for module in $(DOCS_MODULES); do \
+	    $(SWIFT) build --target "$$module" --scratch-path $(DOCS_BUILD) \
+	        -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$(CURDIR)/$(DOCS_BUILD)/symbol-graphs" \
+	        -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public -Xswiftc -emit-extension-block-symbols || exit 1; \
+	    graphs=".build/symbol-graphs/$$module" && \
+	    rm -rf "$$graphs" ".build/docs/$$module.doccarchive" && mkdir -p "$$graphs" .build/docs && \
+	    find $(DOCS_BUILD)/symbol-graphs \( -name "$$module.symbols.json" -o -name "$$module@*.symbols.json" \) \
+	        -exec cp {} "$$graphs/" \; && \
+	    echo "docc convert Sources/$$module/$$module.docc" && \
+	    $(DOCC) convert "Sources/$$module/$$module.docc" --additional-symbol-graph-dir "$$graphs" \
+	        --fallback-display-name "$$module" --fallback-bundle-identifier "$$module" \
+	        --output-path ".build/docs/$$module.doccarchive" --warnings-as-errors || exit 1; \
+	    landing=".build/docs/$$module.doccarchive/data/documentation/$$(echo $$module | tr '[:upper:]' '[:lower:]').json" && \
+	    if grep -o '{[^{}]*"generated":true[^{}]*}' "$$landing"; then \
+	        echo "error: docc grouped the symbols above itself: curate them in the Topics of Sources/$$module/$$module.docc/$$module.md"; \
+	        exit 1; \
+	    fi; \
+	done
 
 # Release build of the CLI first: the bench times it against make and ninja, and its services against the test server.
 bench:

@@ -3,7 +3,7 @@
 public enum Activation: Sendable, Hashable {
     /// Starts as soon as its dependencies have succeeded (the default).
     case eager
-    /// Starts only when something needs it: ``StartupRun/output(of:)``, ``StartupRun/wait(for:timeout:)``,
+    /// Starts only when something needs it: ``StartupRun/output(of:as:)``, ``StartupRun/wait(for:timeout:)-([CommandID],_)``,
     /// or a command that is itself started and depends on it. Its own dependencies start with it.
     /// Never needed, it ends ``CommandStatus/notRequested``. An on-demand command that an eager
     /// command depends on is eager.

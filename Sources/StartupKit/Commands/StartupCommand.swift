@@ -13,7 +13,7 @@
 /// ```
 ///
 /// A command's `Output` is handed to the commands that depend on it through
-/// ``StartupContext/output(of:)``.
+/// ``StartupContext/output(of:)-66o9l``.
 public protocol StartupCommand: Sendable {
     /// What the command produces for its dependents; `Void` when it produces nothing.
     associatedtype Output: Sendable = Void

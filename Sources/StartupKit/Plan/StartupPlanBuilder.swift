@@ -128,7 +128,7 @@ public struct StartupPlanBuilder: Sendable {
     ///
     /// - Throws: ``PlanError`` listing every problem, in declaration order.
     /// - Complexity: O(commands + edges), without recursion; suggestions for unknown ids cost a
-    ///   bounded amount each, after indexing the ids once (``IdentifierSuggestionIndex``).
+    ///   bounded amount each, after indexing the ids once (`IdentifierSuggestionIndex`).
     public func build() throws(PlanError) -> StartupPlan {
         var issues: [PlanIssue] = []
         var index: [CommandID: Int] = [:]

@@ -55,14 +55,14 @@ public final class StartupRun: Sendable {
 
     /// Waits until the command `command` has succeeded, starting it if it is on demand.
     ///
-    /// - Throws: As ``wait(for:timeout:)``.
+    /// - Throws: As ``wait(for:timeout:)-([CommandID],_)``.
     public func wait<Command: StartupCommand>(for command: Command.Type, timeout: Duration? = nil) async throws {
         try await wait(for: [Command.id], timeout: timeout)
     }
 
     /// Waits until the main-actor command `command` has succeeded, starting it if it is on demand.
     ///
-    /// - Throws: As ``wait(for:timeout:)``.
+    /// - Throws: As ``wait(for:timeout:)-([CommandID],_)``.
     public func wait<Command: MainActorStartupCommand>(for command: Command.Type, timeout: Duration? = nil) async throws {
         try await wait(for: [Command.id], timeout: timeout)
     }
@@ -78,7 +78,7 @@ public final class StartupRun: Sendable {
     /// The output of the main-actor command `command`, once it has succeeded; starts it first
     /// if it is on demand.
     ///
-    /// - Throws: As ``output(of:)-5f0c``.
+    /// - Throws: As ``output(of:)-9nagl``.
     public func output<Command: MainActorStartupCommand>(of command: Command.Type) async throws -> Command.Output {
         try await output(of: Command.id, as: Command.Output.self)
     }

@@ -1,4 +1,4 @@
-/// Why ``StartupRun/wait(for:timeout:)`` (or ``StartupRun/output(of:)``) gave up: the time ran
+/// Why ``StartupRun/wait(for:timeout:)-([CommandID],_)`` (or ``StartupRun/output(of:as:)``) gave up: the time ran
 /// out, or an awaited command ended without succeeding. Its description says what holds each
 /// unfinished command up, down to the cause.
 ///

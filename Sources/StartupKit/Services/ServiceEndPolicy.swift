@@ -4,7 +4,7 @@ public enum ServiceEndPolicy: Sendable, Hashable {
     /// service is stopped in reverse dependency order (the default).
     case shutDown
     /// Reports it (``StartupEvent/serviceEnded(_:at:)``) and keeps the others running; the
-    /// owner decides, for example by calling ``StartupRun/shutdown(modules:)`` with its own
+    /// owner decides, for example by calling ``StartupRun/shutdown(modules:stopTimeout:)`` with its own
     /// modules.
     case keepRunning
 }

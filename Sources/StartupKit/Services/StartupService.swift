@@ -18,7 +18,7 @@
 /// ready: its duration is its time to ready, and its ``CommandOptions/timeout`` bounds that time.
 /// A service that returns or throws before it is ready has failed, like a command (and is
 /// retried as its options say). One that ends by itself after it was ready is reported
-/// (``StartupEvent/serviceEnded(_:error:at:)``), and by default the run then shuts down
+/// (``StartupEvent/serviceEnded(_:at:)``), and by default the run then shuts down
 /// (``StartupOrchestrator/Options/whenAServiceEnds``).
 public protocol StartupService: Sendable {
     /// What the service hands its dependents when it is ready; `Void` when nothing.

@@ -85,7 +85,7 @@ public struct ManifestBinding: Sendable {
     }
 
     /// Binds the manifest milestone `id` (a command without `run`) to a gate: it succeeds once
-    /// the app calls ``StartupRun/open(_:)`` and its dependencies have succeeded. Work that should
+    /// the app calls `StartupRun.open(_:)` and its dependencies have succeeded. Work that should
     /// wait for the first frame depends on it in the manifest.
     public mutating func bindGate(_ id: CommandID) {
         bindings[id] = .gate

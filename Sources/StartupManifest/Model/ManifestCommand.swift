@@ -68,7 +68,7 @@ public struct ManifestCommand: Sendable, Hashable {
     /// The StartupKit options of this command, with the manifest's defaults filled in.
     ///
     /// Retries wait 100 ms, then twice as long each time, at most 5 s; `"onDemand": true` makes the
-    /// activation ``Activation/onDemand``. A service's timeout is its ready timeout
+    /// activation `Activation.onDemand`. A service's timeout is its ready timeout
     /// (``readyTimeout(defaults:)``), as its duration is its time to ready.
     public func options(defaults: ManifestDefaults) -> CommandOptions {
         CommandOptions(
