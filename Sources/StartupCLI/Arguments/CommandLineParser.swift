@@ -19,7 +19,7 @@ package enum CommandLineParser {
             let hint = IdentifierSuggestion.closest(to: first, in: Invocation.Subcommand.allCases.map(\.rawValue))
                 .map { " (did you mean \"\($0)\"?)" } ?? ""
             let what = first.hasPrefix("-") ? "expected a subcommand before \(MessageQuoting.quoted(first))" : "unknown subcommand \(MessageQuoting.quoted(first))\(hint)"
-            throw UsageError(message: what + "; the subcommands are plan, run, graph, plot and diff", subcommand: nil)
+            throw UsageError(message: what + "; the subcommands are plan, run, graph, plot, diff and completions", subcommand: nil)
         }
         var reader = OptionReader(arguments: Array(arguments.dropFirst()), subcommand: subcommand)
         if reader.wantsHelp { return .help(subcommand) }

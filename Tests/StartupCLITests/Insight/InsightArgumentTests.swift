@@ -50,7 +50,7 @@ import Testing
         (["diff", "a.json"], "diff needs two report files: startup diff BEFORE.json AFTER.json (startup run saves .startup/last-run.json)"),
         (["diff", "a", "b", "c"], #"unexpected argument "c"; diff compares two report files: startup diff BEFORE.json AFTER.json (startup run saves .startup/last-run.json)"#),
         (["diff", "a", "b", "--format", "html"], #"--format must be one of text, json, not "html""#),
-        (["dif"], #"unknown subcommand "dif" (did you mean "diff"?); the subcommands are plan, run, graph, plot and diff"#),
+        (["dif"], #"unknown subcommand "dif" (did you mean "diff"?); the subcommands are plan, run, graph, plot, diff and completions"#),
     ])
     func parse_rejectsWithAMessage(arguments: [String], message: String) {
         do {
