@@ -80,5 +80,13 @@ install:
 	install -d "$(DESTDIR)$(PREFIX)/bin"
 	install -m 755 .build-static/release/startup "$(DESTDIR)$(PREFIX)/bin/startup"
 
+# The toolchain's swift-format with the committed .swift-format: `format` rewrites, `lint` checks
+# (CI runs it).
+format:
+	$(SWIFT) format format --in-place --recursive --parallel Package.swift Sources Tests
+
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel Package.swift Sources Tests
+
 clean:
 	rm -rf .build .build-tsan .build-static

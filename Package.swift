@@ -47,7 +47,9 @@ let package = Package(
         .testTarget(name: "StartupJSONTests", dependencies: ["StartupJSON", "StartupTestSupport"]),
         .testTarget(name: "StartupManifestTests", dependencies: ["StartupManifest", "StartupTestSupport"]),
         .testTarget(name: "StartupReportingTests", dependencies: ["StartupReporting", "StartupManifest", "StartupTestSupport"]),
-        .testTarget(name: "StartupCLITests", dependencies: ["StartupCLI", "StartupReporting", "startup", "startup-test-server", "StartupTestSupport"]),
+        .testTarget(
+            name: "StartupCLITests",
+            dependencies: ["StartupCLI", "StartupReporting", "startup", "startup-test-server", "StartupTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

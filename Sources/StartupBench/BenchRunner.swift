@@ -14,8 +14,9 @@ struct BenchRunner {
     func run() async -> [Figure] {
         let clock = ContinuousClock()
         let start = clock.now
-        Console.line("StartupBench: StartupKit side by side with peers; medians of \(options.repetitions) runs"
-              + (options.quick ? " (QUICK smoke run: smaller graphs, figures not comparable to full runs)" : ""))
+        Console.line(
+            "StartupBench: StartupKit side by side with peers; medians of \(options.repetitions) runs"
+                + (options.quick ? " (QUICK smoke run: smaller graphs, figures not comparable to full runs)" : ""))
         if ["overhead", "makespan", "limited"].contains(where: options.includes) {
             await PeerCheck.run()
         }

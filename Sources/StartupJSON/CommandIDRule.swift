@@ -8,10 +8,12 @@ package enum CommandIDRule {
 
     /// Why `text` cannot be a command id, as a message; `nil` when it can.
     package static func problem(with text: String) -> String? {
-        let isValid = !text.isEmpty
+        let isValid =
+            !text.isEmpty
             && !text.unicodeScalars.dropFirst(maximumLength).contains { _ in true }
             && !text.unicodeScalars.contains { $0.properties.isWhitespace || $0.properties.generalCategory == .control }
-        return isValid ? nil
+        return isValid
+            ? nil
             : "invalid command id \(MessageQuoting.quoted(text)): use 1 to \(maximumLength) characters without spaces or control characters"
     }
 }

@@ -6,8 +6,12 @@ extension DocumentError {
         do {
             return try JSONParser.parse(bytes)
         } catch {
-            throw DocumentError(code: .invalid, file: file, problems: [DocumentProblem(
-                line: error.location.line, column: error.location.column, path: "", message: "invalid JSON: \(error.message)")])
+            throw DocumentError(
+                code: .invalid, file: file,
+                problems: [
+                    DocumentProblem(
+                        line: error.location.line, column: error.location.column, path: "", message: "invalid JSON: \(error.message)")
+                ])
         }
     }
 
@@ -15,7 +19,9 @@ extension DocumentError {
     /// found); problems without a place come last.
     package static func invalid(file: String, problems: [DocumentProblem]) -> DocumentError {
         let inDocumentOrder = problems.enumerated().sorted { lhs, rhs in
-            (lhs.element.line ?? .max, lhs.element.column ?? 0, lhs.offset) < (rhs.element.line ?? .max, rhs.element.column ?? 0, rhs.offset)
+            (lhs.element.line ?? .max, lhs.element.column ?? 0, lhs.offset) < (
+                rhs.element.line ?? .max, rhs.element.column ?? 0, rhs.offset
+            )
         }
         return DocumentError(code: .invalid, file: file, problems: inDocumentOrder.map(\.element))
     }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Reads the JSON documents of this package (manifests, saved run reports) from a file, a pipe, a
@@ -65,15 +65,16 @@ package enum DocumentFile {
     }
 
     private static func unreadable(_ path: String, _ reason: String) -> DocumentError {
-        DocumentError(code: .unreadable, file: displayName(path), problems: [DocumentProblem(line: nil, column: nil, path: "", message: reason)])
+        DocumentError(
+            code: .unreadable, file: displayName(path), problems: [DocumentProblem(line: nil, column: nil, path: "", message: reason)])
     }
 }
 
 /// `read(2)`, named apart from ``DocumentFile``'s own `read`.
 private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
     #if canImport(Glibc)
-    Glibc.read(descriptor, buffer, count)
+        Glibc.read(descriptor, buffer, count)
     #else
-    Darwin.read(descriptor, buffer, count)
+        Darwin.read(descriptor, buffer, count)
     #endif
 }

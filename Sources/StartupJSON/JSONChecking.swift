@@ -92,7 +92,11 @@ extension JSONChecking {
         var ids: [CommandID] = []
         var complete = true
         for (position, element) in elements.enumerated() {
-            if let id = identifier(element.value, at: element.location, path: "\(path)[\(position)]") { ids.append(id) } else { complete = false }
+            if let id = identifier(element.value, at: element.location, path: "\(path)[\(position)]") {
+                ids.append(id)
+            } else {
+                complete = false
+            }
         }
         return complete ? ids : nil
     }

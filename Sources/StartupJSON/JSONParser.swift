@@ -78,8 +78,8 @@ package struct JSONParser {
     static func isNumberLike(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"), UInt8(ascii: "."),
-             UInt8(ascii: "+"), UInt8(ascii: "-"):
+            UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"), UInt8(ascii: "."),
+            UInt8(ascii: "+"), UInt8(ascii: "-"):
             true
         default:
             false
@@ -102,8 +102,10 @@ private struct OpenContainer {
 
     mutating func append(_ element: JSONElement) {
         if isObject {
-            members.append(JSONMember(key: pendingKey, keyLocation: pendingKeyLocation,
-                                      value: element.value, valueLocation: element.location))
+            members.append(
+                JSONMember(
+                    key: pendingKey, keyLocation: pendingKeyLocation,
+                    value: element.value, valueLocation: element.location))
         } else {
             elements.append(element)
         }
@@ -260,7 +262,7 @@ private struct Parser {
     func isWordByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"):
+            UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"):
             true
         default:
             false
@@ -710,7 +712,7 @@ private func printable(_ scalar: Unicode.Scalar) -> String {
 private func isVisible(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.properties.generalCategory {
     case .control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator,
-         .surrogate, .privateUse, .unassigned, .nonspacingMark, .enclosingMark:
+        .surrogate, .privateUse, .unassigned, .nonspacingMark, .enclosingMark:
         false
     default:
         scalar.value > 0x20

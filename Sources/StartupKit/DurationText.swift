@@ -29,7 +29,8 @@ public enum DurationText {
         for unit in units where text.hasSuffix(unit.suffix) {
             let number = text.dropLast(unit.suffix.count)
             guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-                  let value = Double(number) else { return nil }
+                let value = Double(number)
+            else { return nil }
             return value * unit.milliseconds * 1_000_000
         }
         return nil

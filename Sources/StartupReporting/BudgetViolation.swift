@@ -21,7 +21,9 @@ public struct BudgetViolation: Sendable, Hashable, CustomStringConvertible {
 
     /// `wall time 912ms exceeds its budget of 800ms by 112ms`, or the same for a command.
     public var description: String {
-        let subject = id.map { "\(MessageQuoting.quoted($0)) took \(DurationText.format(actual)), over" } ?? "wall time \(DurationText.format(actual)) is over"
+        let subject =
+            id.map { "\(MessageQuoting.quoted($0)) took \(DurationText.format(actual)), over" }
+            ?? "wall time \(DurationText.format(actual)) is over"
         return "\(subject) its budget of \(DurationText.format(budget)) by \(DurationText.format(excess))"
     }
 }

@@ -57,7 +57,10 @@ public indirect enum JSONOutput: Sendable, Equatable {
         writeElement: (Element, inout String) -> Void
     ) {
         output += open
-        guard !elements.isEmpty else { return output += close }
+        guard !elements.isEmpty else {
+            output += close
+            return
+        }
         let inner = pretty ? "\n" + String(repeating: "  ", count: indent + 1) : ""
         for (position, element) in elements.enumerated() {
             if position > 0 { output += "," }

@@ -54,12 +54,16 @@ struct ReportDecoder: JSONChecking {
 
     private mutating func run(from root: JSONElement) -> SavedRun? {
         guard case .object(let list) = root.value else {
-            report(root.location, "", "expected a run report (an object with \"status\", \"wallMs\" and \"commands\", as startup run saves it), found \(root.value.kindName)")
+            report(
+                root.location, "",
+                "expected a run report (an object with \"status\", \"wallMs\" and \"commands\", as startup run saves it), found \(root.value.kindName)"
+            )
             return nil
         }
         let members = self.members(list, path: "")
         let status = required(members, "status", in: root, path: "").flatMap { member in
-            choice(member, path: "status", names: StartupReport.Status.allCases.map(\.rawValue)).flatMap(StartupReport.Status.init(rawValue:))
+            choice(member, path: "status", names: StartupReport.Status.allCases.map(\.rawValue)).flatMap(
+                StartupReport.Status.init(rawValue:))
         }
         let wallTime = required(members, "wallMs", in: root, path: "").flatMap { milliseconds($0, path: "wallMs") }
         var drafts: [CommandDraft] = []
@@ -78,7 +82,9 @@ struct ReportDecoder: JSONChecking {
             commandsComplete = false
         }
         let criticalPath = required(members, "criticalPath", in: root, path: "").flatMap { identifiers($0, path: "criticalPath") }
-        let criticalPathDuration = required(members, "criticalPathMs", in: root, path: "").flatMap { milliseconds($0, path: "criticalPathMs") }
+        let criticalPathDuration = required(members, "criticalPathMs", in: root, path: "").flatMap {
+            milliseconds($0, path: "criticalPathMs")
+        }
         let settings = self.settings(from: members)
 
         if let criticalPath, let member = members["criticalPath"], commandsComplete {
@@ -88,7 +94,8 @@ struct ReportDecoder: JSONChecking {
             }
         }
         guard commandsComplete, graphHolds(drafts, location: members["commands"]?.valueLocation),
-              let status, let wallTime, let criticalPath, let criticalPathDuration, let settings else { return nil }
+            let status, let wallTime, let criticalPath, let criticalPathDuration, let settings
+        else { return nil }
         let onPath = Set(criticalPath)
         let statuses = resolvedStatuses(drafts)
         let commands = drafts.indices.map { position in
@@ -103,8 +110,9 @@ struct ReportDecoder: JSONChecking {
         for draft in drafts { if let budget = draft.budget { budgets[draft.id] = budget } }
         var runSettings = settings
         runSettings.budgets = budgets
-        let report = StartupReport(status: status, commands: commands, wallTime: wallTime, criticalPath: criticalPath,
-                                   criticalPathDuration: criticalPathDuration)
+        let report = StartupReport(
+            status: status, commands: commands, wallTime: wallTime, criticalPath: criticalPath,
+            criticalPathDuration: criticalPathDuration)
         return SavedRun(report: report, settings: runSettings)
     }
 
@@ -133,7 +141,9 @@ struct ReportDecoder: JSONChecking {
             choice($0, path: path + ".status", names: CommandStatus.names)
         }
         _ = required(members, "durationMs", in: element, path: path).flatMap { milliseconds($0, path: path + ".durationMs") }
-        let dependencies = required(members, "dependencies", in: element, path: path).flatMap { identifiers($0, path: path + ".dependencies") }
+        let dependencies = required(members, "dependencies", in: element, path: path).flatMap {
+            identifiers($0, path: path + ".dependencies")
+        }
         let startOffset = present(members, "startMs").flatMap { milliseconds($0, path: path + ".startMs") }
         let endOffset = present(members, "endMs").flatMap { milliseconds($0, path: path + ".endMs") }
         if (present(members, "startMs") == nil) != (present(members, "endMs") == nil) {
@@ -159,7 +169,8 @@ struct ReportDecoder: JSONChecking {
 
     private mutating func skipReason(_ member: JSONMember, path: String) -> SkipReason? {
         guard case .object(let list) = member.value else {
-            report(member.valueLocation, path, "expected an object with \"failedCommand\" and \"dependency\", found \(member.value.kindName)")
+            report(
+                member.valueLocation, path, "expected an object with \"failedCommand\" and \"dependency\", found \(member.value.kindName)")
             return nil
         }
         let element = JSONElement(value: member.value, location: member.valueLocation)
@@ -182,7 +193,8 @@ struct ReportDecoder: JSONChecking {
             return true
         } catch {
             for issue in error.issues {
-                problems.append(DocumentProblem(line: location?.line, column: location?.column, path: "commands", message: issue.description))
+                problems.append(
+                    DocumentProblem(line: location?.line, column: location?.column, path: "commands", message: issue.description))
             }
             return false
         }
@@ -210,7 +222,9 @@ struct ReportDecoder: JSONChecking {
                 return .timedOut(after: draft.timeout ?? written ?? draft.duration)
             case "skipped":
                 if let reason = draft.skipReason { return .skipped(reason) }
-                guard let dependency = blocker(of: position) else { return .skipped(SkipReason(failedCommand: draft.id, dependency: draft.id)) }
+                guard let dependency = blocker(of: position) else {
+                    return .skipped(SkipReason(failedCommand: draft.id, dependency: draft.id))
+                }
                 var root = dependency
                 var steps = 0
                 while let next = positions[root].flatMap({ drafts[$0].status == "skipped" ? blocker(of: $0) : nil }), steps < drafts.count {
@@ -234,8 +248,9 @@ struct ReportDecoder: JSONChecking {
         let value = number.doubleValue
         let maximum = Double(DurationText.maximum.components.seconds) * 1_000
         guard value.isFinite, value >= 0, value <= maximum else {
-            report(member.valueLocation, path,
-                   "expected a number of milliseconds from 0 to \(Int(maximum)) (365 days), found \(MessageQuoting.escaped(number.text))")
+            report(
+                member.valueLocation, path,
+                "expected a number of milliseconds from 0 to \(Int(maximum)) (365 days), found \(MessageQuoting.escaped(number.text))")
             return nil
         }
         return .nanoseconds(Self.exactNanoseconds(milliseconds: number.text) ?? Int64((value * 1_000_000).rounded()))
@@ -279,4 +294,3 @@ struct ReportDecoder: JSONChecking {
         return nil
     }
 }
-

@@ -24,20 +24,26 @@ extension ReportExport {
             let category = command.isOnCriticalPath ? "critical" : command.isService ? "service" : "command"
             events.append(span(command.id.rawValue, category: category, from: start, to: end, lane: lane, args: args))
             if let stopEnd, stopEnd > end {
-                events.append(span(command.id.rawValue + " (running)", category: "service", from: end, to: stopEnd, lane: lane,
-                                   args: [("stop", .string(shutdown?[command.id]?.status.name ?? "succeeded"))]))
+                events.append(
+                    span(
+                        command.id.rawValue + " (running)", category: "service", from: end, to: stopEnd, lane: lane,
+                        args: [("stop", .string(shutdown?[command.id]?.status.name ?? "succeeded"))]))
             }
         }
-        let names: [JSONOutput] = [.object([
-            ("name", .string("process_name")), ("ph", .string("M")), ("pid", .integer(1)),
-            ("args", .object([("name", .string("startup"))])),
-        ])]
+        let names: [JSONOutput] = [
+            .object([
+                ("name", .string("process_name")), ("ph", .string("M")), ("pid", .integer(1)),
+                ("args", .object([("name", .string("startup"))])),
+            ])
+        ]
         return .object([("traceEvents", .array(names + events)), ("displayTimeUnit", .string("ms"))])
     }
 
     /// One complete ("X") event.
-    private static func span(_ name: String, category: String, from start: Duration, to end: Duration, lane: Int,
-                             args: [(key: String, value: JSONOutput)]) -> JSONOutput {
+    private static func span(
+        _ name: String, category: String, from start: Duration, to end: Duration, lane: Int,
+        args: [(key: String, value: JSONOutput)]
+    ) -> JSONOutput {
         .object([
             ("name", .string(name)),
             ("cat", .string(category)),

@@ -28,13 +28,17 @@ public enum ReportExport {
             ("simulated", .bool(settings.isSimulated)),
             ("jobs", settings.jobs.map(JSONOutput.integer) ?? .null),
             ("wallBudgetMs", settings.wallBudget.map(JSONOutput.milliseconds) ?? .null),
-            ("budgetViolations", .array(settings.budgetViolations(of: report).map { violation in
-                .object([
-                    ("id", violation.id.map { .string($0.rawValue) } ?? .null),
-                    ("budgetMs", .milliseconds(violation.budget)),
-                    ("actualMs", .milliseconds(violation.actual)),
-                ])
-            })),
+            (
+                "budgetViolations",
+                .array(
+                    settings.budgetViolations(of: report).map { violation in
+                        .object([
+                            ("id", violation.id.map { .string($0.rawValue) } ?? .null),
+                            ("budgetMs", .milliseconds(violation.budget)),
+                            ("actualMs", .milliseconds(violation.actual)),
+                        ])
+                    })
+            ),
         ])
     }
 
@@ -55,9 +59,13 @@ public enum ReportExport {
         if let detail = command.status.detail { members.append(("detail", .string(detail))) }
         switch command.status {
         case .skipped(let reason):
-            members.append(("skipReason", .object([
-                ("failedCommand", .string(reason.failedCommand.rawValue)), ("dependency", .string(reason.dependency.rawValue)),
-            ])))
+            members.append(
+                (
+                    "skipReason",
+                    .object([
+                        ("failedCommand", .string(reason.failedCommand.rawValue)), ("dependency", .string(reason.dependency.rawValue)),
+                    ])
+                ))
         case .timedOut(let limit):
             members.append(("timeoutMs", .milliseconds(limit)))
         case .succeeded, .failed, .cancelled, .notRequested:

@@ -16,8 +16,10 @@ public struct RunSettings: Sendable, Hashable {
     public var budgets: [CommandID: Duration]
 
     /// Creates settings; nothing is set unless given.
-    public init(manifestPath: String? = nil, isSimulated: Bool = false, jobs: Int? = nil, wallBudget: Duration? = nil,
-                budgets: [CommandID: Duration] = [:]) {
+    public init(
+        manifestPath: String? = nil, isSimulated: Bool = false, jobs: Int? = nil, wallBudget: Duration? = nil,
+        budgets: [CommandID: Duration] = [:]
+    ) {
         self.manifestPath = manifestPath
         self.isSimulated = isSimulated
         self.jobs = jobs

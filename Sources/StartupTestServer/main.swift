@@ -2,9 +2,9 @@
 // lack. One thread, one poll loop: non-blocking accept, each client answered once its request head
 // has arrived, clients that connect and leave (a tcp probe) closed without an answer.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 let usage = """
@@ -118,9 +118,9 @@ while remainingDelay > 0 {
 }
 
 #if canImport(Glibc)
-let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
 #else
-let listener = socket(AF_INET, SOCK_STREAM, 0)
+    let listener = socket(AF_INET, SOCK_STREAM, 0)
 #endif
 guard listener >= 0 else { fail("cannot create a socket: \(String(cString: strerror(errno)))") }
 var yes: Int32 = 1
@@ -171,7 +171,9 @@ var requests: [Int32: [UInt8]] = [:]
     }
     if logsRequests { emit("\(words.first ?? "-") \(target) \(status)\n") }
     let body = "\(status)\n"
-    let reason = [200: "OK", 404: "Not Found", 405: "Method Not Allowed", 500: "Internal Server Error", 503: "Service Unavailable"][status] ?? "Status"
+    let reason =
+        [200: "OK", 404: "Not Found", 405: "Method Not Allowed", 500: "Internal Server Error", 503: "Service Unavailable"][status]
+        ?? "Status"
     emit("HTTP/1.1 \(status) \(reason)\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)", to: client)
     close(client)
     if let exitCode { exit(exitCode) }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import StartupCLI
 
 @Suite struct CommandLineParserTests {
@@ -22,7 +23,8 @@ import Testing
 
     @Test func parse_planDefaultsAndShortForms() throws {
         #expect(try CommandLineParser.parse(["plan"]) == .plan(PlanOptions()))
-        #expect(try CommandLineParser.parse(["plan", "-f", "a.json", "-j", "2", "--format", "mermaid"])
+        #expect(
+            try CommandLineParser.parse(["plan", "-f", "a.json", "-j", "2", "--format", "mermaid"])
                 == .plan(PlanOptions(file: "a.json", jobs: 2, format: .mermaid)))
         #expect(try CommandLineParser.parse(["graph"]) == .graph(PlanOptions(format: .dot)))
     }
@@ -63,7 +65,10 @@ import Testing
         (["run", "--output", "loud"], #"--output must be one of grouped, stream, quiet, not "loud""#),
         (["graph", "extra"], #"unexpected argument "extra"; graph takes only options (see startup graph --help)"#),
         (["graph", "--format", "text"], #"--format must be one of dot, mermaid, not "text""#),
-        (["run", "--grace-period", "2"], #"invalid duration "2" for --grace-period: write a non-negative number with a unit, ms, s or m, such as "250ms" or "1.5s""#),
+        (
+            ["run", "--grace-period", "2"],
+            #"invalid duration "2" for --grace-period: write a non-negative number with a unit, ms, s or m, such as "250ms" or "1.5s""#
+        ),
         (["run", "--fail-fast=yes"], #"unexpected value "yes""#),
     ])
     func parse_rejectsWithAMessage(arguments: [String], message: String) {

@@ -14,7 +14,9 @@ import Testing
 
     @Test func run_failingCommand_exits1AndShowsOutput() async throws {
         let folder = try TemporaryDirectory()
-        try folder.write("commands.json", #"{"version": 1, "commands": [{"id": "a", "run": "echo broken; exit 2"}, {"id": "b", "dependencies": ["a"], "run": "true"}]}"#)
+        try folder.write(
+            "commands.json",
+            #"{"version": 1, "commands": [{"id": "a", "run": "echo broken; exit 2"}, {"id": "b", "dependencies": ["a"], "run": "true"}]}"#)
         let result = try await StartupBinary.run(["run"], in: folder.path)
         #expect(result.status == 1)
         #expect(result.output.contains("│ broken"))
@@ -37,13 +39,15 @@ import Testing
     @Test(.timeLimit(.minutes(2)))
     func interrupt_exits130_killsChildren_writesTrace() async throws {
         let folder = try TemporaryDirectory()
-        try folder.write("commands.json", """
-        {"version": 1, "commands": [
-          {"id": "quick", "run": "true", "stop": "echo stopped > quick-stopped"},
-          {"id": "server", "dependencies": ["quick"], "run": "sh -c 'sleep 60 & echo $$ $! > ready; wait'",
-           "stop": "touch server-stopped"}
-        ]}
-        """)
+        try folder.write(
+            "commands.json",
+            """
+            {"version": 1, "commands": [
+              {"id": "quick", "run": "true", "stop": "echo stopped > quick-stopped"},
+              {"id": "server", "dependencies": ["quick"], "run": "sh -c 'sleep 60 & echo $$ $! > ready; wait'",
+               "stop": "touch server-stopped"}
+            ]}
+            """)
         try LineReader.makeFIFO(folder.file("ready"))
         let running = try StartupBinary.start(["run", "--trace", "--grace-period", "200ms"], in: folder.path)
         let pids = await SpawnTestSupport.readPids(fromFIFO: folder.file("ready"))

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import StartupCLI
 
 /// `startup --help` and every `startup <subcommand> --help`, pinned: a change of the help, by hand or
@@ -29,278 +30,278 @@ import Testing
     ]
 
     static let general = """
-    OVERVIEW: Plan and run a start-up graph of dependent commands, concurrently, and see why it is slow.
+        OVERVIEW: Plan and run a start-up graph of dependent commands, concurrently, and see why it is slow.
 
-    USAGE: startup <subcommand> [options]
+        USAGE: startup <subcommand> [options]
 
-    SUBCOMMANDS:
-      plan     Validate the manifest and print the waves, critical path and predicted wall time;
-               --what-if predicts the effect of removing, speeding up or detaching commands
-      run      Run the commands, each as soon as its dependencies succeed; saves the report
-      graph    Print the dependency graph as Graphviz DOT or Mermaid
-      plot     Draw a saved run report as an SVG timeline
-      diff     Compare two saved run reports: what changed and what moved the wall time
-      completions
-               Print the completion script for bash, zsh or fish
+        SUBCOMMANDS:
+          plan     Validate the manifest and print the waves, critical path and predicted wall time;
+                   --what-if predicts the effect of removing, speeding up or detaching commands
+          run      Run the commands, each as soon as its dependencies succeed; saves the report
+          graph    Print the dependency graph as Graphviz DOT or Mermaid
+          plot     Draw a saved run report as an SVG timeline
+          diff     Compare two saved run reports: what changed and what moved the wall time
+          completions
+                   Print the completion script for bash, zsh or fish
 
-    OPTIONS:
-      -h, --help      Show help (also: startup <subcommand> --help)
-      -V, --version   Print the version
+        OPTIONS:
+          -h, --help      Show help (also: startup <subcommand> --help)
+          -V, --version   Print the version
 
-    EXIT CODES:
-      0    every required command succeeded within its budget (run), the manifest is valid (plan,
-           graph), or the report was drawn or compared (plot, diff)
-      1    a required command failed, timed out or was skipped, a budget was exceeded, a service ended
-           by itself, or a stop failed
-      N    with -- CMD: CMD's own exit status (128 + the signal if a signal killed it)
-      64   usage error: unknown subcommand, option or target, bad value
-      65   the manifest or report file was read but is invalid (every problem is listed)
-      66   the manifest or report file is missing, a directory, or unreadable
-      73   a file could not be written (trace, report, plot)
-      74   standard output could not be written (a full disk, > /dev/full)
-      130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
-      141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
-    """
+        EXIT CODES:
+          0    every required command succeeded within its budget (run), the manifest is valid (plan,
+               graph), or the report was drawn or compared (plot, diff)
+          1    a required command failed, timed out or was skipped, a budget was exceeded, a service ended
+               by itself, or a stop failed
+          N    with -- CMD: CMD's own exit status (128 + the signal if a signal killed it)
+          64   usage error: unknown subcommand, option or target, bad value
+          65   the manifest or report file was read but is invalid (every problem is listed)
+          66   the manifest or report file is missing, a directory, or unreadable
+          73   a file could not be written (trace, report, plot)
+          74   standard output could not be written (a full disk, > /dev/full)
+          130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
+          141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
+        """
 
     static let plan = """
-    OVERVIEW: Validate the manifest and print the plan: the waves, each command with its dependencies and
-    estimate, the predicted critical path and the predicted wall time, then warnings about likely mistakes
-    (a required command that depends on an optional one). On-demand commands are marked. Commands without
-    an estimate use the duration measured in the last run (.startup/last-run.json), and the output says
-    which.
+        OVERVIEW: Validate the manifest and print the plan: the waves, each command with its dependencies and
+        estimate, the predicted critical path and the predicted wall time, then warnings about likely mistakes
+        (a required command that depends on an optional one). On-demand commands are marked. Commands without
+        an estimate use the duration measured in the last run (.startup/last-run.json), and the output says
+        which.
 
-    USAGE: startup plan [--file <path>] [--jobs <n>] [--format text|json|dot|mermaid] [--what-if <changes>] [ID...]
+        USAGE: startup plan [--file <path>] [--jobs <n>] [--format text|json|dot|mermaid] [--what-if <changes>] [ID...]
 
-    ARGUMENTS:
-      ID...                   Plan only these commands and what they need, transitively, as make plans a
-                              target (default: every command); "--" ends the options
+        ARGUMENTS:
+          ID...                   Plan only these commands and what they need, transitively, as make plans a
+                                  target (default: every command); "--" ends the options
 
-    OPTIONS:
-      -f, --file <path>       The manifest (default: commands.json; - for standard input)
-      -j, --jobs <n>          Predict the wall time with n slots (default: unlimited)
-      --format <format>       text (default), json, dot or mermaid
-      --what-if <changes>     Predict the wall time and critical path after changes, separated by ";"
-                              (the option may be repeated; a verb takes several arguments with ","):
-                                drop=ID          remove the command; what waited for it waits for its
-                                                 dependencies instead
-                                detach=ID        nothing waits for the command any more (alias: defer)
-                                cut=A->B         B no longer waits for A
-                                scale=ID:F       the command takes F times as long (0.5, 50%)
-                                set=ID:TIME      the command takes TIME (80ms, 1.5s)
-                              e.g. --what-if "drop=search-index; scale=database:0.5; detach=analytics"
-                              json prints the changed plan with a "whatIf" object; dot and mermaid
-                              draw the changed graph
-      --report <path>         The run report to take measured durations from (default:
-                              .startup/last-run.json beside the manifest)
-      --no-report             Use estimates only
-      -h, --help              Show this help
+        OPTIONS:
+          -f, --file <path>       The manifest (default: commands.json; - for standard input)
+          -j, --jobs <n>          Predict the wall time with n slots (default: unlimited)
+          --format <format>       text (default), json, dot or mermaid
+          --what-if <changes>     Predict the wall time and critical path after changes, separated by ";"
+                                  (the option may be repeated; a verb takes several arguments with ","):
+                                    drop=ID          remove the command; what waited for it waits for its
+                                                     dependencies instead
+                                    detach=ID        nothing waits for the command any more (alias: defer)
+                                    cut=A->B         B no longer waits for A
+                                    scale=ID:F       the command takes F times as long (0.5, 50%)
+                                    set=ID:TIME      the command takes TIME (80ms, 1.5s)
+                                  e.g. --what-if "drop=search-index; scale=database:0.5; detach=analytics"
+                                  json prints the changed plan with a "whatIf" object; dot and mermaid
+                                  draw the changed graph
+          --report <path>         The run report to take measured durations from (default:
+                                  .startup/last-run.json beside the manifest)
+          --no-report             Use estimates only
+          -h, --help              Show this help
 
-    EXIT CODES:
-      0    every required command succeeded within its budget (run), the manifest is valid (plan,
-           graph), or the report was drawn or compared (plot, diff)
-      1    a required command failed, timed out or was skipped, a budget was exceeded, a service ended
-           by itself, or a stop failed
-      N    with -- CMD: CMD's own exit status (128 + the signal if a signal killed it)
-      64   usage error: unknown subcommand, option or target, bad value
-      65   the manifest or report file was read but is invalid (every problem is listed)
-      66   the manifest or report file is missing, a directory, or unreadable
-      73   a file could not be written (trace, report, plot)
-      74   standard output could not be written (a full disk, > /dev/full)
-      130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
-      141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
-    """
+        EXIT CODES:
+          0    every required command succeeded within its budget (run), the manifest is valid (plan,
+               graph), or the report was drawn or compared (plot, diff)
+          1    a required command failed, timed out or was skipped, a budget was exceeded, a service ended
+               by itself, or a stop failed
+          N    with -- CMD: CMD's own exit status (128 + the signal if a signal killed it)
+          64   usage error: unknown subcommand, option or target, bad value
+          65   the manifest or report file was read but is invalid (every problem is listed)
+          66   the manifest or report file is missing, a directory, or unreadable
+          73   a file could not be written (trace, report, plot)
+          74   standard output could not be written (a full disk, > /dev/full)
+          130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
+          141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
+        """
 
     static let run = """
-    OVERVIEW: Run the manifest's commands, each with /bin/sh -c (or directly when the line has no shell
-    syntax) in its own process group, as soon as its dependencies have succeeded. Prints each command as
-    it finishes, then the wall time, the critical path and the failures with their output. Saves the
-    report (the JSON of --format json) to .startup/last-run.json beside the manifest, atomically; the
-    next run and plan use its measured durations for commands without an estimate.
+        OVERVIEW: Run the manifest's commands, each with /bin/sh -c (or directly when the line has no shell
+        syntax) in its own process group, as soon as its dependencies have succeeded. Prints each command as
+        it finishes, then the wall time, the critical path and the failures with their output. Saves the
+        report (the JSON of --format json) to .startup/last-run.json beside the manifest, atomically; the
+        next run and plan use its measured durations for commands without an estimate.
 
-    USAGE: startup run [--file <path>] [--jobs <n>] [--fail-fast] [--simulate] [--trace] [options] [ID...]
-                       [-- CMD [ARGS...]]
+        USAGE: startup run [--file <path>] [--jobs <n>] [--fail-fast] [--simulate] [--trace] [options] [ID...]
+                           [-- CMD [ARGS...]]
 
-    ARGUMENTS:
-      ID...                   Run only these commands and what they need, transitively, as make builds a
-                              target (default: every command); a target that is on demand runs. Other
-                              commands are not part of the run and not in its report
-      -- CMD [ARGS...]        Once the start-up succeeded (every command done, every service ready), run
-                              CMD in the foreground with the terminal and startup's environment, then
-                              shut everything down and exit with CMD's status. CMD never runs if the
-                              start-up fails (exit 1). Start the stack, run the tests, tear it down
+        ARGUMENTS:
+          ID...                   Run only these commands and what they need, transitively, as make builds a
+                                  target (default: every command); a target that is on demand runs. Other
+                                  commands are not part of the run and not in its report
+          -- CMD [ARGS...]        Once the start-up succeeded (every command done, every service ready), run
+                                  CMD in the foreground with the terminal and startup's environment, then
+                                  shut everything down and exit with CMD's status. CMD never runs if the
+                                  start-up fails (exit 1). Start the stack, run the tests, tear it down
 
-    OPTIONS:
-      -f, --file <path>       The manifest (default: commands.json; - for standard input)
-      -j, --jobs <n>          Run at most n commands at once (default: unlimited)
-      --fail-fast             Stop everything at the first required failure
-      --simulate              Sleep for each command's estimate instead of running it
-      --output <mode>         grouped (default: each command's output when it ends, its last 64 KiB),
-                              stream (byte for byte, as written), or quiet
-      --format <format>       text (default) or json (the report, on standard output)
-      --trace                 Also print the timeline and write a Chrome trace file
-      --trace-file <path>     Where to write the trace (implies --trace; default: .startup/trace.json
-                              beside the manifest)
-      --plot <path>           Also draw the run as an SVG timeline (as startup plot does)
-      --budget <time>         Exit 1 if the wall time exceeds this (e.g. 800ms); commands may have
-                              their own "budget" in the manifest
-      --report <path>         Where to save the report, and the last one to learn from (default:
-                              .startup/last-run.json beside the manifest)
-      --no-report             Neither save the report nor use the last one
-      --grace-period <time>   Between SIGTERM and SIGKILL on timeout or Ctrl-C (default: 2s)
-      --keep-running          After the run, stay up until Ctrl-C or SIGTERM, then run the stop lines
-      -h, --help              Show this help
+        OPTIONS:
+          -f, --file <path>       The manifest (default: commands.json; - for standard input)
+          -j, --jobs <n>          Run at most n commands at once (default: unlimited)
+          --fail-fast             Stop everything at the first required failure
+          --simulate              Sleep for each command's estimate instead of running it
+          --output <mode>         grouped (default: each command's output when it ends, its last 64 KiB),
+                                  stream (byte for byte, as written), or quiet
+          --format <format>       text (default) or json (the report, on standard output)
+          --trace                 Also print the timeline and write a Chrome trace file
+          --trace-file <path>     Where to write the trace (implies --trace; default: .startup/trace.json
+                                  beside the manifest)
+          --plot <path>           Also draw the run as an SVG timeline (as startup plot does)
+          --budget <time>         Exit 1 if the wall time exceeds this (e.g. 800ms); commands may have
+                                  their own "budget" in the manifest
+          --report <path>         Where to save the report, and the last one to learn from (default:
+                                  .startup/last-run.json beside the manifest)
+          --no-report             Neither save the report nor use the last one
+          --grace-period <time>   Between SIGTERM and SIGKILL on timeout or Ctrl-C (default: 2s)
+          --keep-running          After the run, stay up until Ctrl-C or SIGTERM, then run the stop lines
+          -h, --help              Show this help
 
-    SERVICES:
-      A command with "ready" is a service: it keeps running, and what depends on it starts once its
-      probe (exec, tcp, http or log) succeeds. Its duration is its time to ready. While services run,
-      their output is shown prefixed by their id, until Ctrl-C, SIGTERM, SIGHUP, or a service ending
-      by itself (exit 1). Then everything stops in reverse dependency order: a service by its "stop"
-      line if it has one, else SIGTERM to its process group, SIGKILL after the grace period.
+        SERVICES:
+          A command with "ready" is a service: it keeps running, and what depends on it starts once its
+          probe (exec, tcp, http or log) succeeds. Its duration is its time to ready. While services run,
+          their output is shown prefixed by their id, until Ctrl-C, SIGTERM, SIGHUP, or a service ending
+          by itself (exit 1). Then everything stops in reverse dependency order: a service by its "stop"
+          line if it has one, else SIGTERM to its process group, SIGKILL after the grace period.
 
-    STOP LINES:
-      A command's "stop" line undoes it. When the run shuts down after its start-up (Ctrl-C, a service
-      ending by itself, the end of -- CMD or of --keep-running), the stop lines of the commands that
-      succeeded run in the same walk as the services: a command stops only after everything depending on it has;
-      independent ones at once. A plain run that ends by itself runs no stop lines.
+        STOP LINES:
+          A command's "stop" line undoes it. When the run shuts down after its start-up (Ctrl-C, a service
+          ending by itself, the end of -- CMD or of --keep-running), the stop lines of the commands that
+          succeeded run in the same walk as the services: a command stops only after everything depending on it has;
+          independent ones at once. A plain run that ends by itself runs no stop lines.
 
-    ON DEMAND:
-      A command with "onDemand": true runs only when a command that runs depends on it, or when it is
-      named as a target; otherwise it ends "not requested", which is not a failure.
+        ON DEMAND:
+          A command with "onDemand": true runs only when a command that runs depends on it, or when it is
+          named as a target; otherwise it ends "not requested", which is not a failure.
 
-    ENVIRONMENT:
-      Each command gets STARTUP_COMMAND_ID and STARTUP_PROCESS_TOKEN (its process's own). NO_COLOR turns colours off; they are only used on a terminal.
+        ENVIRONMENT:
+          Each command gets STARTUP_COMMAND_ID and STARTUP_PROCESS_TOKEN (its process's own). NO_COLOR turns colours off; they are only used on a terminal.
 
-    EXIT CODES:
-      0    every required command succeeded within its budget (run), the manifest is valid (plan,
-           graph), or the report was drawn or compared (plot, diff)
-      1    a required command failed, timed out or was skipped, a budget was exceeded, a service ended
-           by itself, or a stop failed
-      N    with -- CMD: CMD's own exit status (128 + the signal if a signal killed it)
-      64   usage error: unknown subcommand, option or target, bad value
-      65   the manifest or report file was read but is invalid (every problem is listed)
-      66   the manifest or report file is missing, a directory, or unreadable
-      73   a file could not be written (trace, report, plot)
-      74   standard output could not be written (a full disk, > /dev/full)
-      130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
-      141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
-    """
+        EXIT CODES:
+          0    every required command succeeded within its budget (run), the manifest is valid (plan,
+               graph), or the report was drawn or compared (plot, diff)
+          1    a required command failed, timed out or was skipped, a budget was exceeded, a service ended
+               by itself, or a stop failed
+          N    with -- CMD: CMD's own exit status (128 + the signal if a signal killed it)
+          64   usage error: unknown subcommand, option or target, bad value
+          65   the manifest or report file was read but is invalid (every problem is listed)
+          66   the manifest or report file is missing, a directory, or unreadable
+          73   a file could not be written (trace, report, plot)
+          74   standard output could not be written (a full disk, > /dev/full)
+          130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
+          141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
+        """
 
     static let graph = """
-    OVERVIEW: Print the dependency graph, the critical path (by estimates) highlighted.
+        OVERVIEW: Print the dependency graph, the critical path (by estimates) highlighted.
 
-    USAGE: startup graph [--file <path>] [--format dot|mermaid]
+        USAGE: startup graph [--file <path>] [--format dot|mermaid]
 
-    OPTIONS:
-      -f, --file <path>       The manifest (default: commands.json; - for standard input)
-      --format <format>       dot (default) or mermaid
-      -h, --help              Show this help
+        OPTIONS:
+          -f, --file <path>       The manifest (default: commands.json; - for standard input)
+          --format <format>       dot (default) or mermaid
+          -h, --help              Show this help
 
-    EXIT CODES:
-      0    every required command succeeded within its budget (run), the manifest is valid (plan,
-           graph), or the report was drawn or compared (plot, diff)
-      1    a required command failed, timed out or was skipped, a budget was exceeded, a service ended
-           by itself, or a stop failed
-      N    with -- CMD: CMD's own exit status (128 + the signal if a signal killed it)
-      64   usage error: unknown subcommand, option or target, bad value
-      65   the manifest or report file was read but is invalid (every problem is listed)
-      66   the manifest or report file is missing, a directory, or unreadable
-      73   a file could not be written (trace, report, plot)
-      74   standard output could not be written (a full disk, > /dev/full)
-      130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
-      141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
-    """
+        EXIT CODES:
+          0    every required command succeeded within its budget (run), the manifest is valid (plan,
+               graph), or the report was drawn or compared (plot, diff)
+          1    a required command failed, timed out or was skipped, a budget was exceeded, a service ended
+               by itself, or a stop failed
+          N    with -- CMD: CMD's own exit status (128 + the signal if a signal killed it)
+          64   usage error: unknown subcommand, option or target, bad value
+          65   the manifest or report file was read but is invalid (every problem is listed)
+          66   the manifest or report file is missing, a directory, or unreadable
+          73   a file could not be written (trace, report, plot)
+          74   standard output could not be written (a full disk, > /dev/full)
+          130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
+          141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
+        """
 
     static let plot = """
-    OVERVIEW: Draw a saved run report as an SVG timeline: one bar per command on a time axis, coloured by
-    status, the critical path highlighted, slack as a lighter tail, dependencies as thin lines (and on
-    hover in a browser), details in each bar's tooltip.
+        OVERVIEW: Draw a saved run report as an SVG timeline: one bar per command on a time axis, coloured by
+        status, the critical path highlighted, slack as a lighter tail, dependencies as thin lines (and on
+        hover in a browser), details in each bar's tooltip.
 
-    USAGE: startup plot [<report>] [--output <path>]
+        USAGE: startup plot [<report>] [--output <path>]
 
-    ARGUMENTS:
-      <report>                A report saved by startup run (default: .startup/last-run.json)
+        ARGUMENTS:
+          <report>                A report saved by startup run (default: .startup/last-run.json)
 
-    OPTIONS:
-      -o, --output <path>     Where to write the SVG (default: the report's path with .svg;
-                              - for standard output)
-      -h, --help              Show this help
+        OPTIONS:
+          -o, --output <path>     Where to write the SVG (default: the report's path with .svg;
+                                  - for standard output)
+          -h, --help              Show this help
 
-    EXIT CODES:
-      0    every required command succeeded within its budget (run), the manifest is valid (plan,
-           graph), or the report was drawn or compared (plot, diff)
-      1    a required command failed, timed out or was skipped, a budget was exceeded, a service ended
-           by itself, or a stop failed
-      N    with -- CMD: CMD's own exit status (128 + the signal if a signal killed it)
-      64   usage error: unknown subcommand, option or target, bad value
-      65   the manifest or report file was read but is invalid (every problem is listed)
-      66   the manifest or report file is missing, a directory, or unreadable
-      73   a file could not be written (trace, report, plot)
-      74   standard output could not be written (a full disk, > /dev/full)
-      130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
-      141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
-    """
+        EXIT CODES:
+          0    every required command succeeded within its budget (run), the manifest is valid (plan,
+               graph), or the report was drawn or compared (plot, diff)
+          1    a required command failed, timed out or was skipped, a budget was exceeded, a service ended
+               by itself, or a stop failed
+          N    with -- CMD: CMD's own exit status (128 + the signal if a signal killed it)
+          64   usage error: unknown subcommand, option or target, bad value
+          65   the manifest or report file was read but is invalid (every problem is listed)
+          66   the manifest or report file is missing, a directory, or unreadable
+          73   a file could not be written (trace, report, plot)
+          74   standard output could not be written (a full disk, > /dev/full)
+          130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
+          141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
+        """
 
     static let diff = """
-    OVERVIEW: Compare two saved run reports: the wall time, each command's duration change, the critical
-    path before and after, and what moved the wall time: each change's effect on the critical path
-    (a slower command with slack to spare moves nothing).
+        OVERVIEW: Compare two saved run reports: the wall time, each command's duration change, the critical
+        path before and after, and what moved the wall time: each change's effect on the critical path
+        (a slower command with slack to spare moves nothing).
 
-    USAGE: startup diff <before> <after> [--format text|json]
+        USAGE: startup diff <before> <after> [--format text|json]
 
-    ARGUMENTS:
-      <before> <after>        Reports saved by startup run (.startup/last-run.json, --report, or the
-                              output of startup run --format json)
+        ARGUMENTS:
+          <before> <after>        Reports saved by startup run (.startup/last-run.json, --report, or the
+                                  output of startup run --format json)
 
-    OPTIONS:
-      --format <format>       text (default) or json
-      -h, --help              Show this help
+        OPTIONS:
+          --format <format>       text (default) or json
+          -h, --help              Show this help
 
-    EXIT CODES:
-      0    every required command succeeded within its budget (run), the manifest is valid (plan,
-           graph), or the report was drawn or compared (plot, diff)
-      1    a required command failed, timed out or was skipped, a budget was exceeded, a service ended
-           by itself, or a stop failed
-      N    with -- CMD: CMD's own exit status (128 + the signal if a signal killed it)
-      64   usage error: unknown subcommand, option or target, bad value
-      65   the manifest or report file was read but is invalid (every problem is listed)
-      66   the manifest or report file is missing, a directory, or unreadable
-      73   a file could not be written (trace, report, plot)
-      74   standard output could not be written (a full disk, > /dev/full)
-      130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
-      141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
-    """
+        EXIT CODES:
+          0    every required command succeeded within its budget (run), the manifest is valid (plan,
+               graph), or the report was drawn or compared (plot, diff)
+          1    a required command failed, timed out or was skipped, a budget was exceeded, a service ended
+               by itself, or a stop failed
+          N    with -- CMD: CMD's own exit status (128 + the signal if a signal killed it)
+          64   usage error: unknown subcommand, option or target, bad value
+          65   the manifest or report file was read but is invalid (every problem is listed)
+          66   the manifest or report file is missing, a directory, or unreadable
+          73   a file could not be written (trace, report, plot)
+          74   standard output could not be written (a full disk, > /dev/full)
+          130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
+          141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
+        """
 
     static let completions = """
-    OVERVIEW: Print the completion script for a shell. It completes the subcommands, their options, the
-    values of --format and --output, file names, and the command ids of the manifest in effect (the one
-    -f names on the line being completed, else commands.json) for run and plan.
+        OVERVIEW: Print the completion script for a shell. It completes the subcommands, their options, the
+        values of --format and --output, file names, and the command ids of the manifest in effect (the one
+        -f names on the line being completed, else commands.json) for run and plan.
 
-    USAGE: startup completions bash|zsh|fish
+        USAGE: startup completions bash|zsh|fish
 
-    ARGUMENTS:
-      <shell>                 bash, zsh or fish
+        ARGUMENTS:
+          <shell>                 bash, zsh or fish
 
-    OPTIONS:
-      -h, --help              Show this help
+        OPTIONS:
+          -h, --help              Show this help
 
-    INSTALL:
-      bash    in ~/.bashrc: source <(startup completions bash)
-      zsh     startup completions zsh > ~/.zfunc/_startup, and in ~/.zshrc, before compinit:
-              fpath=(~/.zfunc $fpath)
-      fish    startup completions fish > ~/.config/fish/completions/startup.fish
+        INSTALL:
+          bash    in ~/.bashrc: source <(startup completions bash)
+          zsh     startup completions zsh > ~/.zfunc/_startup, and in ~/.zshrc, before compinit:
+                  fpath=(~/.zfunc $fpath)
+          fish    startup completions fish > ~/.config/fish/completions/startup.fish
 
-    EXIT CODES:
-      0    every required command succeeded within its budget (run), the manifest is valid (plan,
-           graph), or the report was drawn or compared (plot, diff)
-      1    a required command failed, timed out or was skipped, a budget was exceeded, a service ended
-           by itself, or a stop failed
-      N    with -- CMD: CMD's own exit status (128 + the signal if a signal killed it)
-      64   usage error: unknown subcommand, option or target, bad value
-      65   the manifest or report file was read but is invalid (every problem is listed)
-      66   the manifest or report file is missing, a directory, or unreadable
-      73   a file could not be written (trace, report, plot)
-      74   standard output could not be written (a full disk, > /dev/full)
-      130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
-      141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
-    """
+        EXIT CODES:
+          0    every required command succeeded within its budget (run), the manifest is valid (plan,
+               graph), or the report was drawn or compared (plot, diff)
+          1    a required command failed, timed out or was skipped, a budget was exceeded, a service ended
+               by itself, or a stop failed
+          N    with -- CMD: CMD's own exit status (128 + the signal if a signal killed it)
+          64   usage error: unknown subcommand, option or target, bad value
+          65   the manifest or report file was read but is invalid (every problem is listed)
+          66   the manifest or report file is missing, a directory, or unreadable
+          73   a file could not be written (trace, report, plot)
+          74   standard output could not be written (a full disk, > /dev/full)
+          130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
+          141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
+        """
 }

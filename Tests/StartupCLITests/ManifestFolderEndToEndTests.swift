@@ -24,11 +24,13 @@ import Testing
         try folder.write("commands.json", manifest)
         let result = try await StartupBinary.launch(
             "/bin/bash", ["-c", #"exec "$STARTUP" run --trace -f <(cat commands.json)"#], in: folder.path,
-            environment: ["STARTUP": StartupBinary.path]).finish()
+            environment: ["STARTUP": StartupBinary.path]
+        ).finish()
         expectEverythingInTheCurrentDirectory(result, folder)
         let plan = try await StartupBinary.launch(
             "/bin/bash", ["-c", #"exec "$STARTUP" plan -f <(cat commands.json)"#], in: folder.path,
-            environment: ["STARTUP": StartupBinary.path]).finish()
+            environment: ["STARTUP": StartupBinary.path]
+        ).finish()
         #expect(plan.status == 0)
         #expect(plan.output.contains("(.startup/last-run.json)"), "plan did not read the saved report: \(plan.output)")
     }

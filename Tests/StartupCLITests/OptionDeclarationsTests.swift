@@ -1,4 +1,5 @@
 import Testing
+
 @testable import StartupCLI
 
 /// The option declarations the parser, `--help` and the completion scripts share: well formed,

@@ -4,9 +4,9 @@ import Testing
 @testable import StartupCLI
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// End-to-end: the built binary stops its children whatever ends the run (SIGHUP, a closed standard output, a
@@ -36,9 +36,10 @@ import Darwin
 
     @Test(.timeLimit(.minutes(2)))
     func sighup_stopsTheRunLikeCtrlC_printsAndSavesTheReport_writesTheTrace_exits130() async throws {
-        let folder = try folder(#"""
-        {"version": 1, "commands": [{"id": "server", "run": "echo $$ > ready; exec sleep 100"}]}
-        """#)
+        let folder = try folder(
+            #"""
+            {"version": 1, "commands": [{"id": "server", "run": "echo $$ > ready; exec sleep 100"}]}
+            """#)
         let running = try StartupBinary.start(["run", "--trace"], in: folder.path)
         let pids = await readyPids(in: folder)
         defer { cleanUp(pids, folder) }
@@ -57,13 +58,14 @@ import Darwin
     func closedStandardOutput_stopsTheRunQuietly_savesTheReport_exits141() async throws {
         // `first` prints a line at once; `server` runs until stopped; `gate` finishes once the test has closed
         // the pipe (its `cat` waits for the test to open the FIFO), so startup's next write meets EPIPE.
-        let folder = try folder(#"""
-        {"version": 1, "commands": [
-          {"id": "first", "run": "true"},
-          {"id": "server", "run": "echo $$ > ready; exec sleep 100"},
-          {"id": "gate", "run": "cat gate"}
-        ]}
-        """#)
+        let folder = try folder(
+            #"""
+            {"version": 1, "commands": [
+              {"id": "first", "run": "true"},
+              {"id": "server", "run": "echo $$ > ready; exec sleep 100"},
+              {"id": "gate", "run": "cat gate"}
+            ]}
+            """#)
         try LineReader.makeFIFO(folder.file("gate"))
         let running = try StartupBinary.startWithPipedOutput(["run", "-j", "3"], in: folder.path)
         defer { try? FileManager.default.removeItem(atPath: running.errorFile) }
@@ -86,10 +88,11 @@ import Darwin
     func timeout_killsDescendantsThatLeftTheProcessGroup_evenOrphanedOnes() async throws {
         // One `setsid` child of the command's shell, and one orphaned by a subshell that exited (adopted by
         // startup as the child subreaper). Both left the command's process group and session.
-        let folder = try folder(#"""
-        {"version": 1, "commands": [{"id": "server", "timeout": "3s",
-          "run": "(setsid sleep 100 & echo $! > adopted); setsid sleep 100 & echo \"$$ $! $(cat adopted)\" > ready; exec sleep 100"}]}
-        """#)
+        let folder = try folder(
+            #"""
+            {"version": 1, "commands": [{"id": "server", "timeout": "3s",
+              "run": "(setsid sleep 100 & echo $! > adopted); setsid sleep 100 & echo \"$$ $! $(cat adopted)\" > ready; exec sleep 100"}]}
+            """#)
         let running = try StartupBinary.start(["run"], in: folder.path)
         let pids = await readyPids(in: folder)
         defer { cleanUp(pids, folder) }
@@ -104,9 +107,10 @@ import Darwin
 
     @Test(.timeLimit(.minutes(2)))
     func commandThatExitsByItself_mayLeaveADaemonRunning() async throws {
-        let folder = try folder(#"""
-        {"version": 1, "commands": [{"id": "daemon", "run": "setsid sleep 100 & echo $! > ready"}]}
-        """#)
+        let folder = try folder(
+            #"""
+            {"version": 1, "commands": [{"id": "daemon", "run": "setsid sleep 100 & echo $! > ready"}]}
+            """#)
         let running = try StartupBinary.start(["run"], in: folder.path)
         let pids = await readyPids(in: folder)
         defer { cleanUp(pids, folder) }
@@ -120,9 +124,10 @@ import Darwin
     func keepRunning_reapsAnAdoptedOrphanAsItExits() async throws {
         // The command leaves a `setsid` shell (adopted by startup once the command has exited) that exits when
         // the test opens the `gate` FIFO, while startup keeps running with no command left to exit.
-        let folder = try folder(#"""
-        {"version": 1, "commands": [{"id": "spawner", "run": "setsid sh -c 'echo $$ > ready; read line < gate' &"}]}
-        """#)
+        let folder = try folder(
+            #"""
+            {"version": 1, "commands": [{"id": "spawner", "run": "setsid sh -c 'echo $$ > ready; read line < gate' &"}]}
+            """#)
         try LineReader.makeFIFO(folder.file("gate"))
         let running = try StartupBinary.startWithPipedOutput(["run", "--keep-running"], in: folder.path)
         defer { try? FileManager.default.removeItem(atPath: running.errorFile) }
@@ -146,10 +151,11 @@ import Darwin
     func retryThatTimesOut_stopsOnlyItsOwnTree_notTheDaemonAnEarlierAttemptLeft() async throws {
         // Attempt 1 leaves a `setsid` daemon (adopted by startup once the attempt's shell exits) and fails;
         // attempt 2 runs until its timeout stops it. The daemon carries the same STARTUP_COMMAND_ID.
-        let folder = try folder(#"""
-        {"version": 1, "commands": [{"id": "flaky", "retries": 1, "timeout": "1s",
-          "run": "if [ -e tried ]; then exec sleep 100; fi; touch tried; setsid sleep 100 & echo $! > ready; exit 1"}]}
-        """#)
+        let folder = try folder(
+            #"""
+            {"version": 1, "commands": [{"id": "flaky", "retries": 1, "timeout": "1s",
+              "run": "if [ -e tried ]; then exec sleep 100; fi; touch tried; setsid sleep 100 & echo $! > ready; exit 1"}]}
+            """#)
         let running = try StartupBinary.start(["run"], in: folder.path)
         let pids = await readyPids(in: folder)
         defer { cleanUp(pids, folder) }
@@ -163,9 +169,10 @@ import Darwin
     @Test(.timeLimit(.minutes(1)))
     func secondInterrupt_killsAChildThatIgnoresSIGTERM_atOnce() async throws {
         // The grace period is far longer than the time limit: only SIGKILL at once ends the run in time.
-        let folder = try folder(#"""
-        {"version": 1, "commands": [{"id": "stubborn", "run": "trap '' TERM; echo $$ > ready; exec sleep 100"}]}
-        """#)
+        let folder = try folder(
+            #"""
+            {"version": 1, "commands": [{"id": "stubborn", "run": "trap '' TERM; echo $$ > ready; exec sleep 100"}]}
+            """#)
         let running = try StartupBinary.start(["run", "--grace-period", "300s"], in: folder.path)
         let pids = await readyPids(in: folder)
         defer { cleanUp(pids, folder) }
@@ -182,10 +189,11 @@ import Darwin
     func secondInterrupt_aloneAfterTheStopBegan_killsAtOnce() async throws {
         // The second signal comes on its own, once the child has its SIGTERM (it says so through a
         // FIFO): the engine must apply it then, not at the next exit (which would never come).
-        let folder = try folder(#"""
-        {"version": 1, "commands": [{"id": "stubborn",
-          "run": "trap 'echo term > term' TERM; echo $$ > ready; while true; do sleep 0.05; done"}]}
-        """#)
+        let folder = try folder(
+            #"""
+            {"version": 1, "commands": [{"id": "stubborn",
+              "run": "trap 'echo term > term' TERM; echo $$ > ready; while true; do sleep 0.05; done"}]}
+            """#)
         try LineReader.makeFIFO(folder.file("term"))
         defer { LineReader.release(fifo: folder.file("term")) }
         let running = try StartupBinary.start(["run", "--grace-period", "300s"], in: folder.path)

@@ -4,9 +4,9 @@ import Testing
 @testable import StartupCLI
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Tests for `ProcessSpawner.run`: exit statuses, output handling, spawn failures, environment, cancellation.
@@ -68,23 +68,23 @@ import Darwin
     }
 
     #if os(Linux)
-    /// The child starts with an empty signal mask and no inherited ignored signals.
-    @Test func signalMaskAndIgnoredSignalsAreReset() async throws {
-        // Swift programs commonly ignore SIGPIPE, and ignored dispositions survive exec; the child must not see it.
-        _ = signal(SIGPIPE, SIG_IGN)
-        let outcome = await ProcessSpawner.run(
-            ProcessSpec(
-                arguments: ["grep", "-E", "^Sig(Blk|Ign)", "/proc/self/status"], environment: Support.environment,
-                output: .capture))
-        #expect(outcome.termination == .exited(0))
-        let masks = Support.text(outcome).split(separator: "\n").compactMap { line in
-            line.split(separator: "\t").last.flatMap { UInt64($0, radix: 16) }
+        /// The child starts with an empty signal mask and no inherited ignored signals.
+        @Test func signalMaskAndIgnoredSignalsAreReset() async throws {
+            // Swift programs commonly ignore SIGPIPE, and ignored dispositions survive exec; the child must not see it.
+            _ = signal(SIGPIPE, SIG_IGN)
+            let outcome = await ProcessSpawner.run(
+                ProcessSpec(
+                    arguments: ["grep", "-E", "^Sig(Blk|Ign)", "/proc/self/status"], environment: Support.environment,
+                    output: .capture))
+            #expect(outcome.termination == .exited(0))
+            let masks = Support.text(outcome).split(separator: "\n").compactMap { line in
+                line.split(separator: "\t").last.flatMap { UInt64($0, radix: 16) }
+            }
+            try #require(masks.count == 2)
+            // Only the classic signals 1...31: glibc's posix_spawn leaves its internal signals 32/33 ignored.
+            #expect(masks[0] == 0, "blocked signals")
+            #expect(masks[1] & 0x7fff_ffff == 0, "ignored signals")
         }
-        try #require(masks.count == 2)
-        // Only the classic signals 1...31: glibc's posix_spawn leaves its internal signals 32/33 ignored.
-        #expect(masks[0] == 0, "blocked signals")
-        #expect(masks[1] & 0x7fff_ffff == 0, "ignored signals")
-    }
     #endif
 
     // MARK: output
@@ -124,29 +124,32 @@ import Darwin
     }
 
     #if os(Linux)
-    /// `.inherit` gives the child our own stdout.
-    @Test func inheritWritesToOurStdout() async throws {
-        let directory = try Support.makeTemporaryDirectory()
-        defer { Support.remove(directory) }
-        var ours = stat()
-        try #require(fstat(1, &ours) == 0)
-        // fd 4 keeps the child's original stdout while `stat`'s own stdout is redirected to the file.
-        let outcome = await sh("exec 4>&1; stat -L -c %d:%i /proc/self/fd/4 > '\(directory)/id'", output: .inherit)
-        #expect(outcome.termination == .exited(0))
-        #expect(outcome.output.isEmpty)
-        let theirs = try String(contentsOfFile: directory + "/id", encoding: .utf8)
-        #expect(theirs == "\(ours.st_dev):\(ours.st_ino)\n")
-    }
+        /// `.inherit` gives the child our own stdout.
+        @Test func inheritWritesToOurStdout() async throws {
+            let directory = try Support.makeTemporaryDirectory()
+            defer { Support.remove(directory) }
+            var ours = stat()
+            try #require(fstat(1, &ours) == 0)
+            // fd 4 keeps the child's original stdout while `stat`'s own stdout is redirected to the file.
+            let outcome = await sh("exec 4>&1; stat -L -c %d:%i /proc/self/fd/4 > '\(directory)/id'", output: .inherit)
+            #expect(outcome.termination == .exited(0))
+            #expect(outcome.output.isEmpty)
+            let theirs = try String(contentsOfFile: directory + "/id", encoding: .utf8)
+            #expect(theirs == "\(ours.st_dev):\(ours.st_ino)\n")
+        }
 
-    /// Descriptors leaked without O_CLOEXEC by other code are not inherited.
-    @Test func strayDescriptorsAreNotInherited() async throws {
-        try #require(SpawnExtensions.addClosefrom != nil, "glibc without posix_spawn_file_actions_addclosefrom_np")
-        var fds: [Int32] = [0, 0]
-        try #require(pipe(&fds) == 0)  // deliberately without O_CLOEXEC
-        defer { _ = close(fds[0]); _ = close(fds[1]) }
-        let outcome = await sh("[ -e /proc/self/fd/\(fds[0]) ] || [ -e /proc/self/fd/\(fds[1]) ]")
-        #expect(outcome.termination == .exited(1))
-    }
+        /// Descriptors leaked without O_CLOEXEC by other code are not inherited.
+        @Test func strayDescriptorsAreNotInherited() async throws {
+            try #require(SpawnExtensions.addClosefrom != nil, "glibc without posix_spawn_file_actions_addclosefrom_np")
+            var fds: [Int32] = [0, 0]
+            try #require(pipe(&fds) == 0)  // deliberately without O_CLOEXEC
+            defer {
+                _ = close(fds[0])
+                _ = close(fds[1])
+            }
+            let outcome = await sh("[ -e /proc/self/fd/\(fds[0]) ] || [ -e /proc/self/fd/\(fds[1]) ]")
+            #expect(outcome.termination == .exited(1))
+        }
     #endif
 
     /// The child reads stdin from /dev/null and sees EOF at once.
@@ -211,15 +214,19 @@ import Darwin
     @Test func spawnFailureMessages_escapeControlCharacters_andCutLongValues() async {
         let program = await ProcessSpawner.run(
             ProcessSpec(arguments: ["\u{1B}[31mnope\n", "a"], environment: Support.environment))
-        #expect(program.termination == .failedToStart(
-            errno: ENOENT, message: #"cannot run "\u001B[31mnope\n": No such file or directory"#))
+        #expect(
+            program.termination
+                == .failedToStart(
+                    errno: ENOENT, message: #"cannot run "\u001B[31mnope\n": No such file or directory"#))
         let long = String(repeating: "x", count: 300)
         let directory = await ProcessSpawner.run(
             ProcessSpec(arguments: ["true"], environment: Support.environment, workingDirectory: "/nonexistent/\u{7}" + long))
-        #expect(directory.termination == .failedToStart(
-            errno: ENOENT,
-            message: #"cannot change directory to "/nonexistent/\u0007"# + long.prefix(186)
-                + #"…" (314 characters): No such file or directory"#))
+        #expect(
+            directory.termination
+                == .failedToStart(
+                    errno: ENOENT,
+                    message: #"cannot change directory to "/nonexistent/\u0007"# + long.prefix(186)
+                        + #"…" (314 characters): No such file or directory"#))
     }
 
     /// A task cancelled before `run` starts does not spawn anything.
@@ -300,9 +307,10 @@ import Darwin
     /// Cancelling sends SIGTERM to the whole group, reaps the child and keeps captured output.
     @Test(.timeLimit(.minutes(5)), arguments: [ExitWatcher.Strategy.automatic, .dedicatedThread])
     func cancellationTerminatesTheWholeProcessGroup(strategy: ExitWatcher.Strategy) async throws {
-        let (pids, outcome, _) = try await cancelOnceStarted({ pidFIFO in
-            "echo started; sleep 100 & \(Support.publish("$$ $!", to: pidFIFO)) && sleep 100"
-        }, output: .capture, exitStrategy: strategy)
+        let (pids, outcome, _) = try await cancelOnceStarted(
+            { pidFIFO in
+                "echo started; sleep 100 & \(Support.publish("$$ $!", to: pidFIFO)) && sleep 100"
+            }, output: .capture, exitStrategy: strategy)
         try #require(pids.count == 2)
         #expect(outcome.termination == .signaled(SIGTERM))
         #expect(outcome.cancellation == .terminate)
@@ -315,9 +323,10 @@ import Darwin
     /// A group that ignores SIGTERM is SIGKILLed after the grace period.
     @Test(.timeLimit(.minutes(5)), arguments: [ExitWatcher.Strategy.automatic, .dedicatedThread])
     func cancellationEscalatesToSIGKILLAfterGracePeriod(strategy: ExitWatcher.Strategy) async throws {
-        let (pids, outcome, cancellationTook) = try await cancelOnceStarted({ pidFIFO in
-            "trap '' TERM; sleep 100 & \(Support.publish("$$ $!", to: pidFIFO)) && sleep 100"
-        }, gracePeriod: .milliseconds(200), exitStrategy: strategy)
+        let (pids, outcome, cancellationTook) = try await cancelOnceStarted(
+            { pidFIFO in
+                "trap '' TERM; sleep 100 & \(Support.publish("$$ $!", to: pidFIFO)) && sleep 100"
+            }, gracePeriod: .milliseconds(200), exitStrategy: strategy)
         try #require(pids.count == 2)
         #expect(cancellationTook >= .milliseconds(200))
         #expect(outcome.termination == .signaled(SIGKILL))
@@ -329,9 +338,10 @@ import Darwin
     /// A zero grace period sends SIGKILL straight away.
     @Test(.timeLimit(.minutes(5)))
     func zeroGracePeriodKillsImmediately() async throws {
-        let (_, outcome, _) = try await cancelOnceStarted({ pidFIFO in
-            "trap '' TERM; \(Support.publish("$$", to: pidFIFO)) && sleep 100"
-        }, gracePeriod: .zero)
+        let (_, outcome, _) = try await cancelOnceStarted(
+            { pidFIFO in
+                "trap '' TERM; \(Support.publish("$$", to: pidFIFO)) && sleep 100"
+            }, gracePeriod: .zero)
         #expect(outcome.termination == .signaled(SIGKILL))
         #expect(outcome.cancellation == .kill)
     }
@@ -340,9 +350,10 @@ import Darwin
     @Test(.timeLimit(.minutes(5)))
     func grandchildIgnoringSIGTERMIsKilledWhenTheLeaderExits() async throws {
         // The background subshell ignores SIGTERM; the leader does not, so it exits long before the grace period.
-        let (pids, outcome, _) = try await cancelOnceStarted({ pidFIFO in
-            "(trap '' TERM; exec sleep 100) & \(Support.publish("$$ $!", to: pidFIFO)) && sleep 100"
-        }, gracePeriod: .seconds(60))
+        let (pids, outcome, _) = try await cancelOnceStarted(
+            { pidFIFO in
+                "(trap '' TERM; exec sleep 100) & \(Support.publish("$$ $!", to: pidFIFO)) && sleep 100"
+            }, gracePeriod: .seconds(60))
         try #require(pids.count == 2)
         #expect(outcome.termination == .signaled(SIGTERM))
         #expect(outcome.cancellation == .terminate)
@@ -360,7 +371,7 @@ import Darwin
         defer { _ = kill(pids[1], SIGKILL) }
         #expect(outcome.cancellation != nil)
         #if os(Linux)
-        #expect(!Support.isRunningAndUnsignalled(pids[1]), "the setsid descendant was left running")
+            #expect(!Support.isRunningAndUnsignalled(pids[1]), "the setsid descendant was left running")
         #endif
     }
 

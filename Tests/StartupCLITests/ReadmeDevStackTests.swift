@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The README's dev-stack sessions, replayed with the built binary on the repository's
@@ -40,8 +40,9 @@ import Darwin
 
     private func block(startingWith prefix: String) throws -> (arguments: [String], shown: [String]) {
         let blocks = try ReadmeSessionTests.sessionBlocks()
-        let block = try #require(blocks[prefix] ?? blocks.first { $0.key.hasPrefix(prefix) }?.value,
-                                 "the README has no block starting \(prefix)")
+        let block = try #require(
+            blocks[prefix] ?? blocks.first { $0.key.hasPrefix(prefix) }?.value,
+            "the README has no block starting \(prefix)")
         var arguments = Array(Self.words(String(block[0].dropFirst(2))).dropFirst())
         arguments.insert("--no-report", at: arguments.firstIndex(of: "--") ?? arguments.endIndex)
         return (arguments, Array(block.dropFirst()))

@@ -8,13 +8,15 @@ import Testing
         let folder = try TemporaryDirectory()
         // "noisy" prints 64 KiB that the progress printer shows under it as it finishes, while
         // "sleeper" (one second) runs; the reader takes about 1.6 s for that output.
-        try folder.write("commands.json", #"""
-        {"version": 1, "commands": [
-          {"id": "noisy", "run": "head -c 65536 /dev/zero | tr '\\0' x"},
-          {"id": "sleeper", "dependencies": ["noisy"], "run": "sleep 1"},
-          {"id": "after", "dependencies": ["sleeper"], "run": "true"}
-        ]}
-        """#)
+        try folder.write(
+            "commands.json",
+            #"""
+            {"version": 1, "commands": [
+              {"id": "noisy", "run": "head -c 65536 /dev/zero | tr '\\0' x"},
+              {"id": "sleeper", "dependencies": ["noisy"], "run": "sleep 1"},
+              {"id": "after", "dependencies": ["sleeper"], "run": "true"}
+            ]}
+            """#)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: StartupBinary.path)
         process.arguments = ["run", "--report", "report.json"]

@@ -4,9 +4,9 @@ import Testing
 @testable import StartupCLI
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Helpers shared by the process-spawning tests.
@@ -33,8 +33,10 @@ enum SpawnTestSupport {
     static func writeFile(_ path: String, _ contents: String, executable: Bool) async throws {
         let outcome = await ProcessSpawner.run(
             ProcessSpec(
-                arguments: ["/bin/sh", "-c", "printf %s \"$1\" > \"$2\" && chmod \"$3\" \"$2\"", "sh", contents, path,
-                            executable ? "755" : "644"],
+                arguments: [
+                    "/bin/sh", "-c", "printf %s \"$1\" > \"$2\" && chmod \"$3\" \"$2\"", "sh", contents, path,
+                    executable ? "755" : "644",
+                ],
                 environment: environment, output: .capture))
         try #require(outcome.termination == .exited(0), "cannot create \(path): \(text(outcome))")
     }
@@ -43,18 +45,18 @@ enum SpawnTestSupport {
     /// so unlike "still alive", this observes a kill we sent to a process we do not reap without racing it.
     static func isRunningAndUnsignalled(_ pid: pid_t) -> Bool {
         #if os(Linux)
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return false }
-        var fields: [String: String] = [:]
-        for line in status.split(separator: "\n") {
-            let parts = line.split(separator: ":", maxSplits: 1)
-            if parts.count == 2 { fields[String(parts[0])] = parts[1].trimmingCharacters(in: .whitespaces) }
-        }
-        let fatal: UInt64 = 1 << (UInt64(SIGKILL) - 1) | 1 << (UInt64(SIGTERM) - 1)
-        let pending = ["SigPnd", "ShdPnd"].map { UInt64(fields[$0] ?? "", radix: 16) ?? .max }
-        let state = fields["State"]?.first
-        return state != "Z" && state != "X" && pending.allSatisfy { $0 & fatal == 0 }
+            guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return false }
+            var fields: [String: String] = [:]
+            for line in status.split(separator: "\n") {
+                let parts = line.split(separator: ":", maxSplits: 1)
+                if parts.count == 2 { fields[String(parts[0])] = parts[1].trimmingCharacters(in: .whitespaces) }
+            }
+            let fatal: UInt64 = 1 << (UInt64(SIGKILL) - 1) | 1 << (UInt64(SIGTERM) - 1)
+            let pending = ["SigPnd", "ShdPnd"].map { UInt64(fields[$0] ?? "", radix: 16) ?? .max }
+            let state = fields["State"]?.first
+            return state != "Z" && state != "X" && pending.allSatisfy { $0 & fatal == 0 }
         #else
-        return !(kill(pid, 0) == -1 && errno == ESRCH)
+            return !(kill(pid, 0) == -1 && errno == ESRCH)
         #endif
     }
 

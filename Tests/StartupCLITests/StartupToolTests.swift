@@ -1,17 +1,18 @@
 import Foundation
 import Testing
+
 @testable import StartupCLI
 
 /// The CLI called in-process: every subcommand and option, output and exit code.
 @Suite struct StartupToolTests {
     private let sample = """
-    {"version": 1, "commands": [
-      {"id": "configuration", "run": "true", "estimate": "40ms"},
-      {"id": "database", "dependencies": ["configuration"], "run": "echo db-ready", "estimate": "120ms"},
-      {"id": "cache", "dependencies": ["configuration"], "run": "true", "estimate": "30ms"},
-      {"id": "ready", "dependencies": ["database", "cache"]}
-    ]}
-    """
+        {"version": 1, "commands": [
+          {"id": "configuration", "run": "true", "estimate": "40ms"},
+          {"id": "database", "dependencies": ["configuration"], "run": "echo db-ready", "estimate": "120ms"},
+          {"id": "cache", "dependencies": ["configuration"], "run": "true", "estimate": "30ms"},
+          {"id": "ready", "dependencies": ["database", "cache"]}
+        ]}
+        """
 
     private func run(_ arguments: [String], environment: [String: String] = [:]) async -> (ExitCode, Console) {
         let console = Console.capturing(width: 80)
@@ -26,7 +27,9 @@ import Testing
         #expect(code == .success)
         let text = console.capturedOutput
         #expect(text.contains("4 commands in 3 waves"))
-        #expect(text.contains("wave 2\n  * database         120ms  after configuration\n    cache             30ms  slack 90ms  after configuration"))
+        #expect(
+            text.contains(
+                "wave 2\n  * database         120ms  after configuration\n    cache             30ms  slack 90ms  after configuration"))
         #expect(text.contains("configuration 40ms -> database 120ms -> ready 0ms"))
         #expect(text.contains("Predicted wall time with unlimited jobs: 160ms (sum of estimates 190ms)"))
         let limited = await run(["plan", "--file", file, "-j", "1"])
@@ -72,13 +75,15 @@ import Testing
 
     @Test func run_whenCommandFails_skipsDependentsShowsOutputAndExits1() async throws {
         let folder = try TemporaryDirectory()
-        let file = try folder.write("commands.json", """
-        {"version": 1, "commands": [
-          {"id": "database", "run": "echo cannot connect >&2; exit 3"},
-          {"id": "cache", "dependencies": ["database"], "run": "true"},
-          {"id": "logging", "run": "true"}
-        ]}
-        """)
+        let file = try folder.write(
+            "commands.json",
+            """
+            {"version": 1, "commands": [
+              {"id": "database", "run": "echo cannot connect >&2; exit 3"},
+              {"id": "cache", "dependencies": ["database"], "run": "true"},
+              {"id": "logging", "run": "true"}
+            ]}
+            """)
         let (code, console) = await run(["run", "-f", file, "--output", "quiet"])
         #expect(code == .failure)
         let text = console.capturedOutput
@@ -120,11 +125,13 @@ import Testing
     @Test func run_givesEachCommandItsIDEnvironmentAndDirectory() async throws {
         let folder = try TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: folder.file("sub"), withIntermediateDirectories: true)
-        let file = try folder.write("commands.json", """
-        {"version": 1, "defaults": {"env": {"SHARED": "s"}}, "commands": [
-          {"id": "probe", "run": "echo \\"$STARTUP_COMMAND_ID $SHARED $OWN $(basename $(pwd))\\"", "env": {"OWN": "o"}, "cwd": "sub"}
-        ]}
-        """)
+        let file = try folder.write(
+            "commands.json",
+            """
+            {"version": 1, "defaults": {"env": {"SHARED": "s"}}, "commands": [
+              {"id": "probe", "run": "echo \\"$STARTUP_COMMAND_ID $SHARED $OWN $(basename $(pwd))\\"", "env": {"OWN": "o"}, "cwd": "sub"}
+            ]}
+            """)
         let (code, console) = await run(["run", "-f", file])
         #expect(code == .success)
         #expect(console.capturedOutput.contains("│ probe s o sub\n"))
@@ -132,21 +139,26 @@ import Testing
 
     @Test func run_whenCommandTimesOut_killsItAndReportsTimedOut() async throws {
         let folder = try TemporaryDirectory()
-        let file = try folder.write("commands.json", """
-        {"version": 1, "commands": [{"id": "stuck", "run": "echo $$ > pid; sleep 60", "timeout": "300ms"}]}
-        """)
+        let file = try folder.write(
+            "commands.json",
+            """
+            {"version": 1, "commands": [{"id": "stuck", "run": "echo $$ > pid; sleep 60", "timeout": "300ms"}]}
+            """)
         let (code, console) = await run(["run", "-f", file, "--grace-period", "100ms"])
         #expect(code == .failure)
         #expect(console.capturedOutput.contains("timed out after 300ms"))
-        let pid = try #require(pid_t(String(contentsOfFile: folder.file("pid"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let pid = try #require(
+            pid_t(String(contentsOfFile: folder.file("pid"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(await ProcessExitWaiter.waitUntilGone(pid))
     }
 
     @Test func run_retriesAFailingCommand() async throws {
         let folder = try TemporaryDirectory()
-        let file = try folder.write("commands.json", """
-        {"version": 1, "commands": [{"id": "flaky", "run": "test -f marker || { touch marker; exit 1; }", "retries": 1, "cwd": "."}]}
-        """)
+        let file = try folder.write(
+            "commands.json",
+            """
+            {"version": 1, "commands": [{"id": "flaky", "run": "test -f marker || { touch marker; exit 1; }", "retries": 1, "cwd": "."}]}
+            """)
         let (code, console) = await run(["run", "-f", file])
         #expect(code == .success)
         #expect(console.capturedOutput.contains("↻ flaky attempt 1 failed (exit status 1); retrying in 100ms"))
@@ -155,9 +167,11 @@ import Testing
     @Test(.timeLimit(.minutes(2)))
     func run_whenCancelled_reportsInterrupted() async throws {
         let folder = try TemporaryDirectory()
-        let file = try folder.write("commands.json", """
-        {"version": 1, "commands": [{"id": "long", "run": "echo $$ > ready; sleep 60"}, {"id": "after", "dependencies": ["long"], "run": "true"}]}
-        """)
+        let file = try folder.write(
+            "commands.json",
+            """
+            {"version": 1, "commands": [{"id": "long", "run": "echo $$ > ready; sleep 60"}, {"id": "after", "dependencies": ["long"], "run": "true"}]}
+            """)
         try LineReader.makeFIFO(folder.file("ready"))
         let console = Console.capturing()
         let task = Task { await StartupTool.main(["run", "-f", file, "--grace-period", "100ms"], environment: [:], console: console) }
@@ -171,18 +185,21 @@ import Testing
 
     @Test func manifestErrors_exit65WithEveryProblem_missingFileExits66() async throws {
         let folder = try TemporaryDirectory()
-        let file = try folder.write("commands.json", """
-        {"version": 1, "commands": [{"id": "a", "dependsOn": ["b"]}, {"id": "c", "dependencies": ["cc"], "estimate": 5}]}
-        """)
+        let file = try folder.write(
+            "commands.json",
+            """
+            {"version": 1, "commands": [{"id": "a", "dependsOn": ["b"]}, {"id": "c", "dependencies": ["cc"], "estimate": 5}]}
+            """)
         let invalid = await run(["plan", "-f", file])
         #expect(invalid.0 == .invalidManifest)
-        #expect(invalid.1.capturedError == """
-        error: \(file) is not a valid manifest (3 problems):
-        \(file):1:41: commands[0] ("a").dependsOn: unknown key "dependsOn" (did you mean "dependencies"?); allowed keys: id, summary, dependencies, run, estimate, budget, timeout, retries, optional, onDemand, priority, env, cwd, stop, ready
-        \(file):1:91: commands[1] ("c").dependencies[0]: unknown command "cc"
-        \(file):1:110: commands[1] ("c").estimate: a duration needs a unit: found the bare number 5; write "5ms" or "5s"
+        #expect(
+            invalid.1.capturedError == """
+                error: \(file) is not a valid manifest (3 problems):
+                \(file):1:41: commands[0] ("a").dependsOn: unknown key "dependsOn" (did you mean "dependencies"?); allowed keys: id, summary, dependencies, run, estimate, budget, timeout, retries, optional, onDemand, priority, env, cwd, stop, ready
+                \(file):1:91: commands[1] ("c").dependencies[0]: unknown command "cc"
+                \(file):1:110: commands[1] ("c").estimate: a duration needs a unit: found the bare number 5; write "5ms" or "5s"
 
-        """)
+                """)
         let missing = await run(["run", "-f", folder.file("nope.json")])
         #expect(missing.0 == .manifestUnreadable)
         #expect(missing.1.capturedError == "error: cannot read manifest \(folder.file("nope.json")): no such file\n")
@@ -212,14 +229,16 @@ import Testing
     @Test(.timeLimit(.minutes(2)))
     func run_keepRunning_stopsInReverseDependencyOrderWhenInterrupted() async throws {
         let folder = try TemporaryDirectory()
-        let file = try folder.write("commands.json", """
-        {"version": 1, "commands": [
-          {"id": "database", "run": "true", "stop": "echo database >> stops"},
-          {"id": "cache", "dependencies": ["database"], "run": "true", "stop": "echo cache >> stops"},
-          {"id": "logging", "run": "true", "stop": "echo logging > logging-stopped"},
-          {"id": "api", "dependencies": ["cache", "logging"], "run": "true", "stop": "echo api >> stops"}
-        ]}
-        """)
+        let file = try folder.write(
+            "commands.json",
+            """
+            {"version": 1, "commands": [
+              {"id": "database", "run": "true", "stop": "echo database >> stops"},
+              {"id": "cache", "dependencies": ["database"], "run": "true", "stop": "echo cache >> stops"},
+              {"id": "logging", "run": "true", "stop": "echo logging > logging-stopped"},
+              {"id": "api", "dependencies": ["cache", "logging"], "run": "true", "stop": "echo api >> stops"}
+            ]}
+            """)
         let output = try await interruptWhenKeepingRunning(file, in: folder) {
             #expect(!FileManager.default.fileExists(atPath: folder.file("stops")), "nothing stops before the interrupt")
         }
@@ -232,9 +251,11 @@ import Testing
     @Test(.timeLimit(.minutes(2)))
     func run_whenAStopLineFails_exits1AndShowsItsOutput() async throws {
         let folder = try TemporaryDirectory()
-        let file = try folder.write("commands.json", """
-        {"version": 1, "commands": [{"id": "server", "run": "true", "stop": "echo cannot stop; exit 4"}]}
-        """)
+        let file = try folder.write(
+            "commands.json",
+            """
+            {"version": 1, "commands": [{"id": "server", "run": "true", "stop": "echo cannot stop; exit 4"}]}
+            """)
         let output = try await interruptWhenKeepingRunning(file, in: folder) {}
         #expect(output.status == 1)
         #expect(output.text.contains("✗ server"))
@@ -248,8 +269,9 @@ import Testing
     private func interruptWhenKeepingRunning(
         _ file: String, in folder: TemporaryDirectory, whileKept: () -> Void
     ) async throws -> (status: Int32, text: String) {
-        let running = try StartupBinary.startWithPipedOutput(["run", "-f", file, "--keep-running", "--no-report"],
-                                                             in: folder.path)
+        let running = try StartupBinary.startWithPipedOutput(
+            ["run", "-f", file, "--keep-running", "--no-report"],
+            in: folder.path)
         defer { try? FileManager.default.removeItem(atPath: running.errorFile) }
         let kept = await LineReader.readLines(from: running.output, through: "Keeping running", closes: false)
         try #require(kept.contains("Keeping running"), "startup ended without keeping running: \(kept)")

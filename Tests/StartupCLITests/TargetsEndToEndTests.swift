@@ -8,17 +8,17 @@ import Testing
     /// `search-index` is on demand and nothing needs it; `image-cache` is on demand and the eager
     /// `first-screen` needs it; `upload` is required and depends on the optional `analytics`.
     static let manifest = """
-    {"version": 1, "commands": [
-      {"id": "configuration", "run": "touch configuration.ran", "estimate": "20ms"},
-      {"id": "logging", "dependencies": ["configuration"], "run": "touch logging.ran", "estimate": "10ms"},
-      {"id": "database", "dependencies": ["configuration"], "run": "touch database.ran", "estimate": "50ms"},
-      {"id": "analytics", "dependencies": ["logging"], "run": "touch analytics.ran", "optional": true},
-      {"id": "upload", "dependencies": ["analytics"], "run": "touch upload.ran"},
-      {"id": "search-index", "dependencies": ["database"], "run": "touch search-index.ran", "onDemand": true},
-      {"id": "image-cache", "dependencies": ["configuration"], "run": "touch image-cache.ran", "onDemand": true},
-      {"id": "first-screen", "dependencies": ["database", "image-cache"], "run": "touch first-screen.ran"}
-    ]}
-    """
+        {"version": 1, "commands": [
+          {"id": "configuration", "run": "touch configuration.ran", "estimate": "20ms"},
+          {"id": "logging", "dependencies": ["configuration"], "run": "touch logging.ran", "estimate": "10ms"},
+          {"id": "database", "dependencies": ["configuration"], "run": "touch database.ran", "estimate": "50ms"},
+          {"id": "analytics", "dependencies": ["logging"], "run": "touch analytics.ran", "optional": true},
+          {"id": "upload", "dependencies": ["analytics"], "run": "touch upload.ran"},
+          {"id": "search-index", "dependencies": ["database"], "run": "touch search-index.ran", "onDemand": true},
+          {"id": "image-cache", "dependencies": ["configuration"], "run": "touch image-cache.ran", "onDemand": true},
+          {"id": "first-screen", "dependencies": ["database", "image-cache"], "run": "touch first-screen.ran"}
+        ]}
+        """
 
     private func folderWithManifest() throws -> TemporaryDirectory {
         let folder = try TemporaryDirectory()
@@ -39,7 +39,8 @@ import Testing
 
     @Test func run_withTargets_runsExactlyTheTargetsAndWhatTheyNeed() async throws {
         let folder = try folderWithManifest()
-        let result = try await StartupBinary.run(["run", "--format", "json", "--no-report", "upload", "database", "upload"], in: folder.path)
+        let result = try await StartupBinary.run(
+            ["run", "--format", "json", "--no-report", "upload", "database", "upload"], in: folder.path)
         #expect(result.status == 0, "\(result.error)")
         #expect(result.error.isEmpty)
         let report = try commands(in: result.output)
@@ -56,7 +57,8 @@ import Testing
         #expect(!result.output.contains("first-screen"))
         #expect(try ran(in: folder) == ["configuration", "database", "search-index"])
 
-        let simulated = try await StartupBinary.run(["run", "--simulate", "--format", "json", "--no-report", "search-index"], in: folder.path)
+        let simulated = try await StartupBinary.run(
+            ["run", "--simulate", "--format", "json", "--no-report", "search-index"], in: folder.path)
         #expect(simulated.status == 0, "\(simulated.error)")
         #expect(try commands(in: simulated.output).map(\.id) == ["configuration", "database", "search-index"])
     }
@@ -94,12 +96,13 @@ import Testing
         let result = try await StartupBinary.run(arguments + ["first-scren", "database", "nothing-like-it"], in: folder.path)
         #expect(result.status == 64)
         #expect(result.output.isEmpty)
-        #expect(result.error == """
-        error: unknown target "first-scren" (did you mean "first-screen"?)
-        error: unknown target "nothing-like-it"
-        Usage: see startup \(arguments[0]) --help
+        #expect(
+            result.error == """
+                error: unknown target "first-scren" (did you mean "first-screen"?)
+                error: unknown target "nothing-like-it"
+                Usage: see startup \(arguments[0]) --help
 
-        """)
+                """)
         #expect(try ran(in: folder).isEmpty)
         #expect(!FileManager.default.fileExists(atPath: folder.file(".startup")))
     }
@@ -109,14 +112,16 @@ import Testing
         let text = try await StartupBinary.run(["plan"], in: folder.path)
         #expect(text.status == 0, "\(text.error)")
         let lines = text.output.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines.filter { $0.hasSuffix("(on demand)") }.map { $0.split(separator: " ").first { $0 != "*" } }
+        #expect(
+            lines.filter { $0.hasSuffix("(on demand)") }.map { $0.split(separator: " ").first { $0 != "*" } }
                 == ["image-cache", "search-index"])  // By wave.
         let warnings = try #require(lines.firstIndex(of: "Warnings:"))
-        #expect(Array(lines[(warnings + 1)...]) == [
-            #"  "upload" is required but depends on "analytics", which is optional: if "analytics" fails, "upload" is skipped and the run fails"#,
-            #"  "image-cache" is on demand but the eager "first-screen" depends on it, so it always runs"#,
-            "",
-        ])
+        #expect(
+            Array(lines[(warnings + 1)...]) == [
+                #"  "upload" is required but depends on "analytics", which is optional: if "analytics" fails, "upload" is skipped and the run fails"#,
+                #"  "image-cache" is on demand but the eager "first-screen" depends on it, so it always runs"#,
+                "",
+            ])
 
         let json = try await StartupBinary.run(["plan", "--format", "json"], in: folder.path)
         #expect(json.status == 0, "\(json.error)")

@@ -1,6 +1,6 @@
 import StartupJSON
-import Testing
 import StartupTestSupport
+import Testing
 
 @Suite struct JSONParserTests {
     // MARK: Values
@@ -56,10 +56,11 @@ import StartupTestSupport
 
     @Test func parse_whenObjectHasDuplicateKeys_keepsEveryMemberInOrder() throws {
         let root = try parse(#"{"id":"a","id":"b"}"#)
-        #expect(try members(of: root) == [
-            JSONMember(key: "id", keyLocation: at(1, 2), value: .string("a"), valueLocation: at(1, 7)),
-            JSONMember(key: "id", keyLocation: at(1, 11), value: .string("b"), valueLocation: at(1, 16)),
-        ])
+        #expect(
+            try members(of: root) == [
+                JSONMember(key: "id", keyLocation: at(1, 2), value: .string("a"), valueLocation: at(1, 7)),
+                JSONMember(key: "id", keyLocation: at(1, 11), value: .string("b"), valueLocation: at(1, 16)),
+            ])
     }
 
     @Test(arguments: [
@@ -314,21 +315,22 @@ import StartupTestSupport
         #expect(throws: failure(.loneSurrogate(unit), 1, column)) { try parse(text) }
     }
 
-    @Test(arguments: [
-        ([0x22, 0xFF, 0x22], UInt8(0xFF), 1, 2),             // never valid in UTF-8
-        ([0x22, 0x80, 0x22], 0x80, 1, 2),                    // continuation byte without a lead
-        ([0x22, 0xC0, 0x80, 0x22], 0xC0, 1, 2),              // overlong encoding of U+0000
-        ([0x22, 0xE0, 0x80, 0x80, 0x22], 0xE0, 1, 2),        // overlong three-byte form
-        ([0x22, 0xED, 0xA0, 0x80, 0x22], 0xED, 1, 2),        // UTF-16 surrogate encoded as UTF-8
-        ([0x22, 0xF4, 0x90, 0x80, 0x80, 0x22], 0xF4, 1, 2),  // beyond U+10FFFF
-        ([0x22, 0x61, 0xE2, 0x82, 0x22], 0xE2, 1, 3),        // truncated before the quote
-        ([0x22, 0xE2, 0x82], 0xE2, 1, 2),                    // truncated at the end
-        ([0x5B, 0xFF, 0x5D], 0xFF, 1, 2),                    // outside a string
-        ([0x7B, 0x22, 0xC3, 0xA9, 0xFE, 0x22], 0xFE, 1, 4),  // in a key, after a valid "é"
-        ([0x5B, 0x22, 0xC3, 0xA9, 0x22, 0x2C, 0x0A, 0x20, 0xF8, 0x5D], 0xF8, 2, 2),
-        ([0x22, 0x5C, 0xFF, 0x22], 0xFF, 1, 3),              // after a backslash
-        ([0x5B, 0x5D, 0xC3], 0xC3, 1, 3),                    // trailing
-    ] as [([UInt8], UInt8, Int, Int)])
+    @Test(
+        arguments: [
+            ([0x22, 0xFF, 0x22], UInt8(0xFF), 1, 2),  // never valid in UTF-8
+            ([0x22, 0x80, 0x22], 0x80, 1, 2),  // continuation byte without a lead
+            ([0x22, 0xC0, 0x80, 0x22], 0xC0, 1, 2),  // overlong encoding of U+0000
+            ([0x22, 0xE0, 0x80, 0x80, 0x22], 0xE0, 1, 2),  // overlong three-byte form
+            ([0x22, 0xED, 0xA0, 0x80, 0x22], 0xED, 1, 2),  // UTF-16 surrogate encoded as UTF-8
+            ([0x22, 0xF4, 0x90, 0x80, 0x80, 0x22], 0xF4, 1, 2),  // beyond U+10FFFF
+            ([0x22, 0x61, 0xE2, 0x82, 0x22], 0xE2, 1, 3),  // truncated before the quote
+            ([0x22, 0xE2, 0x82], 0xE2, 1, 2),  // truncated at the end
+            ([0x5B, 0xFF, 0x5D], 0xFF, 1, 2),  // outside a string
+            ([0x7B, 0x22, 0xC3, 0xA9, 0xFE, 0x22], 0xFE, 1, 4),  // in a key, after a valid "é"
+            ([0x5B, 0x22, 0xC3, 0xA9, 0x22, 0x2C, 0x0A, 0x20, 0xF8, 0x5D], 0xF8, 2, 2),
+            ([0x22, 0x5C, 0xFF, 0x22], 0xFF, 1, 3),  // after a backslash
+            ([0x5B, 0x5D, 0xC3], 0xC3, 1, 3),  // trailing
+        ] as [([UInt8], UInt8, Int, Int)])
     func parse_whenBytesAreNotUTF8_reportsTheFirstBadByte(bytes: [UInt8], byte: UInt8, line: Int, column: Int) throws {
         let error = try #require(throws: JSONSyntaxError.self) { try JSONParser.parse(bytes) }
         #expect(error == failure(.invalidUTF8(byte: byte), line, column))
@@ -406,12 +408,18 @@ import StartupTestSupport
             (.controlCharacterInString(0x01), #"control character U+0001 inside a string; write it as \u0001"#),
             (.invalidEscape("x"), #"invalid escape '\x' in string; valid escapes are \" \\ \/ \b \f \n \r \t and \uXXXX"#),
             (.invalidUnicodeEscape, #"invalid \u escape; expected four hexadecimal digits after \u"#),
-            (.loneSurrogate(0xD83D), #"\uD83D is the first half of a UTF-16 surrogate pair; it must be followed by a \uDC00-\uDFFF escape"#),
+            (
+                .loneSurrogate(0xD83D),
+                #"\uD83D is the first half of a UTF-16 surrogate pair; it must be followed by a \uDC00-\uDFFF escape"#
+            ),
             (.loneSurrogate(0xDE00), #"\uDE00 is the second half of a UTF-16 surrogate pair; it must follow a \uD800-\uDBFF escape"#),
             (.trailingComma(before: "}"), "trailing comma before '}'; remove the ','"),
             (.nestingTooDeep(limit: 64), "arrays and objects are nested more than 64 levels deep"),
             (.trailingContent("x"), "unexpected 'x' after the end of the top-level value; a JSON document holds exactly one value"),
-            (.invalidLiteral("True"), "unknown word 'True'; expected a value (true, false and null are lowercase; strings need double quotes)"),
+            (
+                .invalidLiteral("True"),
+                "unknown word 'True'; expected a value (true, false and null are lowercase; strings need double quotes)"
+            ),
         ]
         for (reason, message) in cases {
             let error = JSONSyntaxError(reason, at: at(2, 5))
@@ -498,9 +506,10 @@ private func stripped(_ value: JSONValue) -> JSONValue {
     case .array(let elements):
         return .array(elements.map { JSONElement(value: stripped($0.value), location: nowhere) })
     case .object(let members):
-        return .object(members.map {
-            JSONMember(key: $0.key, keyLocation: nowhere, value: stripped($0.value), valueLocation: nowhere)
-        })
+        return .object(
+            members.map {
+                JSONMember(key: $0.key, keyLocation: nowhere, value: stripped($0.value), valueLocation: nowhere)
+            })
     default:
         return value
     }
@@ -641,17 +650,18 @@ private struct DocumentGenerator {
     private mutating func quoted(_ string: String) -> String {
         var text = "\""
         for scalar in string.unicodeScalars {
-            let short: String? = switch scalar {
-            case "\"": #"\""#
-            case "\\": #"\\"#
-            case "/": #"\/"#
-            case "\u{8}": #"\b"#
-            case "\u{C}": #"\f"#
-            case "\n": #"\n"#
-            case "\r": #"\r"#
-            case "\t": #"\t"#
-            default: nil
-            }
+            let short: String? =
+                switch scalar {
+                case "\"": #"\""#
+                case "\\": #"\\"#
+                case "/": #"\/"#
+                case "\u{8}": #"\b"#
+                case "\u{C}": #"\f"#
+                case "\n": #"\n"#
+                case "\r": #"\r"#
+                case "\t": #"\t"#
+                default: nil
+                }
             let mustEscape = scalar == "\"" || scalar == "\\" || scalar.value < 0x20
             switch Int.random(in: 0..<3, using: &random) {
             case 0 where !mustEscape:
@@ -681,7 +691,8 @@ private struct DocumentGenerator {
             0x80, 0xBF, 0xC0, 0xC3, 0xE2, 0xED, 0xEF, 0xF0, 0xF4, 0xFF,
         ]
         for _ in 0..<Int.random(in: 1...3, using: &random) {
-            let byte = Bool.random(using: &random)
+            let byte =
+                Bool.random(using: &random)
                 ? interesting.randomElement(using: &random)!
                 : UInt8.random(in: 0...255, using: &random)
             let position = Int.random(in: 0...bytes.count, using: &random)

@@ -1,5 +1,6 @@
-@testable import StartupKit
 import Testing
+
+@testable import StartupKit
 
 /// Whole nanoseconds of a duration, as the scheduler records every start and end.
 @Suite struct DurationNanosecondsTests {

@@ -1,6 +1,7 @@
-import Testing
-@testable import StartupKit
 import StartupTestSupport
+import Testing
+
+@testable import StartupKit
 
 @Suite struct IdentifierSuggestionIndexTests {
     /// Today's answer by a full scan: the nearest within a third of the length (earliest on ties),
@@ -50,11 +51,14 @@ import StartupTestSupport
         let candidates = (0..<40).map { _ in randomWord(&generator, length: 3...14) }
         var index = IdentifierSuggestionIndex(candidates)
         for _ in 0..<60 {
-            let typed = Bool.random(using: &generator) ? typo(of: candidates.randomElement(using: &generator)!, &generator)
+            let typed =
+                Bool.random(using: &generator)
+                ? typo(of: candidates.randomElement(using: &generator)!, &generator)
                 : randomWord(&generator, length: 2...12)
             let excluded = Bool.random(using: &generator) ? candidates.randomElement(using: &generator) : nil
-            #expect(index.closest(to: typed, excluding: excluded) == fullScan(typed, candidates, excluding: excluded),
-                    "typo \(typed) excluding \(excluded ?? "nothing")")
+            #expect(
+                index.closest(to: typed, excluding: excluded) == fullScan(typed, candidates, excluding: excluded),
+                "typo \(typed) excluding \(excluded ?? "nothing")")
         }
     }
 

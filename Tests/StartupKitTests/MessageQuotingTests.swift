@@ -1,4 +1,5 @@
 import Testing
+
 @testable import StartupKit
 
 @Suite struct MessageQuotingTests {

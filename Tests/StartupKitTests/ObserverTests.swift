@@ -1,6 +1,7 @@
 import Dispatch
-@testable import StartupKit
 import Testing
+
+@testable import StartupKit
 
 /// Observers run off the scheduler's path: a blocked observer holds up the events, never the
 /// commands or their recorded times.
@@ -43,9 +44,13 @@ import Testing
         #expect(report.commands.map(\.startOffset) == [.zero, .milliseconds(10), .milliseconds(210)])
         #expect(report.commands.map(\.duration) == [.milliseconds(10), .milliseconds(200), .milliseconds(10)])
         // Every event still arrives, in order, the report last.
-        #expect(observer.events.summaries == [
-            "started a #1", "finished a succeeded", "started b #1", "finished b succeeded", "started c #1", "finished c succeeded",
-        ])
-        guard case .runFinished? = observer.events.all.last else { Issue.record("runFinished missing or not last"); return }
+        #expect(
+            observer.events.summaries == [
+                "started a #1", "finished a succeeded", "started b #1", "finished b succeeded", "started c #1", "finished c succeeded",
+            ])
+        guard case .runFinished? = observer.events.all.last else {
+            Issue.record("runFinished missing or not last")
+            return
+        }
     }
 }

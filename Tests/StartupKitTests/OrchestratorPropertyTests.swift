@@ -1,4 +1,5 @@
 import Testing
+
 @testable import StartupKit
 
 /// Runs many seeded random graphs and checks the orchestrator's invariants against the graph.
@@ -82,7 +83,8 @@ import Testing
             }
         }
         #expect(report.status == .failed)
-        #expect(Set(log.entries.compactMap { if case .started(let index) = $0 { index } else { nil } })
+        #expect(
+            Set(log.entries.compactMap { if case .started(let index) = $0 { index } else { nil } })
                 == Set(0..<graph.count).subtracting(downstream))
     }
 }

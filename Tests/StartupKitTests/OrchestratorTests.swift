@@ -1,5 +1,6 @@
-@testable import StartupKit
 import Testing
+
+@testable import StartupKit
 
 @Suite struct OrchestratorTests {
     struct Boom: Error, Equatable {
@@ -54,17 +55,25 @@ import Testing
         var builder = StartupPlanBuilder()
         builder.add("a") { _ in 1 }
         builder.add("b") { context in
-            do { _ = try context.output(of: "a", as: Int.self) } catch let error as StartupContextError { caught.withLock { $0.append(error) } }
-            do { _ = try context.output(of: "zzz", as: Int.self) } catch let error as StartupContextError { caught.withLock { $0.append(error) } }
+            do { _ = try context.output(of: "a", as: Int.self) } catch let error as StartupContextError {
+                caught.withLock { $0.append(error) }
+            }
+            do { _ = try context.output(of: "zzz", as: Int.self) } catch let error as StartupContextError {
+                caught.withLock { $0.append(error) }
+            }
         }
         builder.add("c", dependsOn: ["a"]) { context in
-            do { _ = try context.output(of: "a", as: String.self) } catch let error as StartupContextError { caught.withLock { $0.append(error) } }
+            do { _ = try context.output(of: "a", as: String.self) } catch let error as StartupContextError {
+                caught.withLock { $0.append(error) }
+            }
         }
         _ = await StartupOrchestrator(try builder.build(), options: .init(maxConcurrency: 1)).run()
         let errors = caught.withLock { $0 }
         #expect(Set(errors.map(\.code)) == [.notADependency, .unknownCommand, .outputTypeMismatch])
         let notADependency = try #require(errors.first { $0.code == .notADependency })
-        #expect(notADependency.description == "\"b\" asked for the output of \"a\", which is not among its dependencies; add \"a\" to its dependencies")
+        #expect(
+            notADependency.description
+                == "\"b\" asked for the output of \"a\", which is not among its dependencies; add \"a\" to its dependencies")
         let mismatch = try #require(errors.first { $0.code == .outputTypeMismatch })
         #expect(mismatch.description == "\"c\" asked for the output of \"a\": its output is Int, not String")
     }
@@ -78,9 +87,15 @@ import Testing
         let report = await StartupOrchestrator(try builder.build()).run()
         #expect(report.status == .failed)
         #expect(statusNames(report) == ["database": "failed", "cache": "skipped", "api": "skipped", "logging": "succeeded"])
-        guard case .failed(let error) = report["database"]!.status else { Issue.record("database should fail"); return }
+        guard case .failed(let error) = report["database"]!.status else {
+            Issue.record("database should fail")
+            return
+        }
         #expect(error as? Boom == Boom(attempt: 1))
-        guard case .skipped(let reason) = report["api"]!.status else { Issue.record("api should be skipped"); return }
+        guard case .skipped(let reason) = report["api"]!.status else {
+            Issue.record("api should be skipped")
+            return
+        }
         #expect(reason == SkipReason(failedCommand: "database", dependency: "cache"))
         #expect(reason.description == "dependency \"cache\" was skipped because \"database\" did not succeed")
         #expect(report["api"]!.attempts == 0 && report["api"]!.startOffset == nil)
@@ -122,9 +137,10 @@ import Testing
         builder.add("after-failing", dependsOn: ["failing"]) { _ in }
         let report = await StartupOrchestrator(try builder.build(), options: .init(failurePolicy: .failFast)).run()
         #expect(report.status == .failed)
-        #expect(statusNames(report) == [
-            "hanging": "cancelled", "failing": "failed", "after-hanging": "cancelled", "after-failing": "skipped",
-        ])
+        #expect(
+            statusNames(report) == [
+                "hanging": "cancelled", "failing": "failed", "after-hanging": "cancelled", "after-failing": "skipped",
+            ])
     }
 
     @Test func run_whenFailFastAndOptionalFails_keepsGoing() async throws {
@@ -140,11 +156,17 @@ import Testing
         let wasCancelled = Locked(false)
         var builder = StartupPlanBuilder()
         builder.add("stuck", options: CommandOptions(timeout: .milliseconds(20))) { _ in
-            do { try await hangUntilCancelled() } catch { wasCancelled.withLock { $0 = true }; throw error }
+            do { try await hangUntilCancelled() } catch {
+                wasCancelled.withLock { $0 = true }
+                throw error
+            }
         }
         builder.add("after", dependsOn: ["stuck"]) { _ in }
         let report = await StartupOrchestrator(try builder.build()).run()
-        guard case .timedOut(let limit) = report["stuck"]!.status else { Issue.record("stuck should time out"); return }
+        guard case .timedOut(let limit) = report["stuck"]!.status else {
+            Issue.record("stuck should time out")
+            return
+        }
         #expect(limit == .milliseconds(20))
         #expect(wasCancelled.withLock { $0 })
         #expect(statusNames(report)["after"] == "skipped")
@@ -171,10 +193,11 @@ import Testing
         let report = await StartupOrchestrator(try builder.build(), options: .init(observers: [collector])).run()
         #expect(report.status == .succeeded)
         #expect(report["flaky"]!.attempts == 3)
-        #expect(collector.summaries == [
-            "started flaky #1", "retrying flaky after #1 failed", "started flaky #2",
-            "retrying flaky after #2 failed", "started flaky #3", "finished flaky succeeded",
-        ])
+        #expect(
+            collector.summaries == [
+                "started flaky #1", "retrying flaky after #1 failed", "started flaky #2",
+                "retrying flaky after #2 failed", "started flaky #3", "finished flaky succeeded",
+            ])
     }
 
     @Test func run_whenRetriesRunOut_failsWithLastError() async throws {
@@ -183,14 +206,19 @@ import Testing
             throw Boom(attempt: context.attempt)
         }
         let report = await StartupOrchestrator(try builder.build()).run()
-        guard case .failed(let error) = report["broken"]!.status else { Issue.record("broken should fail"); return }
+        guard case .failed(let error) = report["broken"]!.status else {
+            Issue.record("broken should fail")
+            return
+        }
         #expect(error as? Boom == Boom(attempt: 2))
         #expect(report["broken"]!.attempts == 2)
     }
 
     @Test func run_retriesTimedOutAttempts() async throws {
         var builder = StartupPlanBuilder()
-        builder.add("slow-once", options: CommandOptions(timeout: .milliseconds(20), retry: RetryPolicy(maxRetries: 1, initialDelay: .zero))) { context in
+        builder.add(
+            "slow-once", options: CommandOptions(timeout: .milliseconds(20), retry: RetryPolicy(maxRetries: 1, initialDelay: .zero))
+        ) { context in
             if context.attempt == 1 { try await hangUntilCancelled() }
         }
         let report = await StartupOrchestrator(try builder.build()).run()
@@ -200,9 +228,10 @@ import Testing
 
     @Test func retryPolicy_delaysGrowExponentiallyUpToTheCeiling() {
         let policy = RetryPolicy(maxRetries: 5, initialDelay: .milliseconds(100), multiplier: 2, maxDelay: .milliseconds(350))
-        #expect((1...5).map { policy.delay(beforeAttempt: $0) } == [
-            .zero, .milliseconds(100), .milliseconds(200), .milliseconds(350), .milliseconds(350),
-        ])
+        #expect(
+            (1...5).map { policy.delay(beforeAttempt: $0) } == [
+                .zero, .milliseconds(100), .milliseconds(200), .milliseconds(350), .milliseconds(350),
+            ])
     }
 
     @Test func run_whenCancelled_cancelsInFlightAndStillReturnsReport() async throws {
@@ -280,9 +309,10 @@ import Testing
         builder.add("b", dependsOn: ["a"]) { _ in throw Boom(attempt: 1) }
         builder.add("c", dependsOn: ["b"]) { _ in }
         let report = await StartupOrchestrator(try builder.build(), options: .init(observers: [collector])).run()
-        #expect(collector.summaries == [
-            "started a #1", "finished a succeeded", "started b #1", "finished b failed", "finished c skipped",
-        ])
+        #expect(
+            collector.summaries == [
+                "started a #1", "finished a succeeded", "started b #1", "finished b failed", "finished c skipped",
+            ])
         guard case .runStarted(3) = collector.all.first, case .runFinished(let final) = collector.all.last else {
             Issue.record("the run's events should frame the command events")
             return
@@ -295,7 +325,8 @@ import Testing
         builder.add("a") { _ in }
         builder.add("b", dependsOn: ["a"]) { _ in }
         let report = await StartupOrchestrator(try builder.build()).run()
-        let a = try #require(report["a"]), b = try #require(report["b"])
+        let a = try #require(report["a"])
+        let b = try #require(report["b"])
         #expect(try #require(a.endOffset) <= #require(b.startOffset))
         #expect(report.totalDuration == a.duration + b.duration)
         #expect(report.criticalPath == ["a", "b"])

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import StartupKit
 
 /// Serialized: the two million-command tests each keep a thread busy for seconds (tens of seconds
@@ -74,19 +75,20 @@ import Testing
 
     @Test func build_whenSeveralProblems_reportsAllInDeclarationOrder() {
         let found = issues([
-            ("a", ["b"]), ("b", ["a"]),          // cycle
-            ("c", ["c"]),                        // self
-            ("d", ["nope"]),                     // unknown
-            ("c", []),                           // duplicate
-            ("e", ["f"]), ("f", ["g"]), ("g", ["e"]), // second cycle
+            ("a", ["b"]), ("b", ["a"]),  // cycle
+            ("c", ["c"]),  // self
+            ("d", ["nope"]),  // unknown
+            ("c", []),  // duplicate
+            ("e", ["f"]), ("f", ["g"]), ("g", ["e"]),  // second cycle
         ])
-        #expect(found.map(\.description) == [
-            "dependency cycle: a -> b -> a",
-            "\"c\" depends on itself",
-            "unknown dependency \"nope\" of \"d\"",
-            "duplicate id \"c\": commands 2 and 4 (counting from 0) both use it",
-            "dependency cycle: e -> f -> g -> e",
-        ])
+        #expect(
+            found.map(\.description) == [
+                "dependency cycle: a -> b -> a",
+                "\"c\" depends on itself",
+                "unknown dependency \"nope\" of \"d\"",
+                "duplicate id \"c\": commands 2 and 4 (counting from 0) both use it",
+                "dependency cycle: e -> f -> g -> e",
+            ])
     }
 
     @Test func build_whenDependencyNamedTwice_countsItOnce() throws {

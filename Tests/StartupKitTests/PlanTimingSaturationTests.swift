@@ -1,4 +1,5 @@
 import Testing
+
 @testable import StartupKit
 
 /// Durations whose sums pass the 292 years of `Int64` nanoseconds: the timing saturates, never traps.
@@ -6,8 +7,10 @@ import Testing
     private func chain(_ count: Int, each estimate: Duration) throws -> StartupPlan {
         var builder = StartupPlanBuilder()
         for index in 0..<count {
-            builder.add(CommandID("c\(index)"), dependsOn: index == 0 ? [] : [CommandID("c\(index - 1)")],
-                        options: CommandOptions(estimate: estimate)) { _ in }
+            builder.add(
+                CommandID("c\(index)"), dependsOn: index == 0 ? [] : [CommandID("c\(index - 1)")],
+                options: CommandOptions(estimate: estimate)
+            ) { _ in }
         }
         builder.add("side", options: CommandOptions(estimate: estimate)) { _ in }
         return try builder.build()

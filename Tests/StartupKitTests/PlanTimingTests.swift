@@ -1,4 +1,5 @@
 import Testing
+
 @testable import StartupKit
 
 /// Checks the plan's timing analysis and simulation against brute force on small random graphs.
@@ -71,7 +72,8 @@ import Testing
         let plan = try graph.plan(options: { CommandOptions(priority: CommandPriority(graph.priorities[$0])) })
         let durations = durations(graph)
         for slots in [1, 2, 3] {
-            #expect(plan.predictedWallTime(durations: durations, slots: slots)
+            #expect(
+                plan.predictedWallTime(durations: durations, slots: slots)
                     == .nanoseconds(referenceMakespan(graph, plan: plan, slots: slots)), "\(slots) slots")
         }
         #expect(plan.predictedWallTime(durations: durations) == plan.timing(durations: durations).criticalPathDuration)

@@ -1,6 +1,7 @@
-@testable import StartupKit
 import StartupTestSupport
 import Testing
+
+@testable import StartupKit
 
 /// The ready queue's heap: pops come out smallest first, whatever the order of inserts and pops.
 @Suite struct PriorityHeapTests {

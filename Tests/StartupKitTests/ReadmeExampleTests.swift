@@ -1,4 +1,5 @@
 import Testing
+
 @testable import StartupKit
 
 /// The README's library tour, compiled and run, so the README stays true.
@@ -43,8 +44,10 @@ import Testing
         builder.add(Configuration())
         builder.add(Database())
         builder.add(FirstScreen())
-        builder.add("analytics", dependsOn: ["configuration"],
-                    options: CommandOptions(priority: .low, isOptional: true)) { _ in }
+        builder.add(
+            "analytics", dependsOn: ["configuration"],
+            options: CommandOptions(priority: .low, isOptional: true)
+        ) { _ in }
         let plan = try builder.build()
 
         let report = await StartupOrchestrator(plan, options: .init(maxConcurrency: 8)).run()

@@ -19,8 +19,10 @@ extension ReadmeExampleTests {
         builder.add(Configuration())
         builder.add(Database())
         builder.add(FirstScreen())
-        builder.add("feature-flags", dependsOn: ["configuration"],
-                    options: CommandOptions(activation: .onDemand)) { _ in try await FeatureFlags.fetch() }
+        builder.add(
+            "feature-flags", dependsOn: ["configuration"],
+            options: CommandOptions(activation: .onDemand)
+        ) { _ in try await FeatureFlags.fetch() }
         builder.addGate("first-frame", dependsOn: [FirstScreen.id])
         builder.add("prefetch-feed", dependsOn: ["first-frame"]) { _ in await Feed.prefetch() }
         return StartupOrchestrator(try builder.build()).start()
@@ -74,8 +76,9 @@ extension ReadmeExampleTests {
         builder.add("analytics", options: CommandOptions(isOptional: true)) { _ in }
         builder.add("reports", dependsOn: ["analytics"]) { _ in }
         let plan = try builder.build()
-        #expect(plan.warnings.map(\.description) == [
-            #""reports" is required but depends on "analytics", which is optional: if "analytics" fails, "reports" is skipped and the run fails"#,
-        ])
+        #expect(
+            plan.warnings.map(\.description) == [
+                #""reports" is required but depends on "analytics", which is optional: if "analytics" fails, "reports" is skipped and the run fails"#
+            ])
     }
 }

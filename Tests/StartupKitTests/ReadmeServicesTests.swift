@@ -16,8 +16,8 @@ extension ReadmeExampleTests {
         var options: CommandOptions { CommandOptions(timeout: .seconds(5), stopTimeout: .seconds(2)) }
         func run(_ context: StartupContext, ready: ReadySignal<DatabasePool>) async throws {
             let pool = try await DatabasePool.open(try context.output(of: Configuration.self).databaseURL)
-            ready(pool)                                   // "api" starts now and reads `pool`
-            try await pool.serveUntilCancelled()          // until shutdown cancels it
+            ready(pool)  // "api" starts now and reads `pool`
+            try await pool.serveUntilCancelled()  // until shutdown cancels it
         }
     }
 
@@ -33,8 +33,8 @@ extension ReadmeExampleTests {
         let run = StartupOrchestrator(try builder.build()).start()
         // The README bounds this wait by 5s; a loaded machine under the thread sanitizer can take
         // longer, and tests assert outcomes, not timings.
-        try await run.wait(for: ["api"], timeout: .seconds(3_600))   // ready to take traffic
-        let stopped = await run.shutdown()                       // api, then database, each within its stop timeout
+        try await run.wait(for: ["api"], timeout: .seconds(3_600))  // ready to take traffic
+        let stopped = await run.shutdown()  // api, then database, each within its stop timeout
         #expect(stopped.status == .succeeded)
         #expect(stopped.stopOrder == ["api", "database"])
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import StartupKit
 
 /// Checks the orchestrator's order for ready commands as the plan computes it.

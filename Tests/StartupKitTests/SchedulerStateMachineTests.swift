@@ -1,5 +1,6 @@
-@testable import StartupKit
 import Testing
+
+@testable import StartupKit
 
 /// The scheduler's decisions alone, input by input, with made-up times: no tasks, no clock, no
 /// continuations (workers and the listener are numbers).
@@ -18,8 +19,10 @@ import Testing
         return try builder.build()
     }
 
-    private func machine(_ commands: [(String, [String], CommandOptions)], slots: Int? = nil,
-                         policy: FailurePolicy = .continueIndependent, events: Bool = false) throws -> (Machine, StartupPlan) {
+    private func machine(
+        _ commands: [(String, [String], CommandOptions)], slots: Int? = nil,
+        policy: FailurePolicy = .continueIndependent, events: Bool = false
+    ) throws -> (Machine, StartupPlan) {
         let plan = try plan(commands)
         return (Machine(plan: plan, maxConcurrency: slots, failurePolicy: policy, recordsEvents: events), plan)
     }
@@ -35,13 +38,14 @@ import Testing
         var result: [String: String] = [:]
         for (position, id) in plan.ids.enumerated() {
             let record = machine.records[position]
-            result[id.rawValue] = switch record.progress {
-            case .waiting: "waiting"
-            case .ready: "ready"
-            case .gateClosed: "gate closed"
-            case .running: "running"
-            case .done: machine.outcomes[position]?.name ?? "succeeded"
-            }
+            result[id.rawValue] =
+                switch record.progress {
+                case .waiting: "waiting"
+                case .ready: "ready"
+                case .gateClosed: "gate closed"
+                case .running: "running"
+                case .done: machine.outcomes[position]?.name ?? "succeeded"
+                }
         }
         return result
     }
@@ -182,7 +186,10 @@ import Testing
         let (next, actions) = machine.attemptEnded(runJob(database), outcome: .threw(Boom()), at: ms(3))
         #expect(next == .park && !actions.cancelWorkers)
         #expect(statuses(machine, plan) == ["database": "failed", "cache": "skipped", "api": "skipped", "logging": "running"])
-        guard case .skipped(let reason)? = machine.outcomes[2] else { Issue.record("api not skipped"); return }
+        guard case .skipped(let reason)? = machine.outcomes[2] else {
+            Issue.record("api not skipped")
+            return
+        }
         #expect(reason == SkipReason(failedCommand: "database", dependency: "cache"))
         let (last, ended) = machine.attemptEnded(runJob(logging), outcome: .succeeded, at: ms(4))
         #expect(last == .exit && ended.settled)
@@ -190,9 +197,10 @@ import Testing
     }
 
     @Test func failFast_onARequiredFailure_cancelsReadyAndInFlight_andEndsWhenTheLastAttemptReturns() throws {
-        var (machine, plan) = try machine([
-            ("a", [], .init()), ("b", [], .init()), ("c", [], .init()), ("after-b", ["b"], .init()),
-        ], slots: 2, policy: .failFast)
+        var (machine, plan) = try machine(
+            [
+                ("a", [], .init()), ("b", [], .init()), ("c", [], .init()), ("after-b", ["b"], .init()),
+            ], slots: 2, policy: .failFast)
         _ = machine.begin(at: ms(0), cancelled: false)
         let (b, _) = machine.workerArrived(at: ms(0))  // b first: its remaining path is longer
         let (a, _) = machine.workerArrived(at: ms(0))
@@ -213,9 +221,10 @@ import Testing
     }
 
     @Test func failFast_whenAnOptionalFailureSkipsARequiredCommand_stopsTheRun() throws {
-        var (machine, plan) = try machine([
-            ("optional", [], CommandOptions(isOptional: true)), ("required", ["optional"], .init()), ("other", [], .init()),
-        ], policy: .failFast)
+        var (machine, plan) = try machine(
+            [
+                ("optional", [], CommandOptions(isOptional: true)), ("required", ["optional"], .init()), ("other", [], .init()),
+            ], policy: .failFast)
         _ = machine.begin(at: ms(0), cancelled: false)
         let (optional, _) = machine.workerArrived(at: ms(0))
         let (_, actions) = machine.attemptEnded(runJob(optional), outcome: .threw(Boom()), at: ms(1))
@@ -225,10 +234,11 @@ import Testing
     }
 
     @Test func failFast_whenAnOptionalFailureSkipsOnlyOptionalCommands_goesOn() throws {
-        var (machine, plan) = try machine([
-            ("optional", [], CommandOptions(isOptional: true)), ("also-optional", ["optional"], CommandOptions(isOptional: true)),
-            ("other", [], .init()),
-        ], policy: .failFast)
+        var (machine, plan) = try machine(
+            [
+                ("optional", [], CommandOptions(isOptional: true)), ("also-optional", ["optional"], CommandOptions(isOptional: true)),
+                ("other", [], .init()),
+            ], policy: .failFast)
         _ = machine.begin(at: ms(0), cancelled: false)
         let (optional, _) = machine.workerArrived(at: ms(0))
         let (next, actions) = machine.attemptEnded(runJob(optional), outcome: .threw(Boom()), at: ms(1))
@@ -253,11 +263,15 @@ import Testing
         #expect(machine.outcomes[0]?.name == "timedOut")
         #expect(machine.records[0].start == 0 && machine.records[0].end == 60_000_000 && machine.records[0].attempts == 3)
         #expect(statuses(machine, plan) == ["flaky": "timedOut"])
-        guard case .events(let events) = machine.takeEvents(1) else { Issue.record("no events"); return }
-        #expect(events.map(Self.summary) == [
-            "run 1", "started flaky #1 @0ms", "retrying flaky after #1 failed @1ms", "started flaky #2 @1ms",
-            "retrying flaky after #2 timedOut @20ms", "started flaky #3 @20ms", "finished flaky timedOut x3 @60ms",
-        ])
+        guard case .events(let events) = machine.takeEvents(1) else {
+            Issue.record("no events")
+            return
+        }
+        #expect(
+            events.map(Self.summary) == [
+                "run 1", "started flaky #1 @0ms", "retrying flaky after #1 failed @1ms", "started flaky #2 @1ms",
+                "retrying flaky after #2 timedOut @20ms", "started flaky #3 @20ms", "finished flaky timedOut x3 @60ms",
+            ])
     }
 
     @Test func timeout_whileStopping_isReportedAsATimeout_notRetried() throws {
@@ -315,7 +329,10 @@ import Testing
     @Test func events_waitForTheListener_inDecisionOrder_andEndAfterTheLastOne() throws {
         var (machine, plan) = try machine([("a", [], .init()), ("b", ["a"], .init())], events: true)
         // The listener comes before anything happened: it waits.
-        guard case .wait = machine.takeEvents(1) else { Issue.record("listener did not wait"); return }
+        guard case .wait = machine.takeEvents(1) else {
+            Issue.record("listener did not wait")
+            return
+        }
         let begun = machine.begin(at: ms(0), cancelled: false)
         #expect(begun.deliver?.0 == 1)
         #expect(begun.deliver?.1?.map(Self.summary) == ["run 2"])
@@ -323,16 +340,26 @@ import Testing
         #expect(arrival.deliver == nil, "the listener is away delivering")
         let (b, _) = machine.attemptEnded(runJob(a), outcome: .succeeded, at: ms(2))
         _ = machine.attemptEnded(runJob(b), outcome: .succeeded, at: ms(3))
-        guard case .events(let events) = machine.takeEvents(1) else { Issue.record("no events"); return }
-        #expect(events.map(Self.summary) == [
-            "started a #1 @1ms", "finished a succeeded x1 @2ms", "started b #1 @2ms", "finished b succeeded x1 @3ms",
-        ])
-        guard case .wait = machine.takeEvents(1) else { Issue.record("listener did not wait"); return }
+        guard case .events(let events) = machine.takeEvents(1) else {
+            Issue.record("no events")
+            return
+        }
+        #expect(
+            events.map(Self.summary) == [
+                "started a #1 @1ms", "finished a succeeded x1 @2ms", "started b #1 @2ms", "finished b succeeded x1 @3ms",
+            ])
+        guard case .wait = machine.takeEvents(1) else {
+            Issue.record("listener did not wait")
+            return
+        }
         let report = RunResult(machine).report(plan: plan)
         let reported = machine.reportMade(report, settlement: 1)
         #expect(reported.deliver?.1?.map(Self.summary) == ["report succeeded"])
         #expect(!reported.finished, "the run is not closed: on-demand commands may still be requested")
-        guard case .wait = machine.takeEvents(1) else { Issue.record("listener did not wait"); return }
+        guard case .wait = machine.takeEvents(1) else {
+            Issue.record("listener did not wait")
+            return
+        }
         let closed = machine.close(at: ms(4))
         #expect(closed.finished && closed.deliver?.0 == 1 && closed.deliver?.1 == nil)
     }
@@ -340,8 +367,10 @@ import Testing
     // MARK: - Services
 
     /// A plan whose commands named in `services` are services.
-    private func serviceMachine(_ commands: [(String, [String])], services: Set<String>, slots: Int? = nil,
-                                events: Bool = false) throws -> (Machine, StartupPlan) {
+    private func serviceMachine(
+        _ commands: [(String, [String])], services: Set<String>, slots: Int? = nil,
+        events: Bool = false
+    ) throws -> (Machine, StartupPlan) {
         var builder = StartupPlanBuilder()
         for (id, dependencies) in commands {
             let ids = dependencies.map { CommandID($0) }
@@ -390,7 +419,10 @@ import Testing
         #expect(!machine.beginShutdown(at: ms(5)).isFirst, "the shutdown begins once")
         let (_, stopped) = machine.serviceEnded(runJob(cache), endedByItself: crash, at: ms(6))
         #expect(!stopped.shutDown, "an end during the shutdown asks for nothing")
-        guard case .events(let events) = machine.takeEvents(1) else { Issue.record("no events"); return }
+        guard case .events(let events) = machine.takeEvents(1) else {
+            Issue.record("no events")
+            return
+        }
         #expect(events.map(Self.summary).filter { $0.hasPrefix("service") } == ["service db ended @3ms"])
         _ = plan
     }
@@ -413,11 +445,16 @@ import Testing
         _ = machine.begin(at: ms(0), cancelled: false)
         let (a, _) = machine.workerArrived(at: ms(0))
         _ = machine.attemptEnded(runJob(a), outcome: .succeeded, at: ms(1))
-        guard case .end = machine.takeEvents(1) else { Issue.record("a disabled mailbox should end at once"); return }
+        guard case .end = machine.takeEvents(1) else {
+            Issue.record("a disabled mailbox should end at once")
+            return
+        }
     }
 
     private static func summary(_ event: StartupEvent) -> String {
-        func ms(_ duration: Duration) -> String { "\(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)ms" }
+        func ms(_ duration: Duration) -> String {
+            "\(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)ms"
+        }
         return switch event {
         case .runStarted(let count): "run \(count)"
         case .commandStarted(let id, let attempt, let at): "started \(id) #\(attempt) @\(ms(at))"

@@ -1,15 +1,18 @@
-@testable import StartupKit
 import Testing
+
+@testable import StartupKit
 @testable import StartupManifest
 
 @Suite struct ManifestBindingTests {
-    private let manifest = try! Manifest.decode(Array("""
-    {"version": 1, "commands": [
-      {"id": "configuration", "run": "./configure"},
-      {"id": "database", "dependencies": ["configuration"], "run": "./db", "retries": 2},
-      {"id": "ready", "dependencies": ["database"]}
-    ]}
-    """.utf8))
+    private let manifest = try! Manifest.decode(
+        Array(
+            """
+            {"version": 1, "commands": [
+              {"id": "configuration", "run": "./configure"},
+              {"id": "database", "dependencies": ["configuration"], "run": "./db", "retries": 2},
+              {"id": "ready", "dependencies": ["database"]}
+            ]}
+            """.utf8))
 
     struct Configuration: StartupCommand {
         static let id: CommandID = "configuration"
@@ -57,12 +60,14 @@ import Testing
     }
 
     @Test func makePlan_runsMainActorCommandsAndClosuresOnTheMainActor_withTheManifestsOptions() async throws {
-        let screen = try Manifest.decode(Array("""
-        {"version": 1, "commands": [
-          {"id": "theme", "run": "./theme", "priority": "high"},
-          {"id": "first-screen", "dependencies": ["theme"], "run": "./screen"}
-        ]}
-        """.utf8))
+        let screen = try Manifest.decode(
+            Array(
+                """
+                {"version": 1, "commands": [
+                  {"id": "theme", "run": "./theme", "priority": "high"},
+                  {"id": "first-screen", "dependencies": ["theme"], "run": "./screen"}
+                ]}
+                """.utf8))
         var binding = ManifestBinding()
         binding.bind(Theme())
         binding.bindOnMainActor("first-screen") { context in
@@ -87,21 +92,28 @@ import Testing
         try await run.wait(for: ["database"])
         // Its dependencies have succeeded, and yet it holds until the app opens it.
         let error = await #expect(throws: StartupWaitError.self) { try await run.wait(for: ["ready"], timeout: .zero) }
-        #expect(error?.reason == .timedOut(after: .zero, holdUps: [
-            StartupWaitError.HoldUp(command: "ready", blockers: [StartupWaitError.Blocker(command: "ready", state: .gateNotOpened, through: [])]),
-        ]))
+        #expect(
+            error?.reason
+                == .timedOut(
+                    after: .zero,
+                    holdUps: [
+                        StartupWaitError.HoldUp(
+                            command: "ready", blockers: [StartupWaitError.Blocker(command: "ready", state: .gateNotOpened, through: [])])
+                    ]))
         run.open("ready")
         let report = await run.report()
         #expect(report["ready"]?.status == .succeeded)
     }
 
     @Test func makePlan_whenAGateIsBoundToACommandWithWork_orOnDemand_orUnknown_namesThem() {
-        let gates = try! Manifest.decode(Array("""
-        {"version": 1, "commands": [
-          {"id": "configuration", "run": "./configure"},
-          {"id": "first-frame", "onDemand": true}
-        ]}
-        """.utf8))
+        let gates = try! Manifest.decode(
+            Array(
+                """
+                {"version": 1, "commands": [
+                  {"id": "configuration", "run": "./configure"},
+                  {"id": "first-frame", "onDemand": true}
+                ]}
+                """.utf8))
         var binding = ManifestBinding()
         binding.bindGate("configuration")
         binding.bindGate("first-frame")

@@ -1,5 +1,6 @@
 import StartupKit
 import Testing
+
 @testable import StartupManifest
 
 @Suite struct ManifestDecoderTests {
@@ -14,23 +15,27 @@ import Testing
     }
 
     @Test func decode_readsEveryKey() throws {
-        let manifest = try Manifest.decode(Array("""
-        { "version": 1, "defaults": { "timeout": "30s", "retries": 2, "env": {"A": "1"}, "cwd": "sub" },
-          "commands": [
-            { "id": "configuration", "summary": "Load", "run": "sleep 0.04", "estimate": "40ms" },
-            { "id": "database", "dependencies": ["configuration"], "run": "sleep 0.12", "estimate": "1.5s",
-              "timeout": "5s", "retries": 1, "optional": true, "onDemand": true, "priority": "high", "env": {"MODE": "fast"},
-              "cwd": "." },
-            { "id": "ready", "dependencies": ["database"], "priority": -7, "stop": "./undo-ready" }
-          ] }
-        """.utf8))
+        let manifest = try Manifest.decode(
+            Array(
+                """
+                { "version": 1, "defaults": { "timeout": "30s", "retries": 2, "env": {"A": "1"}, "cwd": "sub" },
+                  "commands": [
+                    { "id": "configuration", "summary": "Load", "run": "sleep 0.04", "estimate": "40ms" },
+                    { "id": "database", "dependencies": ["configuration"], "run": "sleep 0.12", "estimate": "1.5s",
+                      "timeout": "5s", "retries": 1, "optional": true, "onDemand": true, "priority": "high", "env": {"MODE": "fast"},
+                      "cwd": "." },
+                    { "id": "ready", "dependencies": ["database"], "priority": -7, "stop": "./undo-ready" }
+                  ] }
+                """.utf8))
         #expect(manifest.defaults == ManifestDefaults(timeout: .seconds(30), retries: 2, environment: ["A": "1"], workingDirectory: "sub"))
         #expect(manifest.commands.map(\.id) == ["configuration", "database", "ready"])
         let database = manifest.commands[1]
-        #expect(database == ManifestCommand(
-            id: "database", dependencies: ["configuration"], run: "sleep 0.12", estimate: .milliseconds(1_500),
-            timeout: .seconds(5), retries: 1, isOptional: true, isOnDemand: true, priority: .high, environment: ["MODE": "fast"],
-            workingDirectory: "."))
+        #expect(
+            database
+                == ManifestCommand(
+                    id: "database", dependencies: ["configuration"], run: "sleep 0.12", estimate: .milliseconds(1_500),
+                    timeout: .seconds(5), retries: 1, isOptional: true, isOnDemand: true, priority: .high, environment: ["MODE": "fast"],
+                    workingDirectory: "."))
         #expect(manifest.commands[2].run == nil)
         #expect(manifest.commands[2].priority == CommandPriority(-7))
         #expect(manifest.commands[2].stop == "./undo-ready")
@@ -42,26 +47,29 @@ import Testing
     }
 
     @Test func decode_onDemandThatIsNotABoolean_namesCommandKeyAndValue_andSuggestsTheKeyForLazy() {
-        let found = problems("""
-        {"version": 1, "commands": [
-          {"id": "search-index", "onDemand": "yes"}, {"id": "sync", "onDemand": 1}, {"id": "cache", "lazy": true}
-        ]}
-        """)
-        #expect(found == [
-            #"commands[0] ("search-index").onDemand: expected true or false, found "yes""#,
-            #"commands[1] ("sync").onDemand: expected true or false, found the number 1"#,
-            #"commands[2] ("cache").lazy: unknown key "lazy" (did you mean "onDemand"?); allowed keys: id, summary, dependencies, run, "#
-                + "estimate, budget, timeout, retries, optional, onDemand, priority, env, cwd, stop, ready",
-        ])
+        let found = problems(
+            """
+            {"version": 1, "commands": [
+              {"id": "search-index", "onDemand": "yes"}, {"id": "sync", "onDemand": 1}, {"id": "cache", "lazy": true}
+            ]}
+            """)
+        #expect(
+            found == [
+                #"commands[0] ("search-index").onDemand: expected true or false, found "yes""#,
+                #"commands[1] ("sync").onDemand: expected true or false, found the number 1"#,
+                #"commands[2] ("cache").lazy: unknown key "lazy" (did you mean "onDemand"?); allowed keys: id, summary, dependencies, run, "#
+                    + "estimate, budget, timeout, retries, optional, onDemand, priority, env, cwd, stop, ready",
+            ])
     }
 
     @Test func decode_unknownDependency_namesCommandKeyAndSuggestion() {
-        let found = problems("""
-        {"version": 1, "commands": [
-          {"id": "configuration"}, {"id": "a"}, {"id": "b"}, {"id": "c"},
-          {"id": "database", "dependencies": ["configuration", "confg"]}
-        ]}
-        """)
+        let found = problems(
+            """
+            {"version": 1, "commands": [
+              {"id": "configuration"}, {"id": "a"}, {"id": "b"}, {"id": "c"},
+              {"id": "database", "dependencies": ["configuration", "confg"]}
+            ]}
+            """)
         #expect(found == [#"commands[4] ("database").dependencies[1]: unknown command "confg" (did you mean "configuration"?)"#])
     }
 
@@ -70,42 +78,47 @@ import Testing
             try Manifest.decode(Array(#"{"version": 1, "commands": [{"id": "a", "dependsOn": ["b"]}]}"#.utf8), file: "app.json")
         }
         do {
-            _ = try Manifest.decode(Array("{\"version\": 1,\n \"commands\": [{\"id\": \"a\", \"dependsOn\": [\"b\"]}]}".utf8), file: "app.json")
+            _ = try Manifest.decode(
+                Array("{\"version\": 1,\n \"commands\": [{\"id\": \"a\", \"dependsOn\": [\"b\"]}]}".utf8), file: "app.json")
         } catch {
-            #expect(error.description.hasPrefix(#"app.json:2:27: commands[0] ("a").dependsOn: unknown key "dependsOn" (did you mean "dependencies"?)"#))
+            #expect(
+                error.description.hasPrefix(
+                    #"app.json:2:27: commands[0] ("a").dependsOn: unknown key "dependsOn" (did you mean "dependencies"?)"#))
         }
     }
 
     @Test func decode_reportsEveryProblemAtOnceInDocumentOrder() {
-        let found = problems("""
-        {"version": 1, "extra": true, "defaults": {"timeout": 30},
-         "commands": [
-          {"id": "a", "estimate": "40", "retries": -1, "priority": "urgent"},
-          {"id": "b", "dependencies": ["b"], "optional": "yes", "run": "", "stop": " "},
-          {"id": "a", "timeout": "0s"},
-          {"id": "c", "dependencies": ["d"]}, {"id": "d", "dependencies": ["c"]},
-          {"summary": "no id"}, 42, {"id": "has space"}, {"id": "e", "env": {"X": 1}, "cwd": ""}
-         ]}
-        """)
-        #expect(found == [
-            #"extra: unknown key "extra"; allowed keys: $schema, version, defaults, commands"#,
-            #"defaults.timeout: a duration needs a unit: found the bare number 30; write "30ms" or "30s""#,
-            #"commands[0] ("a").estimate: invalid duration "40": write a non-negative number with a unit, ms, s or m, such as "250ms" or "1.5s""#,
-            #"commands[0] ("a").retries: retries must be from 0 to 100, found -1"#,
-            #"commands[0] ("a").priority: expected "low", "normal", "high" or a whole number from -1000000 to 1000000, found "urgent""#,
-            #"commands[1] ("b").dependencies[0]: "b" cannot depend on itself"#,
-            #"commands[1] ("b").optional: expected true or false, found "yes""#,
-            #"commands[1] ("b").run: empty run line; leave "run" out to make the command a milestone"#,
-            #"commands[1] ("b").stop: empty stop line; leave "stop" out when nothing needs undoing"#,
-            #"commands[2] ("a").id: duplicate id "a", already used by commands[0]"#,
-            #"commands[2] ("a").timeout: a timeout must be longer than zero"#,
-            #"commands[3] ("c").dependencies: dependency cycle: c -> d -> c"#,
-            #"commands[5]: missing "id""#,
-            #"commands[6]: expected a command as an object, found a number"#,
-            #"commands[7] ("has space").id: invalid command id "has space": use 1 to 200 characters without spaces or control characters"#,
-            #"commands[8] ("e").env.X: expected a string, found a number"#,
-            #"commands[8] ("e").cwd: empty directory; use "." for the manifest's folder"#,
-        ])
+        let found = problems(
+            """
+            {"version": 1, "extra": true, "defaults": {"timeout": 30},
+             "commands": [
+              {"id": "a", "estimate": "40", "retries": -1, "priority": "urgent"},
+              {"id": "b", "dependencies": ["b"], "optional": "yes", "run": "", "stop": " "},
+              {"id": "a", "timeout": "0s"},
+              {"id": "c", "dependencies": ["d"]}, {"id": "d", "dependencies": ["c"]},
+              {"summary": "no id"}, 42, {"id": "has space"}, {"id": "e", "env": {"X": 1}, "cwd": ""}
+             ]}
+            """)
+        #expect(
+            found == [
+                #"extra: unknown key "extra"; allowed keys: $schema, version, defaults, commands"#,
+                #"defaults.timeout: a duration needs a unit: found the bare number 30; write "30ms" or "30s""#,
+                #"commands[0] ("a").estimate: invalid duration "40": write a non-negative number with a unit, ms, s or m, such as "250ms" or "1.5s""#,
+                #"commands[0] ("a").retries: retries must be from 0 to 100, found -1"#,
+                #"commands[0] ("a").priority: expected "low", "normal", "high" or a whole number from -1000000 to 1000000, found "urgent""#,
+                #"commands[1] ("b").dependencies[0]: "b" cannot depend on itself"#,
+                #"commands[1] ("b").optional: expected true or false, found "yes""#,
+                #"commands[1] ("b").run: empty run line; leave "run" out to make the command a milestone"#,
+                #"commands[1] ("b").stop: empty stop line; leave "stop" out when nothing needs undoing"#,
+                #"commands[2] ("a").id: duplicate id "a", already used by commands[0]"#,
+                #"commands[2] ("a").timeout: a timeout must be longer than zero"#,
+                #"commands[3] ("c").dependencies: dependency cycle: c -> d -> c"#,
+                #"commands[5]: missing "id""#,
+                #"commands[6]: expected a command as an object, found a number"#,
+                #"commands[7] ("has space").id: invalid command id "has space": use 1 to 200 characters without spaces or control characters"#,
+                #"commands[8] ("e").env.X: expected a string, found a number"#,
+                #"commands[8] ("e").cwd: empty directory; use "." for the manifest's folder"#,
+            ])
     }
 
     @Test(arguments: [

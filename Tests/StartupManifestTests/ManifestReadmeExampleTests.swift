@@ -27,22 +27,24 @@ import Testing
     }
 
     @Test func oneManifestForTheAppAndTheCLI_bindsAsTheReadmeSays() async throws {
-        let manifest = try Manifest.decode(Array("""
-        {"version": 1, "commands": [
-          {"id": "configuration", "run": "./configure"},
-          {"id": "database", "dependencies": ["configuration"], "run": "./db"},
-          {"id": "theme", "run": "./theme", "onDemand": true},
-          {"id": "first-screen", "dependencies": ["database", "theme"], "run": "./screen"},
-          {"id": "first-frame", "dependencies": ["first-screen"]}
-        ]}
-        """.utf8))
+        let manifest = try Manifest.decode(
+            Array(
+                """
+                {"version": 1, "commands": [
+                  {"id": "configuration", "run": "./configure"},
+                  {"id": "database", "dependencies": ["configuration"], "run": "./db"},
+                  {"id": "theme", "run": "./theme", "onDemand": true},
+                  {"id": "first-screen", "dependencies": ["database", "theme"], "run": "./screen"},
+                  {"id": "first-frame", "dependencies": ["first-screen"]}
+                ]}
+                """.utf8))
         var binding = ManifestBinding()
-        binding.bind(Configuration())                              // the manifest gives graph and options
+        binding.bind(Configuration())  // the manifest gives graph and options
         binding.bind("database") { context in try await DatabasePool.open(try context.output(of: Configuration.self)) }
-        binding.bind(FirstScreen())                                // a MainActorStartupCommand
-        binding.bindOnMainActor("theme") { context in Theme.apply() }    // a closure on the main actor
-        binding.bindGate("first-frame")                            // a milestone the app opens with run.open
-        let plan = try manifest.makePlan(binding)                  // commands without "run" are milestones
+        binding.bind(FirstScreen())  // a MainActorStartupCommand
+        binding.bindOnMainActor("theme") { context in Theme.apply() }  // a closure on the main actor
+        binding.bindGate("first-frame")  // a milestone the app opens with run.open
+        let plan = try manifest.makePlan(binding)  // commands without "run" are milestones
 
         #expect(plan.options(of: "theme").activation == .onDemand)
         #expect(plan.dependencies(of: "first-frame") == ["first-screen"])

@@ -1,6 +1,7 @@
 import Foundation
-@testable import StartupManifest
 import Testing
+
+@testable import StartupManifest
 
 /// `schema/commands.schema.json` and the decoder agree: the same keys at every level, the same
 /// required ones; the repository's manifests validate against the schema, and what the decoder
@@ -66,7 +67,9 @@ import Testing
     @Test func aManifestMayNameItsSchema() throws {
         let text = #"{"$schema": "../schema/commands.schema.json", "version": 1, "commands": [{"id": "a"}]}"#
         #expect(try Manifest.decode(Array(text.utf8), file: "m.json").commands.map(\.id) == ["a"])
-        #expect(throws: ManifestError.self) { try Manifest.decode(Array(#"{"$schema": 1, "version": 1, "commands": []}"#.utf8), file: "m.json") }
+        #expect(throws: ManifestError.self) {
+            try Manifest.decode(Array(#"{"$schema": 1, "version": 1, "commands": []}"#.utf8), file: "m.json")
+        }
     }
 }
 
@@ -84,15 +87,21 @@ struct SchemaValidator {
     private func problems(_ value: Any, against node: [String: Any], at path: String) -> [String] {
         if let reference = node["$ref"] as? String {
             let name = String(reference.dropFirst("#/$defs/".count))
-            guard let target = (schema["$defs"] as? [String: Any])?[name] as? [String: Any] else { return ["\(path): bad $ref \(reference)"] }
+            guard let target = (schema["$defs"] as? [String: Any])?[name] as? [String: Any] else {
+                return ["\(path): bad $ref \(reference)"]
+            }
             return problems(value, against: target, at: path)
         }
         var found: [String] = []
         if let type = node["type"] as? String, !Self.value(value, hasType: type) { return ["\(path): not \(type)"] }
-        if let options = node["enum"] as? [Any], !options.contains(where: { Self.equal($0, value) }) { found.append("\(path): not one of \(options)") }
+        if let options = node["enum"] as? [Any], !options.contains(where: { Self.equal($0, value) }) {
+            found.append("\(path): not one of \(options)")
+        }
         if let constant = node["const"], !Self.equal(constant, value) { found.append("\(path): not \(constant)") }
         if let text = value as? String {
-            if let pattern = node["pattern"] as? String, text.range(of: pattern, options: .regularExpression) == nil { found.append("\(path): does not match \(pattern)") }
+            if let pattern = node["pattern"] as? String, text.range(of: pattern, options: .regularExpression) == nil {
+                found.append("\(path): does not match \(pattern)")
+            }
             if let least = node["minLength"] as? Int, text.count < least { found.append("\(path): shorter than \(least)") }
             if let most = node["maxLength"] as? Int, text.count > most { found.append("\(path): longer than \(most)") }
         }

@@ -1,18 +1,20 @@
 import StartupKit
-import Testing
 import StartupManifest
+import Testing
 
 @Suite struct ManifestSelectionTests {
-    private let manifest = try! Manifest.decode(Array("""
-    {"version": 1, "defaults": {"timeout": "5s"}, "commands": [
-      {"id": "configuration", "run": "./configure"},
-      {"id": "logging", "dependencies": ["configuration"], "run": "./log"},
-      {"id": "database", "dependencies": ["configuration"], "run": "./db"},
-      {"id": "search-index", "dependencies": ["database"], "run": "./index", "onDemand": true},
-      {"id": "analytics", "dependencies": ["logging"], "run": "./analytics"},
-      {"id": "first-screen", "dependencies": ["database", "logging"]}
-    ]}
-    """.utf8))
+    private let manifest = try! Manifest.decode(
+        Array(
+            """
+            {"version": 1, "defaults": {"timeout": "5s"}, "commands": [
+              {"id": "configuration", "run": "./configure"},
+              {"id": "logging", "dependencies": ["configuration"], "run": "./log"},
+              {"id": "database", "dependencies": ["configuration"], "run": "./db"},
+              {"id": "search-index", "dependencies": ["database"], "run": "./index", "onDemand": true},
+              {"id": "analytics", "dependencies": ["logging"], "run": "./analytics"},
+              {"id": "first-screen", "dependencies": ["database", "logging"]}
+            ]}
+            """.utf8))
 
     @Test func selecting_keepsTheTargetsAndWhatTheyNeedTransitively_inDeclarationOrder() throws {
         let selected = try manifest.selecting(["first-screen"])
@@ -41,10 +43,10 @@ import StartupManifest
             _ = try manifest.selecting(["fist-screen", "database", "zzz", "fist-screen", "a\u{1B}[2J"])
         } throws: { error in
             (error as? UnknownTargetError)?.description == """
-            unknown target "fist-screen" (did you mean "first-screen"?)
-            unknown target "zzz"
-            unknown target "a\\u001B[2J"
-            """
+                unknown target "fist-screen" (did you mean "first-screen"?)
+                unknown target "zzz"
+                unknown target "a\\u001B[2J"
+                """
         }
     }
 
@@ -59,9 +61,10 @@ import StartupManifest
 
     @Test func selecting_aLongChain_walksWithoutRecursion() throws {
         let count = 100_000
-        let chain = Manifest(commands: (0..<count).map { index in
-            ManifestCommand(id: CommandID("c\(index)"), dependencies: index == 0 ? [] : [CommandID("c\(index - 1)")])
-        } + [ManifestCommand(id: "unrelated")])
+        let chain = Manifest(
+            commands: (0..<count).map { index in
+                ManifestCommand(id: CommandID("c\(index)"), dependencies: index == 0 ? [] : [CommandID("c\(index - 1)")])
+            } + [ManifestCommand(id: "unrelated")])
         let selected = try chain.selecting([CommandID("c\(count - 1)")])
         #expect(selected.commands.count == count)
         #expect(selected.commands.last?.id == CommandID("c\(count - 1)"))

@@ -1,6 +1,7 @@
 import Foundation
 import StartupKit
 import Testing
+
 @testable import StartupReporting
 
 @Suite struct ExportTests {
@@ -23,7 +24,10 @@ import Testing
         #expect(json["criticalPathMs"] as? Double == 160)
         #expect(json["jobs"] as? Int == 2)
         let commands = try #require(json["commands"] as? [[String: Any]])
-        #expect(Set(commands[0].keys).isSuperset(of: ["id", "dependencies", "estimateMs", "level", "earliestStartMs", "latestStartMs", "slackMs"]))
+        #expect(
+            Set(commands[0].keys).isSuperset(of: [
+                "id", "dependencies", "estimateMs", "level", "earliestStartMs", "latestStartMs", "slackMs",
+            ]))
         #expect(commands[2]["slackMs"] as? Double == 110)
         #expect(commands[2]["id"] as? String == "c \"quoted\"")
     }
@@ -78,7 +82,9 @@ import Testing
     }
 
     @Test func jsonOutput_escapesAndFormatsNumbers() {
-        let value = JSONOutput.object([("s", .string("a\"b\\c\n\u{1}")), ("n", .number(1.23456)), ("i", .integer(-3)), ("x", .number(.nan))])
+        let value = JSONOutput.object([
+            ("s", .string("a\"b\\c\n\u{1}")), ("n", .number(1.23456)), ("i", .integer(-3)), ("x", .number(.nan)),
+        ])
         #expect(value.text() == #"{"s":"a\"b\\c\n\u0001","n":1.235,"i":-3,"x":null}"#)
     }
 }

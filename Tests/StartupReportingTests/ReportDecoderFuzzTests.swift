@@ -15,7 +15,7 @@ import Testing
             "slackMs": 0, "critical": true, "optional": false, "detail": "exit status 1", "budgetMs": 5},
            {"id": "c", "status": "skipped", "durationMs": 0, "dependencies": ["a"], "startMs": null, "endMs": null}
          ]}
-        """,
+        """
     ]
 
     @Test(arguments: [1, 2, 3] as [UInt64])

@@ -14,12 +14,18 @@ import Testing
     }
 
     @Test func reportIds_withControlCharacters_areProblems() {
-        let found = reportProblems(#"{"status": "succeeded", "wallMs": 1, "criticalPath": [], "criticalPathMs": 0, "commands": [{"id": "a\u001b]0;t", "status": "succeeded", "durationMs": 1, "dependencies": []}]}"#)
-        #expect(found == [#"commands[0] ("a\u001B]0;t").id: invalid command id "a\u001B]0;t": use 1 to 200 characters without spaces or control characters"#])
+        let found = reportProblems(
+            #"{"status": "succeeded", "wallMs": 1, "criticalPath": [], "criticalPathMs": 0, "commands": [{"id": "a\u001b]0;t", "status": "succeeded", "durationMs": 1, "dependencies": []}]}"#
+        )
+        #expect(
+            found == [
+                #"commands[0] ("a\u001B]0;t").id: invalid command id "a\u001B]0;t": use 1 to 200 characters without spaces or control characters"#
+            ])
     }
 
     @Test func reportMilliseconds_beyondAYear_areProblems() {
-        let found = reportProblems(#"{"status": "succeeded", "wallMs": 31536000001, "criticalPath": [], "criticalPathMs": 0, "commands": []}"#)
+        let found = reportProblems(
+            #"{"status": "succeeded", "wallMs": 31536000001, "criticalPath": [], "criticalPathMs": 0, "commands": []}"#)
         #expect(found == ["wallMs: expected a number of milliseconds from 0 to 31536000000 (365 days), found 31536000001"])
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import StartupKit
 import StartupManifest
-import Testing
 import StartupReporting
+import Testing
 
 /// A report written as JSON and read back is the same report, field for field, whether it came
 /// from a live run or was made by hand; the reader accepts exactly the ids the manifest does, and
@@ -18,17 +18,22 @@ import StartupReporting
         StartupReport(
             status: .failed,
             commands: [
-                CommandReport(id: "config", status: .succeeded, startOffset: .nanoseconds(1_234), endOffset: .nanoseconds(40_000_017),
-                              attempts: 1, slack: .zero, isOnCriticalPath: true),
-                CommandReport(id: "database", status: .timedOut(after: .nanoseconds(120_000_001)), startOffset: .nanoseconds(40_000_017),
-                              endOffset: .nanoseconds(400_000_999), attempts: 3, isOnCriticalPath: true, dependencies: ["config"]),
-                CommandReport(id: "cache", status: .skipped(SkipReason(failedCommand: "database", dependency: "database")),
-                              dependencies: ["database"]),
-                CommandReport(id: "api", status: .skipped(SkipReason(failedCommand: "database", dependency: "cache")),
-                              dependencies: ["cache", "config"]),
-                CommandReport(id: "analytics", status: .failed(Failure()), startOffset: .nanoseconds(40_000_017),
-                              endOffset: .nanoseconds(41_500_000), attempts: 1, isOptional: true, slack: .nanoseconds(358_500_999),
-                              dependencies: ["config"]),
+                CommandReport(
+                    id: "config", status: .succeeded, startOffset: .nanoseconds(1_234), endOffset: .nanoseconds(40_000_017),
+                    attempts: 1, slack: .zero, isOnCriticalPath: true),
+                CommandReport(
+                    id: "database", status: .timedOut(after: .nanoseconds(120_000_001)), startOffset: .nanoseconds(40_000_017),
+                    endOffset: .nanoseconds(400_000_999), attempts: 3, isOnCriticalPath: true, dependencies: ["config"]),
+                CommandReport(
+                    id: "cache", status: .skipped(SkipReason(failedCommand: "database", dependency: "database")),
+                    dependencies: ["database"]),
+                CommandReport(
+                    id: "api", status: .skipped(SkipReason(failedCommand: "database", dependency: "cache")),
+                    dependencies: ["cache", "config"]),
+                CommandReport(
+                    id: "analytics", status: .failed(Failure()), startOffset: .nanoseconds(40_000_017),
+                    endOffset: .nanoseconds(41_500_000), attempts: 1, isOptional: true, slack: .nanoseconds(358_500_999),
+                    dependencies: ["config"]),
                 CommandReport(id: "warm-up", status: .cancelled, startOffset: .milliseconds(50), endOffset: .milliseconds(60), attempts: 1),
             ],
             wallTime: .nanoseconds(400_100_000), criticalPath: ["config", "database"], criticalPathDuration: .nanoseconds(400_000_999))
@@ -39,8 +44,9 @@ import StartupReporting
     }
 
     @Test func handMadeReport_readsBackEqualInEveryField() throws {
-        let settings = RunSettings(manifestPath: "/srv/app/commands.json", isSimulated: true, jobs: 4,
-                                   wallBudget: .milliseconds(350), budgets: ["database": .milliseconds(100), "api": .seconds(1)])
+        let settings = RunSettings(
+            manifestPath: "/srv/app/commands.json", isSimulated: true, jobs: 4,
+            wallBudget: .milliseconds(350), budgets: ["database": .milliseconds(100), "api": .seconds(1)])
         let original = SavedRun(report: handMadeReport(), settings: settings)
         let read = try roundTrip(original)
         #expect(read == original)
@@ -59,8 +65,11 @@ import StartupReporting
         let long = Duration.nanoseconds(17_280_000_000_000_001)
         let report = StartupReport(
             status: .succeeded,
-            commands: [CommandReport(id: "soak", status: .succeeded, startOffset: .nanoseconds(1), endOffset: long, attempts: 1,
-                                     isOnCriticalPath: true)],
+            commands: [
+                CommandReport(
+                    id: "soak", status: .succeeded, startOffset: .nanoseconds(1), endOffset: long, attempts: 1,
+                    isOnCriticalPath: true)
+            ],
             wallTime: long, criticalPath: ["soak"], criticalPathDuration: long - .nanoseconds(1))
         let original = SavedRun(report: report)
         #expect(try roundTrip(original) == original)
@@ -94,7 +103,8 @@ import StartupReporting
     func decode_rejectsTheIdsTheManifestRejects(id: String) throws {
         let escaped = id.replacingOccurrences(of: "\t", with: "\\t")
         let manifest = #"{"version": 1, "commands": [{"id": "\#(escaped)"}]}"#
-        let report = #"{"status": "succeeded", "wallMs": 1, "criticalPath": [], "criticalPathMs": 0, "commands": [{"id": "\#(escaped)", "status": "succeeded", "durationMs": 0, "dependencies": []}]}"#
+        let report =
+            #"{"status": "succeeded", "wallMs": 1, "criticalPath": [], "criticalPathMs": 0, "commands": [{"id": "\#(escaped)", "status": "succeeded", "durationMs": 0, "dependencies": []}]}"#
         var manifestMessages: [String] = []
         do { _ = try Manifest.decode(Array(manifest.utf8)) } catch { manifestMessages = error.problems.map(\.message) }
         do {
@@ -107,23 +117,26 @@ import StartupReporting
 
     @Test func decode_reportSavedBeforeStatusDetails_tracesSkipsAndReadsTimeouts() throws {
         // As the previous version saved it: `detail` only, no `skipReason` or `timeoutMs`.
-        let read = try SavedRun.decode(Array("""
-        {"status": "failed", "wallMs": 130, "criticalPath": ["database"], "criticalPathMs": 130, "commands": [
-          {"id": "database", "status": "timedOut", "startMs": 0, "endMs": 130, "durationMs": 130, "attempts": 1, "slackMs": 0,
-           "optional": false, "critical": true, "detail": "timed out after 120ms", "dependencies": []},
-          {"id": "cache", "status": "skipped", "startMs": null, "endMs": null, "durationMs": 0, "attempts": 0, "slackMs": 0,
-           "optional": false, "critical": false, "detail": "dependency \\"database\\" did not succeed", "dependencies": ["database"]},
-          {"id": "api", "status": "skipped", "startMs": null, "endMs": null, "durationMs": 0, "attempts": 0, "slackMs": 0,
-           "optional": false, "critical": false, "dependencies": ["cache"]}
-        ]}
-        """.utf8))
+        let read = try SavedRun.decode(
+            Array(
+                """
+                {"status": "failed", "wallMs": 130, "criticalPath": ["database"], "criticalPathMs": 130, "commands": [
+                  {"id": "database", "status": "timedOut", "startMs": 0, "endMs": 130, "durationMs": 130, "attempts": 1, "slackMs": 0,
+                   "optional": false, "critical": true, "detail": "timed out after 120ms", "dependencies": []},
+                  {"id": "cache", "status": "skipped", "startMs": null, "endMs": null, "durationMs": 0, "attempts": 0, "slackMs": 0,
+                   "optional": false, "critical": false, "detail": "dependency \\"database\\" did not succeed", "dependencies": ["database"]},
+                  {"id": "api", "status": "skipped", "startMs": null, "endMs": null, "durationMs": 0, "attempts": 0, "slackMs": 0,
+                   "optional": false, "critical": false, "dependencies": ["cache"]}
+                ]}
+                """.utf8))
         #expect(read.report["database"]?.status == .timedOut(after: .milliseconds(120)))
         #expect(read.report["cache"]?.status == .skipped(SkipReason(failedCommand: "database", dependency: "database")))
         #expect(read.report["api"]?.status == .skipped(SkipReason(failedCommand: "database", dependency: "cache")))
     }
 
     @Test func save_writesWhatLoadReads() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UInt64.random(in: 0 ... .max))/last-run.json").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UInt64.random(in: 0 ... .max))/last-run.json")
+            .path
         defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
         let original = SavedRun(report: handMadeReport(), settings: RunSettings(jobs: 3))
         try original.save(to: path)

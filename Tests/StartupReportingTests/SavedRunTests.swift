@@ -2,6 +2,7 @@ import Foundation
 import StartupKit
 import StartupManifest
 import Testing
+
 @testable import StartupReporting
 
 /// The saved run report: a live report with its settings, written as the JSON of
@@ -20,8 +21,11 @@ import Testing
             ManifestCommand(id: "bad"), ManifestCommand(id: "after-bad", dependencies: ["bad"]),
         ])
         let budgets = Dictionary(uniqueKeysWithValues: manifest.commands.compactMap { command in command.budget.map { (command.id, $0) } })
-        let record = SavedRun(report: report, settings: RunSettings(manifestPath: "/tmp/commands.json", jobs: 2,
-                                                                     wallBudget: .seconds(9), budgets: budgets))
+        let record = SavedRun(
+            report: report,
+            settings: RunSettings(
+                manifestPath: "/tmp/commands.json", jobs: 2,
+                wallBudget: .seconds(9), budgets: budgets))
         return (report, record)
     }
 
@@ -74,14 +78,16 @@ import Testing
     }
 
     @Test func decode_minimalReport_fillsDefaults() throws {
-        let record = try SavedRun.decode(Array("""
-        {"status": "succeeded", "wallMs": 12.5, "criticalPath": ["a", "b"], "criticalPathMs": 12,
-         "commands": [
-           {"id": "a", "status": "succeeded", "startMs": 0, "endMs": 2, "durationMs": 2, "dependencies": []},
-           {"id": "b", "status": "succeeded", "startMs": 2, "endMs": 12, "durationMs": 10, "dependencies": ["a"], "future": {"x": 1}},
-           {"id": "c", "status": "skipped", "durationMs": 0, "dependencies": ["a"]}
-         ]}
-        """.utf8))
+        let record = try SavedRun.decode(
+            Array(
+                """
+                {"status": "succeeded", "wallMs": 12.5, "criticalPath": ["a", "b"], "criticalPathMs": 12,
+                 "commands": [
+                   {"id": "a", "status": "succeeded", "startMs": 0, "endMs": 2, "durationMs": 2, "dependencies": []},
+                   {"id": "b", "status": "succeeded", "startMs": 2, "endMs": 12, "durationMs": 10, "dependencies": ["a"], "future": {"x": 1}},
+                   {"id": "c", "status": "skipped", "durationMs": 0, "dependencies": ["a"]}
+                 ]}
+                """.utf8))
         #expect(record.report.wallTime == .microseconds(12_500))
         #expect(record.report.commands.map(\.isOnCriticalPath) == [true, true, false])
         #expect(record.report.commands.map(\.attempts) == [1, 1, 0])
@@ -90,48 +96,50 @@ import Testing
 
     @Test func decode_reportsEveryProblemWithItsPlace() {
         let text = """
-        {"status": "fine", "wallMs": -1, "criticalPath": ["zz"], "criticalPathMs": "1",
-         "commands": [
-           {"id": "a", "status": "succeeded", "startMs": 0, "durationMs": 2, "dependencies": []},
-           {"id": "b", "status": "won", "durationMs": "2", "dependencies": ["nope"]},
-           {"status": "succeeded", "durationMs": 1}
-         ]}
-        """
+            {"status": "fine", "wallMs": -1, "criticalPath": ["zz"], "criticalPathMs": "1",
+             "commands": [
+               {"id": "a", "status": "succeeded", "startMs": 0, "durationMs": 2, "dependencies": []},
+               {"id": "b", "status": "won", "durationMs": "2", "dependencies": ["nope"]},
+               {"status": "succeeded", "durationMs": 1}
+             ]}
+            """
         #expect(throws: ReportError.self) { try SavedRun.decode(Array(text.utf8), file: "r.json") }
         do {
             _ = try SavedRun.decode(Array(text.utf8), file: "r.json")
         } catch {
             #expect(error.code == .invalid)
-            #expect(error.description == """
-            r.json:1:12: status: expected one of succeeded, failed, cancelled, found "fine"
-            r.json:1:30: wallMs: expected a number of milliseconds from 0 to 31536000000 (365 days), found -1
-            r.json:1:76: criticalPathMs: expected milliseconds as a number, found a string
-            r.json:3:4: commands[0] ("a"): "startMs" and "endMs" must both be numbers or both be null
-            r.json:4:26: commands[1] ("b").status: expected one of succeeded, failed, skipped, timedOut, cancelled, notRequested, found "won"
-            r.json:4:47: commands[1] ("b").durationMs: expected milliseconds as a number, found a string
-            r.json:5:4: commands[2]: missing "id"
-            r.json:5:4: commands[2]: missing "dependencies"
-            """)
+            #expect(
+                error.description == """
+                    r.json:1:12: status: expected one of succeeded, failed, cancelled, found "fine"
+                    r.json:1:30: wallMs: expected a number of milliseconds from 0 to 31536000000 (365 days), found -1
+                    r.json:1:76: criticalPathMs: expected milliseconds as a number, found a string
+                    r.json:3:4: commands[0] ("a"): "startMs" and "endMs" must both be numbers or both be null
+                    r.json:4:26: commands[1] ("b").status: expected one of succeeded, failed, skipped, timedOut, cancelled, notRequested, found "won"
+                    r.json:4:47: commands[1] ("b").durationMs: expected milliseconds as a number, found a string
+                    r.json:5:4: commands[2]: missing "id"
+                    r.json:5:4: commands[2]: missing "dependencies"
+                    """)
         }
     }
 
     @Test func decode_checksTheGraphAndTheCriticalPath() {
         let text = """
-        {"status": "succeeded", "wallMs": 1, "criticalPath": ["zz"], "criticalPathMs": 1, "commands": [
-          {"id": "a", "status": "succeeded", "durationMs": 1, "dependencies": ["b"]},
-          {"id": "b", "status": "succeeded", "durationMs": 1, "dependencies": ["a"]},
-          {"id": "c", "status": "succeeded", "durationMs": 1, "dependencies": ["cc"]}
-        ]}
-        """
+            {"status": "succeeded", "wallMs": 1, "criticalPath": ["zz"], "criticalPathMs": 1, "commands": [
+              {"id": "a", "status": "succeeded", "durationMs": 1, "dependencies": ["b"]},
+              {"id": "b", "status": "succeeded", "durationMs": 1, "dependencies": ["a"]},
+              {"id": "c", "status": "succeeded", "durationMs": 1, "dependencies": ["cc"]}
+            ]}
+            """
         do {
             _ = try SavedRun.decode(Array(text.utf8), file: "r.json")
             Issue.record("a cyclic report was accepted")
         } catch {
-            #expect(error.problems.map(\.description) == [
-                #"criticalPath: unknown command "zz""#,
-                "commands: dependency cycle: a -> b -> a",
-                #"commands: unknown dependency "cc" of "c""#,
-            ])
+            #expect(
+                error.problems.map(\.description) == [
+                    #"criticalPath: unknown command "zz""#,
+                    "commands: dependency cycle: a -> b -> a",
+                    #"commands: unknown dependency "cc" of "c""#,
+                ])
         }
     }
 
@@ -162,16 +170,20 @@ import Testing
             commands: [
                 CommandReport(id: "a", status: .succeeded, startOffset: .zero, endOffset: .milliseconds(300)),
                 CommandReport(id: "b", status: .succeeded, startOffset: .zero, endOffset: .milliseconds(100)),
-                CommandReport(id: "c", status: .failed(RecordedError(message: "exit status 1")), startOffset: .zero, endOffset: .milliseconds(900)),
+                CommandReport(
+                    id: "c", status: .failed(RecordedError(message: "exit status 1")), startOffset: .zero, endOffset: .milliseconds(900)),
             ],
             wallTime: .milliseconds(900), criticalPath: ["c"], criticalPathDuration: .milliseconds(900))
-        let record = SavedRun(report: report, settings: RunSettings(
-            wallBudget: .milliseconds(800), budgets: ["a": .milliseconds(200), "b": .milliseconds(100), "c": .milliseconds(800)]))
-        #expect(record.budgetViolations == [
-            BudgetViolation(id: nil, budget: .milliseconds(800), actual: .milliseconds(900)),
-            BudgetViolation(id: "a", budget: .milliseconds(200), actual: .milliseconds(300)),
-            BudgetViolation(id: "c", budget: .milliseconds(800), actual: .milliseconds(900)),
-        ])
+        let record = SavedRun(
+            report: report,
+            settings: RunSettings(
+                wallBudget: .milliseconds(800), budgets: ["a": .milliseconds(200), "b": .milliseconds(100), "c": .milliseconds(800)]))
+        #expect(
+            record.budgetViolations == [
+                BudgetViolation(id: nil, budget: .milliseconds(800), actual: .milliseconds(900)),
+                BudgetViolation(id: "a", budget: .milliseconds(200), actual: .milliseconds(300)),
+                BudgetViolation(id: "c", budget: .milliseconds(800), actual: .milliseconds(900)),
+            ])
         #expect(record.budgetViolations[0].description == "wall time 900ms is over its budget of 800ms by 100ms")
         #expect(record.budgetViolations[1].description == #""a" took 300ms, over its budget of 200ms by 100ms"#)
     }
@@ -181,8 +193,10 @@ import Testing
             status: .succeeded,
             commands: [
                 CommandReport(id: "a", status: .succeeded, startOffset: .zero, endOffset: .milliseconds(10)),
-                CommandReport(id: "b", status: .succeeded, startOffset: .milliseconds(10), endOffset: .milliseconds(30), dependencies: ["a"]),
-                CommandReport(id: "c", status: .succeeded, startOffset: .milliseconds(10), endOffset: .milliseconds(15), dependencies: ["a"]),
+                CommandReport(
+                    id: "b", status: .succeeded, startOffset: .milliseconds(10), endOffset: .milliseconds(30), dependencies: ["a"]),
+                CommandReport(
+                    id: "c", status: .succeeded, startOffset: .milliseconds(10), endOffset: .milliseconds(15), dependencies: ["a"]),
             ],
             wallTime: .milliseconds(30), criticalPath: ["a", "b"], criticalPathDuration: .milliseconds(30))
         let plan = try record.makePlan()
@@ -190,4 +204,3 @@ import Testing
         #expect(plan.predictedWallTime(slots: 1) == .milliseconds(35))
     }
 }
-

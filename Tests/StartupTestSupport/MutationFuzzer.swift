@@ -58,7 +58,9 @@ package struct MutationFuzzer {
     }
 
     private static let structural: [Unicode.Scalar] = ["[", "]", "{", "}", "\"", ",", ":", "\\"]
-    private static let controls: [Unicode.Scalar] = ["\u{0}", "\u{7}", "\u{8}", "\u{A}", "\u{D}", "\u{1B}", "\u{7F}", "\u{9B}", "\u{202E}", "\u{FEFF}"]
+    private static let controls: [Unicode.Scalar] = [
+        "\u{0}", "\u{7}", "\u{8}", "\u{A}", "\u{D}", "\u{1B}", "\u{7F}", "\u{9B}", "\u{202E}", "\u{FEFF}",
+    ]
     private static let fragments = [
         "-9223372036854775808", "9223372036854775808", "-1", "0", "1e999999", "-0.0", "1.5e-400",
         String(repeating: "9", count: 400), "\"9000000000s\"", "\"99999999999999999999m\"", "\"-5ms\"", "\"1.2.3s\"",
@@ -88,7 +90,9 @@ package struct MutationFuzzer {
             scalars.replaceSubrange(value, with: fragment)
         case 6:  // Deep nesting.
             let depth = 1 + generator.below(100)
-            let nested = Array(repeating: Unicode.Scalar("["), count: depth) + Array(repeating: Unicode.Scalar("]"), count: generator.below(depth + 1))
+            let nested =
+                Array(repeating: Unicode.Scalar("["), count: depth)
+                + Array(repeating: Unicode.Scalar("]"), count: generator.below(depth + 1))
             scalars.insert(contentsOf: nested, at: position)
         case 7:  // Duplicate a slice (repeated keys, repeated commands).
             let end = min(scalars.count, position + generator.below(200))

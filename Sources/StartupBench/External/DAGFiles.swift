@@ -16,7 +16,8 @@ enum DAGFiles {
         var json = "{\"version\":1,\"commands\":[\n"
         for command in 0..<graph.count {
             let dependencies = graph.dependencies[command].map { "\"\(ids[$0])\"" }.joined(separator: ",")
-            json += " {\"id\":\"\(ids[command])\",\"dependencies\":[\(dependencies)],\"run\":\"\(runs[command])\",\"estimate\":\"\(graph.durationsMs[command])ms\"}"
+            json +=
+                " {\"id\":\"\(ids[command])\",\"dependencies\":[\(dependencies)],\"run\":\"\(runs[command])\",\"estimate\":\"\(graph.durationsMs[command])ms\"}"
             json += command == graph.count - 1 ? "\n" : ",\n"
         }
         json += "]}\n"

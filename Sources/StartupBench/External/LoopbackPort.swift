@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// TCP ports on 127.0.0.1 for servers the bench starts.
@@ -35,9 +35,9 @@ enum LoopbackPort {
     /// A blocking IPv4 stream socket, or -1.
     private static func openSocket() -> Int32 {
         #if canImport(Glibc)
-        socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        socket(AF_INET, SOCK_STREAM, 0)
+            socket(AF_INET, SOCK_STREAM, 0)
         #endif
     }
 

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Runs an external program with `posix_spawn` and `waitpid` (no polling), timing it from just
@@ -27,9 +27,9 @@ enum ProcessRunner {
     ///   - stderrPath: Where the program's standard error goes, to explain a failure.
     static func run(_ path: String, _ arguments: [String], stdoutPath: String = "/dev/null", stderrPath: String) -> Outcome {
         #if canImport(Glibc)
-        var actions = posix_spawn_file_actions_t()
+            var actions = posix_spawn_file_actions_t()
         #else
-        var actions: posix_spawn_file_actions_t?
+            var actions: posix_spawn_file_actions_t?
         #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -50,8 +50,9 @@ enum ProcessRunner {
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, path, &actions, nil, argv, envp)
         guard spawned == 0 else {
-            return Outcome(wallTime: start.duration(to: clock.now), spawnedAt: spawnedAt,
-                           failure: "posix_spawn failed: \(String(cString: strerror(spawned)))")
+            return Outcome(
+                wallTime: start.duration(to: clock.now), spawnedAt: spawnedAt,
+                failure: "posix_spawn failed: \(String(cString: strerror(spawned)))")
         }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 {
@@ -68,9 +69,9 @@ enum ProcessRunner {
     private static func environmentStrings() -> [String] {
         var strings: [String] = []
         #if canImport(Glibc)
-        var cursor = environ
+            var cursor = environ
         #else
-        var cursor = _NSGetEnviron().pointee!
+            var cursor = _NSGetEnviron().pointee!
         #endif
         while let entry = cursor.pointee {
             strings.append(String(cString: entry))

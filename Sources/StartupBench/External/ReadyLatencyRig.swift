@@ -72,14 +72,16 @@ struct ReadyLatencyRig {
         try? FileManager.default.removeItem(atPath: readyFile)
         // A fresh report each time: `startup` would learn estimates from the last one.
         try? FileManager.default.removeItem(atPath: report)
-        var serverLine = Self.shellWord(server) + " --port \(port) --delay \(delayMilliseconds)ms --ready-time-file "
+        var serverLine =
+            Self.shellWord(server) + " --port \(port) --delay \(delayMilliseconds)ms --ready-time-file "
             + Self.shellWord(readyFile)
         if printsReadyLine || probe == .log { serverLine += " --ready-line \(Self.readyLine)" }
-        let ready: [String: String] = switch probe {
-        case .tcp: ["tcp": "127.0.0.1:\(port)"]
-        case .http: ["http": "http://127.0.0.1:\(port)/health"]
-        case .log: ["log": Self.readyLine]
-        }
+        let ready: [String: String] =
+            switch probe {
+            case .tcp: ["tcp": "127.0.0.1:\(port)"]
+            case .http: ["http": "http://127.0.0.1:\(port)/health"]
+            case .log: ["log": Self.readyLine]
+            }
         let commands: [[String: Any]] = [
             ["id": "server", "run": serverLine, "ready": ready, "timeout": "10s"],
             ["id": "mark", "dependencies": ["server"], "run": markLine],
@@ -91,8 +93,9 @@ struct ReadyLatencyRig {
             return .failure(Failure(reason: "cannot write \(manifest): \(error)"))
         }
 
-        let outcome = ProcessRunner.run(startup, ["run", "--report", report, "--output", "stream", "--file", manifest, "--", "true"],
-                                        stdoutPath: output, stderrPath: errors)
+        let outcome = ProcessRunner.run(
+            startup, ["run", "--report", report, "--output", "stream", "--file", manifest, "--", "true"],
+            stdoutPath: output, stderrPath: errors)
         if let failure = outcome.failure {
             return .failure(Failure(reason: "startup run \(failure): \(ExternalPeers.tail(of: errors))"))
         }
@@ -117,8 +120,9 @@ struct ReadyLatencyRig {
     /// The report's `startMs` of the mark less the server's `endMs` (the moment it was counted ready).
     private static func scheduling(inReport path: String) -> Duration? {
         guard let data = FileManager.default.contents(atPath: path),
-              let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let commands = root["commands"] as? [[String: Any]] else { return nil }
+            let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let commands = root["commands"] as? [[String: Any]]
+        else { return nil }
         func milliseconds(_ id: String, _ key: String) -> Double? {
             commands.first { $0["id"] as? String == id }?[key] as? Double
         }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The bare cost of running a program N times with at most J at once, in this process: `posix_spawn` and
@@ -13,9 +13,9 @@ enum SpawnFloor {
     static func run(_ program: String, count: Int, slots: Int) -> ProcessRunner.Outcome {
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup(program), nil]
         #if canImport(Glibc)
-        let environment = environ
+            let environment = environ
         #else
-        let environment = _NSGetEnviron().pointee
+            let environment = _NSGetEnviron().pointee
         #endif
         defer { free(argv[0]) }
         let clock = ContinuousClock()

@@ -9,8 +9,9 @@ extension BenchGraph {
         let edges = (0..<count).map { command in
             random.distinct(dependencies, from: Swift.max(0, command - window)..<command)
         }
-        return BenchGraph(label: "windowed random (\(dependencies) deps within the previous \(window))",
-                          dependencies: edges, durationsMs: draw(durationsMs, count: count, using: &random))
+        return BenchGraph(
+            label: "windowed random (\(dependencies) deps within the previous \(window))",
+            dependencies: edges, durationsMs: draw(durationsMs, count: count, using: &random))
     }
 
     /// Each command but the first depends on 1...`maxDependencies` distinct commands drawn
@@ -20,8 +21,9 @@ extension BenchGraph {
         let edges = (0..<count).map { command in
             command == 0 ? [] : random.distinct(Int.random(in: 1...maxDependencies, using: &random), from: 0..<command)
         }
-        return BenchGraph(label: "random (1...\(maxDependencies) deps on any earlier command)",
-                          dependencies: edges, durationsMs: draw(durationsMs, count: count, using: &random))
+        return BenchGraph(
+            label: "random (1...\(maxDependencies) deps on any earlier command)",
+            dependencies: edges, durationsMs: draw(durationsMs, count: count, using: &random))
     }
 
     /// Commands split evenly into `layers` layers (default √count); each command of a layer depends
@@ -38,15 +40,18 @@ extension BenchGraph {
             let previous = firstOfLayer[layer - 1]..<firstOfLayer[layer]
             return random.distinct(Int.random(in: 1...maxDependencies, using: &random), from: previous)
         }
-        return BenchGraph(label: "layered (\(layerCount) layers, 1...\(maxDependencies) deps on the layer before)",
-                          dependencies: edges, durationsMs: draw(durationsMs, count: count, using: &random))
+        return BenchGraph(
+            label: "layered (\(layerCount) layers, 1...\(maxDependencies) deps on the layer before)",
+            dependencies: edges, durationsMs: draw(durationsMs, count: count, using: &random))
     }
 
     /// A graph built to punish first-come-first-served: `shortCount` short independent commands
     /// declared first, then `chains` chains of `chainLength` long commands. Declaration order starts
     /// the short ones first and the long chains, which decide the wall time, late.
-    static func hiddenChains(shortCount: Int, shortMs: ClosedRange<Int>, chains: Int, chainLength: Int,
-                             chainMs: ClosedRange<Int>, seed: UInt64) -> BenchGraph {
+    static func hiddenChains(
+        shortCount: Int, shortMs: ClosedRange<Int>, chains: Int, chainLength: Int,
+        chainMs: ClosedRange<Int>, seed: UInt64
+    ) -> BenchGraph {
         var random = SeededGenerator(seed: seed)
         var edges = [[Int]](repeating: [], count: shortCount)
         var durations = draw(shortMs, count: shortCount, using: &random)
@@ -56,14 +61,16 @@ extension BenchGraph {
                 durations.append(Int.random(in: chainMs, using: &random))
             }
         }
-        return BenchGraph(label: "hidden chains (\(shortCount) short first, then \(chains) chains of \(chainLength))",
-                          dependencies: edges, durationsMs: durations)
+        return BenchGraph(
+            label: "hidden chains (\(shortCount) short first, then \(chains) chains of \(chainLength))",
+            dependencies: edges, durationsMs: durations)
     }
 
     /// A single chain: each command depends on the one before.
     static func chain(count: Int) -> BenchGraph {
-        BenchGraph(label: "chain", dependencies: (0..<count).map { $0 == 0 ? [] : [$0 - 1] },
-                   durationsMs: [Int](repeating: 0, count: count))
+        BenchGraph(
+            label: "chain", dependencies: (0..<count).map { $0 == 0 ? [] : [$0 - 1] },
+            durationsMs: [Int](repeating: 0, count: count))
     }
 
     /// `count` durations drawn uniformly from `range`.

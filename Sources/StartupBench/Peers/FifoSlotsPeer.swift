@@ -13,7 +13,10 @@ enum FifoSlotsPeer {
                 let next = queue[head]
                 head += 1
                 running += 1
-                group.addTask { await bodies[next](); return next }
+                group.addTask {
+                    await bodies[next]()
+                    return next
+                }
             }
             while let finished = await group.next() {
                 running -= 1
@@ -25,7 +28,10 @@ enum FifoSlotsPeer {
                     let next = queue[head]
                     head += 1
                     running += 1
-                    group.addTask { await bodies[next](); return next }
+                    group.addTask {
+                        await bodies[next]()
+                        return next
+                    }
                 }
             }
         }

@@ -6,13 +6,19 @@ enum NaiveTaskGroupPeer {
         var pending = graph.dependencyCounts
         await withTaskGroup(of: Int.self) { group in
             for root in graph.roots {
-                group.addTask { await bodies[root](); return root }
+                group.addTask {
+                    await bodies[root]()
+                    return root
+                }
             }
             while let finished = await group.next() {
                 for dependent in graph.dependents[finished] {
                     pending[dependent] -= 1
                     if pending[dependent] == 0 {
-                        group.addTask { await bodies[dependent](); return dependent }
+                        group.addTask {
+                            await bodies[dependent]()
+                            return dependent
+                        }
                     }
                 }
             }

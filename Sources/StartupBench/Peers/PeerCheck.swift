@@ -11,9 +11,12 @@ enum PeerCheck {
         let slots = 4
         let runs: [(name: String, slots: Int?, run: @MainActor ([Body]) async -> Void)] = [
             ("StartupKit", nil, { bodies in _ = await StartupOrchestrator(graph.validPlan(bodies: bodies)).run() }),
-            ("StartupKit \(slots) slots", slots, { bodies in
-                _ = await StartupOrchestrator(graph.validPlan(bodies: bodies), options: .init(maxConcurrency: slots)).run()
-            }),
+            (
+                "StartupKit \(slots) slots", slots,
+                { bodies in
+                    _ = await StartupOrchestrator(graph.validPlan(bodies: bodies), options: .init(maxConcurrency: slots)).run()
+                }
+            ),
             ("naive TaskGroup", nil, { bodies in await NaiveTaskGroupPeer.run(prepared, bodies: bodies) }),
             ("waves", nil, { bodies in await WavesPeer.run(prepared, bodies: bodies) }),
             ("sequential", 1, { bodies in await SequentialPeer.run(prepared, bodies: bodies) }),

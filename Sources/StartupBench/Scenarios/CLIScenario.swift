@@ -34,9 +34,15 @@ struct CLIScenario: Scenario {
     /// Writes the cases' files, times every available tool on each, and returns the ratios.
     func run(_ options: BenchOptions) async -> [Figure] {
         let cases = [
-            Case(name: "true-j2", graph: .random(count: options.size(full: 1_000, quick: 200), maxDependencies: 3, durationsMs: 0...0, seed: 11), jobs: 2),
-            Case(name: "random-j64", graph: .random(count: options.size(full: 300, quick: 100), maxDependencies: 3, durationsMs: 5...30, seed: 12), jobs: 64),
-            Case(name: "layered-j4", graph: .layered(count: options.size(full: 300, quick: 100), maxDependencies: 3, durationsMs: 5...30, seed: 13), jobs: 4),
+            Case(
+                name: "true-j2",
+                graph: .random(count: options.size(full: 1_000, quick: 200), maxDependencies: 3, durationsMs: 0...0, seed: 11), jobs: 2),
+            Case(
+                name: "random-j64",
+                graph: .random(count: options.size(full: 300, quick: 100), maxDependencies: 3, durationsMs: 5...30, seed: 12), jobs: 64),
+            Case(
+                name: "layered-j4",
+                graph: .layered(count: options.size(full: 300, quick: 100), maxDependencies: 3, durationsMs: 5...30, seed: 13), jobs: 4),
         ]
         let root: String
         do {
@@ -47,7 +53,7 @@ struct CLIScenario: Scenario {
         defer { try? FileManager.default.removeItem(atPath: root) }
 
         var startup = ExternalPeers.startupBinary()
-        if case let .found(path) = startup, let problem = verifyStartup(path, root: root) {
+        if case .found(let path) = startup, let problem = verifyStartup(path, root: root) {
             startup = .missing(problem)
         }
         let peers: [(name: String, lookup: ExternalPeers.Lookup)] = [
@@ -56,8 +62,8 @@ struct CLIScenario: Scenario {
         ]
         for (name, lookup) in [("startup", startup)] + peers {
             switch lookup {
-            case let .found(path): Console.line("  \(name): \(path)")
-            case let .missing(reason): Console.line("  \(name): skipped (\(reason))")
+            case .found(let path): Console.line("  \(name): \(path)")
+            case .missing(let reason): Console.line("  \(name): skipped (\(reason))")
             }
         }
         let tools = availableTools(startup: startup, peers: peers)
@@ -88,24 +94,28 @@ struct CLIScenario: Scenario {
     /// The tools that were found, with their command lines.
     private func availableTools(startup: ExternalPeers.Lookup, peers: [(name: String, lookup: ExternalPeers.Lookup)]) -> [Tool] {
         var tools: [Tool] = []
-        if case let .found(path) = startup {
-            tools.append(Tool(name: "startup") { directory, jobs, errors in
-                ProcessRunner.run(path, ["run", "--file", directory + "/commands.json", "-j", String(jobs), "--output", "quiet"],
-                                  stderrPath: errors)
-            })
+        if case .found(let path) = startup {
+            tools.append(
+                Tool(name: "startup") { directory, jobs, errors in
+                    ProcessRunner.run(
+                        path, ["run", "--file", directory + "/commands.json", "-j", String(jobs), "--output", "quiet"],
+                        stderrPath: errors)
+                })
         }
         for (name, lookup) in peers {
-            guard case let .found(path) = lookup else { continue }
+            guard case .found(let path) = lookup else { continue }
             if name == "make" {
-                tools.append(Tool(name: name) { directory, jobs, errors in
-                    ProcessRunner.run(path, ["-s", "-f", directory + "/Makefile", "-j", String(jobs), "all"], stderrPath: errors)
-                })
+                tools.append(
+                    Tool(name: name) { directory, jobs, errors in
+                        ProcessRunner.run(path, ["-s", "-f", directory + "/Makefile", "-j", String(jobs), "all"], stderrPath: errors)
+                    })
             } else {
-                tools.append(Tool(name: name) { directory, jobs, errors in
-                    try? FileManager.default.removeItem(atPath: directory + "/.ninja_log")
-                    try? FileManager.default.removeItem(atPath: directory + "/.ninja_deps")
-                    return ProcessRunner.run(path, ["-C", directory, "-j", String(jobs), "--quiet"], stderrPath: errors)
-                })
+                tools.append(
+                    Tool(name: name) { directory, jobs, errors in
+                        try? FileManager.default.removeItem(atPath: directory + "/.ninja_log")
+                        try? FileManager.default.removeItem(atPath: directory + "/.ninja_deps")
+                        return ProcessRunner.run(path, ["-C", directory, "-j", String(jobs), "--quiet"], stderrPath: errors)
+                    })
             }
         }
         return tools
@@ -119,8 +129,9 @@ struct CLIScenario: Scenario {
         let plan = graph.validPlan(bodies: Bodies.noOps(count: graph.count), withEstimates: true)
         let criticalPath = plan.timing().criticalPathDuration.benchMilliseconds
         let simulated = plan.predictedWallTime(slots: testCase.jobs).benchMilliseconds
-        Console.line("  \(testCase.name): " + graph.shapeDescription + ", -j \(testCase.jobs)"
-              + (simulated > 0 ? ", zero-overhead schedule \(Format.fixed(simulated, 1)) ms" : ""))
+        Console.line(
+            "  \(testCase.name): " + graph.shapeDescription + ", -j \(testCase.jobs)"
+                + (simulated > 0 ? ", zero-overhead schedule \(Format.fixed(simulated, 1)) ms" : ""))
 
         var samples = [Samples](repeating: Samples(), count: tools.count)
         var failures = [String?](repeating: nil, count: tools.count)
@@ -157,7 +168,7 @@ struct CLIScenario: Scenario {
 
     /// The spawn floor for a storm of `true`, or nothing (with a line saying why) if `true` is not found.
     private func floorTool(for testCase: Case) -> [Tool] {
-        guard case let .found(program) = ExternalPeers.inPath("true", installHint: "coreutils") else {
+        guard case .found(let program) = ExternalPeers.inPath("true", installHint: "coreutils") else {
             Console.line("  \(Self.floorName): skipped (true not found in PATH)")
             return []
         }
@@ -167,16 +178,18 @@ struct CLIScenario: Scenario {
 
     /// `cli-vs-make`, `cli-vs-ninja` (the worst case) and one line per case, `cli-vs-spawn-floor` on the storm
     /// of `true`, or why they are skipped.
-    private func ratioFigures(cases: [Case], medians: [String: [String: Double]], startup: ExternalPeers.Lookup,
-                              peers: [(name: String, lookup: ExternalPeers.Lookup)]) -> [Figure] {
+    private func ratioFigures(
+        cases: [Case], medians: [String: [String: Double]], startup: ExternalPeers.Lookup,
+        peers: [(name: String, lookup: ExternalPeers.Lookup)]
+    ) -> [Figure] {
         var figures: [Figure] = [floorFigure(cases: cases, medians: medians, startup: startup)]
         for (peer, lookup) in peers {
             let name = "cli-vs-\(peer)"
-            if case let .missing(reason) = lookup {
+            if case .missing(let reason) = lookup {
                 figures.append(.skipped(name, reason))
                 continue
             }
-            if case let .missing(reason) = startup {
+            if case .missing(let reason) = startup {
                 figures.append(.skipped(name, reason))
                 continue
             }
@@ -200,9 +213,10 @@ struct CLIScenario: Scenario {
     /// `cli-vs-spawn-floor`: `startup` on the storm of `true` against the bare spawn floor of the same commands.
     private func floorFigure(cases: [Case], medians: [String: [String: Double]], startup: ExternalPeers.Lookup) -> Figure {
         let name = "cli-vs-spawn-floor"
-        if case let .missing(reason) = startup { return .skipped(name, reason) }
+        if case .missing(let reason) = startup { return .skipped(name, reason) }
         guard let storm = cases.first(where: \.isSpawnStorm), let ours = medians[storm.name]?["startup"],
-              let floor = medians[storm.name]?[Self.floorName], floor > 0 else {
+            let floor = medians[storm.name]?[Self.floorName], floor > 0
+        else {
             return .skipped(name, "the storm of true did not complete, see above")
         }
         return .number(name, ours / floor, target: .atMost(1.15))

@@ -23,8 +23,9 @@ struct LimitedSlotsScenario: Scenario {
     /// Measures both graphs; returns the worst StartupKit/bound ratio and the adversarial StartupKit/FIFO ratio.
     func run(_ options: BenchOptions) async -> [Figure] {
         let layered = BenchGraph.layered(count: options.size(full: 300, quick: 100), maxDependencies: 3, durationsMs: 1...20, seed: 3)
-        let adversarial = BenchGraph.hiddenChains(shortCount: options.size(full: 70, quick: 30), shortMs: 1...6, chains: 2,
-                                                  chainLength: options.size(full: 10, quick: 5), chainMs: 10...20, seed: 4)
+        let adversarial = BenchGraph.hiddenChains(
+            shortCount: options.size(full: 70, quick: 30), shortMs: 1...6, chains: 2,
+            chainLength: options.size(full: 10, quick: 5), chainMs: 10...20, seed: 4)
         let onLayered = await measure(layered, name: "layered", options: options)
         let onAdversarial = await measure(adversarial, name: "adversarial", options: options)
         return [
@@ -48,8 +49,10 @@ struct LimitedSlotsScenario: Scenario {
         let criticalPath = plan.timing(durations: durations).criticalPathDuration.benchMilliseconds
         let bound = max(criticalPath, Double(graph.totalWorkMs) / Double(slots))
         let simulated = plan.predictedWallTime(durations: durations, slots: slots).benchMilliseconds
-        Console.line("    lower bound max(\(Format.fixed(criticalPath, 1)), \(graph.totalWorkMs) / \(slots)) = \(Format.fixed(bound, 2)) ms;"
-              + " StartupKit's order simulated without overhead: \(Format.fixed(simulated, 2)) ms (\(Format.fixed(simulated / bound, 3)) x bound)")
+        Console.line(
+            "    lower bound max(\(Format.fixed(criticalPath, 1)), \(graph.totalWorkMs) / \(slots)) = \(Format.fixed(bound, 2)) ms;"
+                + " StartupKit's order simulated without overhead: \(Format.fixed(simulated, 2)) ms (\(Format.fixed(simulated / bound, 3)) x bound)"
+        )
 
         let orchestrator = StartupOrchestrator(plan, options: .init(maxConcurrency: slots))
         let contenders = [
@@ -60,8 +63,9 @@ struct LimitedSlotsScenario: Scenario {
         for (index, contender) in contenders.enumerated() {
             printSamples("  " + contender.name, samples[index], extra: "  = \(Format.fixed(samples[index].median / bound, 3)) x bound")
         }
-        let outcome = Outcome(startupVsBound: samples[0].median / bound, startupVsFifo: samples[0].median / samples[1].median,
-                              fifoVsBound: samples[1].median / bound)
+        let outcome = Outcome(
+            startupVsBound: samples[0].median / bound, startupVsFifo: samples[0].median / samples[1].median,
+            fifoVsBound: samples[1].median / bound)
         Console.line("    StartupKit / FIFO: \(Format.fixed(outcome.startupVsFifo, 3))")
         return outcome
     }

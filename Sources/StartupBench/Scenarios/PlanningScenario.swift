@@ -8,8 +8,9 @@ struct PlanningScenario: Scenario {
 
     /// Times the builder and the floor, interleaved; returns their medians and their ratio.
     func run(_ options: BenchOptions) async -> [Figure] {
-        let wide = PlanningInput(BenchGraph.windowed(
-            count: 100_000, dependencies: 4, window: 1_000, durationsMs: 0...0, seed: 1))
+        let wide = PlanningInput(
+            BenchGraph.windowed(
+                count: 100_000, dependencies: 4, window: 1_000, durationsMs: 0...0, seed: 1))
         Console.line("  graph: \(wide.count) commands, \(wide.edgeCount) edges")
         let builder = wide.builder()
         let contenders = [
@@ -24,11 +25,12 @@ struct PlanningScenario: Scenario {
 
         let chain = PlanningInput(BenchGraph.chain(count: options.size(full: 1_000_000, quick: 100_000)))
         let chainBuilder = chain.builder()
-        let chainSamples = await Contender.interleave([
-            Contender("chain add + build()") { Self.time { chain.builder().validatedPlan(of: chain) } },
-            Contender("chain floor") { Self.time { chain.floorOrder() } },
-            Contender("chain build()") { Self.time { chainBuilder.validatedPlan(of: chain) } },
-        ], repetitions: options.size(full: 3, quick: 1), warmUps: 0)
+        let chainSamples = await Contender.interleave(
+            [
+                Contender("chain add + build()") { Self.time { chain.builder().validatedPlan(of: chain) } },
+                Contender("chain floor") { Self.time { chain.floorOrder() } },
+                Contender("chain build()") { Self.time { chainBuilder.validatedPlan(of: chain) } },
+            ], repetitions: options.size(full: 3, quick: 1), warmUps: 0)
         printSamples("chain add + build()", chainSamples[0], extra: "  (\(chain.count) commands)")
         printSamples("chain floor", chainSamples[1])
         printSamples("chain build()", chainSamples[2])

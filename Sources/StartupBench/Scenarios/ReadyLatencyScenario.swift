@@ -38,8 +38,8 @@ struct ReadyLatencyScenario: Scenario {
     func run(_ options: BenchOptions) async -> [Figure] {
         let rig: ReadyLatencyRig
         switch makeRig() {
-        case let .success(made): rig = made
-        case let .failure(failure):
+        case .success(let made): rig = made
+        case .failure(let failure):
             Console.line("  skipped: \(failure.reason)")
             return skippedFigures(failure.reason)
         }
@@ -57,15 +57,15 @@ struct ReadyLatencyScenario: Scenario {
             for (index, testCase) in cases.enumerated() where failures[index] == nil && markFailure == nil {
                 // The mark's own cost is taken beside every sample, so both see the same load on the machine.
                 switch rig.markStartCost() {
-                case let .success(cost): if round > 0 { markCost.append(cost) }
-                case let .failure(failure): markFailure = failure.reason
+                case .success(let cost): if round > 0 { markCost.append(cost) }
+                case .failure(let failure): markFailure = failure.reason
                 }
                 switch rig.sample(probe: testCase.probe, printsReadyLine: testCase.printsReadyLine, delayMilliseconds: delay) {
-                case let .success(sample):
+                case .success(let sample):
                     guard round > 0 else { continue }
                     samples[index].append(sample.latency)
                     scheduling[index].append(sample.scheduling)
-                case let .failure(failure): failures[index] = failure.reason
+                case .failure(let failure): failures[index] = failure.reason
                 }
             }
         }
@@ -78,8 +78,9 @@ struct ReadyLatencyScenario: Scenario {
 
     /// Prints each case's samples and returns `ready-latency-ms` (the worst case) and one figure per case.
     private func figures(samples: [Samples], scheduling: [Samples], failures: [String?], markCost: Samples) -> [Figure] {
-        Console.line("  mark start-up cost    " + markCost.description + ", subtracted below: "
-            + Format.fixed(markCost.median, 2) + " ms (its own spawn and start, measured beside every sample)")
+        Console.line(
+            "  mark start-up cost    " + markCost.description + ", subtracted below: "
+                + Format.fixed(markCost.median, 2) + " ms (its own spawn and start, measured beside every sample)")
         var perCase: [Figure] = []
         var worst: Double?
         for (index, testCase) in cases.enumerated() {
@@ -92,13 +93,15 @@ struct ReadyLatencyScenario: Scenario {
             let latencies = samples[index].milliseconds.map { $0 - markCost.median }
             let median = samples[index].median - markCost.median
             worst = max(worst ?? median, median)
-            Console.line("  " + Format.padded(testCase.name, 22) + "median \(Format.fixed(median, 2)) ms after listen(), "
-                + "samples " + latencies.map { Format.fixed($0, 2) }.joined(separator: " ")
-                + " (raw, with the mark's start: median \(Format.fixed(samples[index].median, 2)); "
-                + "startup's report, counted ready to the mark's start: median \(Format.fixed(scheduling[index].median, 2)))")
+            Console.line(
+                "  " + Format.padded(testCase.name, 22) + "median \(Format.fixed(median, 2)) ms after listen(), "
+                    + "samples " + latencies.map { Format.fixed($0, 2) }.joined(separator: " ")
+                    + " (raw, with the mark's start: median \(Format.fixed(samples[index].median, 2)); "
+                    + "startup's report, counted ready to the mark's start: median \(Format.fixed(scheduling[index].median, 2)))")
             perCase.append(.number(name, median, decimals: 2, target: .atMost(Self.target)))
         }
-        let headline: Figure = worst.map { .number("ready-latency-ms", $0, decimals: 2, target: .atMost(Self.target)) }
+        let headline: Figure =
+            worst.map { .number("ready-latency-ms", $0, decimals: 2, target: .atMost(Self.target)) }
             ?? .skipped("ready-latency-ms", "no case completed")
         return [headline] + perCase
     }
@@ -107,15 +110,17 @@ struct ReadyLatencyScenario: Scenario {
     private func makeRig() -> Result<ReadyLatencyRig, ReadyLatencyRig.Failure> {
         let startup: String
         switch ExternalPeers.startupBinary() {
-        case let .found(path): startup = path
-        case let .missing(reason): return .failure(.init(reason: reason))
+        case .found(let path): startup = path
+        case .missing(let reason): return .failure(.init(reason: reason))
         }
         let server = (startup as NSString).deletingLastPathComponent + "/startup-test-server"
         guard FileManager.default.isExecutableFile(atPath: server) else {
-            return .failure(.init(reason: "startup-test-server not found beside \(startup): "
-                + "swift build -c release --product startup-test-server"))
+            return .failure(
+                .init(
+                    reason: "startup-test-server not found beside \(startup): "
+                        + "swift build -c release --product startup-test-server"))
         }
-        guard case let .found(date) = ExternalPeers.inPath("date", installHint: "coreutils") else {
+        guard case .found(let date) = ExternalPeers.inPath("date", installHint: "coreutils") else {
             return .failure(.init(reason: "date not found in PATH (coreutils): the dependent prints the clock with it"))
         }
         var base = FileManager.default.temporaryDirectory.path

@@ -31,8 +31,10 @@ struct WaitLatencyScenario: Scenario {
             _ = await run.report()
         }
         let microseconds = samples.median * 1_000
-        Console.line("  " + Format.padded("StartupRun.wait", 22) + "median \(Format.fixed(microseconds, 1)) µs "
-            + "(min \(Format.fixed(samples.min * 1_000, 1)), max \(Format.fixed(samples.max * 1_000, 1)), n=\(samples.milliseconds.count))")
+        Console.line(
+            "  " + Format.padded("StartupRun.wait", 22) + "median \(Format.fixed(microseconds, 1)) µs "
+                + "(min \(Format.fixed(samples.min * 1_000, 1)), max \(Format.fixed(samples.max * 1_000, 1)), n=\(samples.milliseconds.count))"
+        )
         return [.number("wait-latency-us", microseconds, decimals: 1, target: .atMost(50))]
     }
 }

@@ -36,8 +36,8 @@ struct Figure: Sendable {
     /// The value as printed: the number, or `skipped (reason)`.
     var formattedValue: String {
         switch value {
-        case let .number(number, decimals): Format.fixed(number, decimals)
-        case let .skipped(reason): "skipped (\(reason))"
+        case .number(let number, let decimals): Format.fixed(number, decimals)
+        case .skipped(let reason): "skipped (\(reason))"
         }
     }
 
@@ -46,11 +46,12 @@ struct Figure: Sendable {
 
     /// The summary line followed by the target and whether it is met, for the readable part.
     var readableLine: String {
-        guard let target, case let .number(number, _) = value else { return "  " + summaryLine }
-        let (text, met): (String, Bool) = switch target {
-        case let .atMost(limit): ("<= \(Format.fixed(limit, limit < 10 ? 2 : 0))", number <= limit)
-        case let .below(limit): ("< \(Format.fixed(limit, limit < 10 ? 2 : 0))", number < limit)
-        }
+        guard let target, case .number(let number, _) = value else { return "  " + summaryLine }
+        let (text, met): (String, Bool) =
+            switch target {
+            case .atMost(let limit): ("<= \(Format.fixed(limit, limit < 10 ? 2 : 0))", number <= limit)
+            case .below(let limit): ("< \(Format.fixed(limit, limit < 10 ? 2 : 0))", number < limit)
+            }
         return "  " + Format.padded(summaryLine, 44) + " target \(text): " + (met ? "met" : "NOT met")
     }
 }

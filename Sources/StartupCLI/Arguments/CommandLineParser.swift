@@ -16,9 +16,13 @@ package enum CommandLineParser {
         }
         if first == "version" || OptionDescriptor.version.names.contains(first) { return .version }
         guard let subcommand = Invocation.Subcommand(rawValue: first) else {
-            let hint = IdentifierSuggestion.closest(to: first, in: Invocation.Subcommand.allCases.map(\.rawValue))
+            let hint =
+                IdentifierSuggestion.closest(to: first, in: Invocation.Subcommand.allCases.map(\.rawValue))
                 .map { " (did you mean \"\($0)\"?)" } ?? ""
-            let what = first.hasPrefix("-") ? "expected a subcommand before \(MessageQuoting.quoted(first))" : "unknown subcommand \(MessageQuoting.quoted(first))\(hint)"
+            let what =
+                first.hasPrefix("-")
+                ? "expected a subcommand before \(MessageQuoting.quoted(first))"
+                : "unknown subcommand \(MessageQuoting.quoted(first))\(hint)"
             throw UsageError(message: what + "; the subcommands are plan, run, graph, plot, diff and completions", subcommand: nil)
         }
         var reader = OptionReader(arguments: Array(arguments.dropFirst()), subcommand: subcommand)
@@ -61,7 +65,9 @@ package enum CommandLineParser {
         var options = DiffOptions(before: "", after: "")
         let reports = try reader.read(OptionDeclarations.diff, into: &options).operands
         guard reports.count == 2 else {
-            let problem = reports.count < 2 ? "diff needs two report files" : "unexpected argument \(MessageQuoting.quoted(reports[2])); diff compares two report files"
+            let problem =
+                reports.count < 2
+                ? "diff needs two report files" : "unexpected argument \(MessageQuoting.quoted(reports[2])); diff compares two report files"
             throw reader.error(problem + ": startup diff BEFORE.json AFTER.json (startup run saves .startup/last-run.json)")
         }
         options.before = reports[0]
@@ -99,7 +105,8 @@ package enum CommandLineParser {
         }
         guard let shell = CompletionShell(rawValue: name) else {
             let hint = IdentifierSuggestion.closest(to: name, in: names).map { " (did you mean \"\($0)\"?)" } ?? ""
-            throw reader.error("unknown shell \(MessageQuoting.quoted(name))\(hint); the shells are \(listed) and \(names[names.count - 1])")
+            throw reader.error(
+                "unknown shell \(MessageQuoting.quoted(name))\(hint); the shells are \(listed) and \(names[names.count - 1])")
         }
         guard shells.count == 1 else {
             throw reader.error("unexpected argument \(MessageQuoting.quoted(shells[1])); completions prints one shell's script")

@@ -6,18 +6,22 @@ enum OptionDeclarations {
         .manifest { $0.file = $1 },
         .count("--jobs", short: "-j", value: "n", help: "Predict the wall time with n slots (default: unlimited)") { $0.jobs = $1 },
         .choice("--format", value: "format", from: PlanFormat.allCases, help: "text (default), json, dot or mermaid") { $0.format = $1 },
-        OptionSpec(OptionDescriptor("--what-if", value: .init(name: "changes", completion: .freeText), help: """
-            Predict the wall time and critical path after changes, separated by ";" (the option may be repeated; a verb takes \
-            several arguments with ","):
-              drop=ID          remove the command; what waited for it waits for its
-                               dependencies instead
-              detach=ID        nothing waits for the command any more (alias: defer)
-              cut=A->B         B no longer waits for A
-              scale=ID:F       the command takes F times as long (0.5, 50%)
-              set=ID:TIME      the command takes TIME (80ms, 1.5s)
-            e.g. --what-if "drop=search-index; scale=database:0.5; detach=analytics"
-            json prints the changed plan with a "whatIf" object; dot and mermaid draw the changed graph
-            """)) { reader, name, options throws(UsageError) in
+        OptionSpec(
+            OptionDescriptor(
+                "--what-if", value: .init(name: "changes", completion: .freeText),
+                help: """
+                    Predict the wall time and critical path after changes, separated by ";" (the option may be repeated; a verb takes \
+                    several arguments with ","):
+                      drop=ID          remove the command; what waited for it waits for its
+                                       dependencies instead
+                      detach=ID        nothing waits for the command any more (alias: defer)
+                      cut=A->B         B no longer waits for A
+                      scale=ID:F       the command takes F times as long (0.5, 50%)
+                      set=ID:TIME      the command takes TIME (80ms, 1.5s)
+                    e.g. --what-if "drop=search-index; scale=database:0.5; detach=analytics"
+                    json prints the changed plan with a "whatIf" object; dot and mermaid draw the changed graph
+                    """)
+        ) { reader, name, options throws(UsageError) in
             let text = try reader.value(for: name)
             do throws(WhatIfError) {
                 options.whatIf += try WhatIfSyntax.parse(text)
@@ -43,9 +47,12 @@ enum OptionDeclarations {
         .count("--jobs", short: "-j", value: "n", help: "Run at most n commands at once (default: unlimited)") { $0.jobs = $1 },
         .flag("--fail-fast", help: "Stop everything at the first required failure") { $0.failFast = true },
         .flag("--simulate", help: "Sleep for each command's estimate instead of running it") { $0.simulate = true },
-        .choice("--output", value: "mode", from: OutputMode.allCases, help: """
-            grouped (default: each command's output when it ends, its last 64 KiB), stream (byte for byte, as written), or quiet
-            """) { $0.output = $1 },
+        .choice(
+            "--output", value: "mode", from: OutputMode.allCases,
+            help: """
+                grouped (default: each command's output when it ends, its last 64 KiB), stream (byte for byte, as written), or quiet
+                """
+        ) { $0.output = $1 },
         .choice("--format", value: "format", from: RunFormat.allCases, help: "text (default) or json (the report, on standard output)") {
             $0.format = $1
         },
@@ -55,10 +62,16 @@ enum OptionDeclarations {
             $0.traceFile = $1
         },
         .path("--plot", help: "Also draw the run as an SVG timeline (as startup plot does)") { $0.plot = $1 },
-        .duration("--budget", help: """
-            Exit 1 if the wall time exceeds this (e.g. 800ms); commands may have their own "budget" in the manifest
-            """, isPositive: true) { $0.budget = $1 },
-        .path("--report", help: "Where to save the report, and the last one to learn from (default: .startup/last-run.json beside the manifest)") {
+        .duration(
+            "--budget",
+            help: """
+                Exit 1 if the wall time exceeds this (e.g. 800ms); commands may have their own "budget" in the manifest
+                """, isPositive: true
+        ) { $0.budget = $1 },
+        .path(
+            "--report",
+            help: "Where to save the report, and the last one to learn from (default: .startup/last-run.json beside the manifest)"
+        ) {
             $0.report = $1
         },
         .flag("--no-report", help: "Neither save the report nor use the last one") { $0.savesReport = false },
@@ -70,12 +83,12 @@ enum OptionDeclarations {
     static let plot: [OptionSpec<PlotOptions>] = [
         .path("--output", short: "-o", help: "Where to write the SVG (default: the report's path with .svg;\n- for standard output)") {
             $0.output = $1
-        },
+        }
     ]
 
     /// `startup diff`.
     static let diff: [OptionSpec<DiffOptions>] = [
-        .choice("--format", value: "format", from: DiffFormat.allCases, help: "text (default) or json") { $0.format = $1 },
+        .choice("--format", value: "format", from: DiffFormat.allCases, help: "text (default) or json") { $0.format = $1 }
     ]
 
     /// `startup completions`: both options are for the completion scripts, which call back
@@ -100,14 +113,15 @@ enum OptionDeclarations {
     /// for `nil`, the options `startup` takes before a subcommand.
     static func shown(for subcommand: Invocation.Subcommand?) -> [OptionDescriptor] {
         guard let subcommand else { return [.generalHelp, .version] }
-        let declared: [OptionDescriptor] = switch subcommand {
-        case .plan: plan.map(\.descriptor)
-        case .run: run.map(\.descriptor)
-        case .graph: graph.map(\.descriptor)
-        case .plot: plot.map(\.descriptor)
-        case .diff: diff.map(\.descriptor)
-        case .completions: completions.map(\.descriptor)
-        }
+        let declared: [OptionDescriptor] =
+            switch subcommand {
+            case .plan: plan.map(\.descriptor)
+            case .run: run.map(\.descriptor)
+            case .graph: graph.map(\.descriptor)
+            case .plot: plot.map(\.descriptor)
+            case .diff: diff.map(\.descriptor)
+            case .completions: completions.map(\.descriptor)
+            }
         return declared.filter { !$0.isHidden } + [.subcommandHelp]
     }
 }

@@ -84,7 +84,8 @@ struct OptionReader {
             pendingValue = String(argument[argument.index(after: equals)...])
             name = String(argument[..<equals])
         } else if !argument.hasPrefix("--"), argument.count > 2,
-                  let joined = declarations.first(where: { $0.descriptor.value != nil && $0.descriptor.shortName == String(argument.prefix(2)) }) {
+            let joined = declarations.first(where: { $0.descriptor.value != nil && $0.descriptor.shortName == String(argument.prefix(2)) })
+        {
             pendingValue = String(argument.dropFirst(2))
             name = String(argument.prefix(2))
             return (name, joined)
@@ -93,7 +94,9 @@ struct OptionReader {
             return (name, declaration)
         }
         guard name.hasPrefix("-") else {
-            throw error("unexpected argument \(MessageQuoting.quoted(name)); \(subcommand.rawValue) takes only options (see startup \(subcommand.rawValue) --help)")
+            throw error(
+                "unexpected argument \(MessageQuoting.quoted(name)); \(subcommand.rawValue) takes only options (see startup \(subcommand.rawValue) --help)"
+            )
         }
         let longNames = declarations.map(\.descriptor).filter { !$0.isHidden }.map(\.name)
         let hint = IdentifierSuggestion.closest(to: name, in: longNames).map { " (did you mean \($0)?)" } ?? ""
@@ -134,7 +137,8 @@ struct OptionReader {
     where Choice.RawValue == String {
         let text = try value(for: option)
         guard let choice = choices.first(where: { $0.rawValue == text }) else {
-            throw error("\(option) must be one of " + choices.map(\.rawValue).joined(separator: ", ") + ", not \(MessageQuoting.quoted(text))")
+            throw error(
+                "\(option) must be one of " + choices.map(\.rawValue).joined(separator: ", ") + ", not \(MessageQuoting.quoted(text))")
         }
         return choice
     }

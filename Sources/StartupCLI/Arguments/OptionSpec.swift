@@ -31,7 +31,8 @@ struct OptionSpec<Options>: Sendable {
         stores: @escaping @Sendable (inout Options, String) -> Void
     ) -> Self {
         let value = OptionDescriptor.Value(name: "path", completion: .path)
-        return Self(OptionDescriptor(name, short: short, value: value, help: help, isHidden: isHidden)) { reader, name, options throws(UsageError) in
+        return Self(OptionDescriptor(name, short: short, value: value, help: help, isHidden: isHidden)) {
+            reader, name, options throws(UsageError) in
             stores(&options, try reader.value(for: name))
         }
     }

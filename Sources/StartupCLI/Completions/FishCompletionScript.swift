@@ -56,7 +56,9 @@ enum FishCompletionScript {
             lines.append(line(for: option, condition: "not __startup_subcommand"))
         }
         for subcommand in Invocation.Subcommand.allCases {
-            lines.append("complete -c startup -n 'not __startup_subcommand' -a \(subcommand.rawValue) -d \(ShellQuoting.fishQuoted(subcommand.summary))")
+            lines.append(
+                "complete -c startup -n 'not __startup_subcommand' -a \(subcommand.rawValue) -d \(ShellQuoting.fishQuoted(subcommand.summary))"
+            )
         }
         let names = Invocation.Subcommand.allCases.map(\.rawValue).joined(separator: " ")
         lines.append("complete -c startup -n '__startup_using help' -a '\(names)'")

@@ -16,8 +16,10 @@ enum ManifestLoading {
 
     /// The part of `manifest` that `targets` need (``Manifest/selecting(_:)``); throws the usage
     /// exit code after naming every unknown target, with the closest id, on standard error.
-    static func select(_ targets: [CommandID], from manifest: Manifest, for subcommand: Invocation.Subcommand,
-                       console: Console) throws(ExitCode) -> Manifest {
+    static func select(
+        _ targets: [CommandID], from manifest: Manifest, for subcommand: Invocation.Subcommand,
+        console: Console
+    ) throws(ExitCode) -> Manifest {
         do {
             return try manifest.selecting(targets)
         } catch {
@@ -30,10 +32,13 @@ enum ManifestLoading {
     /// Prints a manifest error to standard error.
     static func report(_ error: ManifestError, console: Console) {
         if error.code == .unreadable {
-            console.err("error: cannot read manifest \(MessageQuoting.escaped(error.file)): \(error.problems.map(\.message).joined(separator: "; "))\n")
+            console.err(
+                "error: cannot read manifest \(MessageQuoting.escaped(error.file)): \(error.problems.map(\.message).joined(separator: "; "))\n"
+            )
         } else {
             let count = error.problems.count
-            console.err("error: \(MessageQuoting.escaped(error.file)) is not a valid manifest (\(count) problem\(count == 1 ? "" : "s")):\n")
+            console.err(
+                "error: \(MessageQuoting.escaped(error.file)) is not a valid manifest (\(count) problem\(count == 1 ? "" : "s")):\n")
             console.err(error.description + "\n")
         }
     }

@@ -18,13 +18,15 @@ enum PlanCommand {
         var measured: MeasuredEstimates?
         if learnsFromLastRun, options.usesLastRun {
             let path = options.report ?? ReportFiles.defaultPath(forManifest: options.file)
-            let lastRun = if options.report != nil {
-                try ReportFiles.load(path, console: console)
-            } else {
-                ReportFiles.lastRun(path, console: console)
-            }
+            let lastRun =
+                if options.report != nil {
+                    try ReportFiles.load(path, console: console)
+                } else {
+                    ReportFiles.lastRun(path, console: console)
+                }
             if let lastRun {
-                let estimates = MeasuredEstimates(run: lastRun, manifest: manifest, source: options.report ?? ReportFiles.displayPath(forManifest: options.file))
+                let estimates = MeasuredEstimates(
+                    run: lastRun, manifest: manifest, source: options.report ?? ReportFiles.displayPath(forManifest: options.file))
                 manifest = estimates.applied(to: manifest)
                 measured = estimates.isEmpty ? nil : estimates
             }
@@ -38,7 +40,8 @@ enum PlanCommand {
                 console.err("error: --what-if \(error.message)\nUsage: see startup plan --help\n")
                 throw .usage
             }
-            let changed = try ManifestLoading.plan(scenario.manifest, binding: ManifestLoading.graphOnly(scenario.manifest), console: console)
+            let changed = try ManifestLoading.plan(
+                scenario.manifest, binding: ManifestLoading.graphOnly(scenario.manifest), console: console)
             let prediction = WhatIfPrediction(baseline: plan, scenario: scenario, changed: changed, jobs: options.jobs)
             switch options.format {
             case .text: console.out(prediction.text(file: options.file) + (measured.map { $0.line + "\n" } ?? ""))
@@ -52,9 +55,12 @@ enum PlanCommand {
         }
         switch options.format {
         case .text:
-            console.out(PlanTextRenderer(plan: plan, manifest: manifest, jobs: options.jobs, file: options.file,
-                                         targets: options.targets, manifestCount: whole.commands.count).render()
-                        + (measured.map { $0.line + "\n" } ?? ""))
+            console.out(
+                PlanTextRenderer(
+                    plan: plan, manifest: manifest, jobs: options.jobs, file: options.file,
+                    targets: options.targets, manifestCount: whole.commands.count
+                ).render()
+                    + (measured.map { $0.line + "\n" } ?? ""))
         case .json:
             let annotated = MeasuredEstimates.annotate(PlanExport.json(plan, jobs: options.jobs), manifest: manifest, measured: measured)
             console.out(PlanServicesJSON.annotate(annotated, manifest: manifest).text(pretty: true) + "\n")

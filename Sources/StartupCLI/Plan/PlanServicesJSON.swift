@@ -13,15 +13,19 @@ enum PlanServicesJSON {
         for command in manifest.commands where command.isService { services[command.id] = command }
         for (index, member) in members.enumerated() where member.key == "commands" {
             guard case .array(let commands) = member.value else { continue }
-            members[index].value = .array(commands.map { command in
-                guard case .object(let fields) = command, case .string(let id)? = fields.first(where: { $0.key == "id" })?.value else {
-                    return command
-                }
-                guard let service = services[CommandID(id)], let ready = service.ready else {
-                    return .object(fields + [("service", .bool(false))])
-                }
-                return .object(fields + [("service", .bool(true)), ("ready", json(ready, timeout: service.readyTimeout(defaults: manifest.defaults)))])
-            })
+            members[index].value = .array(
+                commands.map { command in
+                    guard case .object(let fields) = command, case .string(let id)? = fields.first(where: { $0.key == "id" })?.value else {
+                        return command
+                    }
+                    guard let service = services[CommandID(id)], let ready = service.ready else {
+                        return .object(fields + [("service", .bool(false))])
+                    }
+                    return .object(
+                        fields + [
+                            ("service", .bool(true)), ("ready", json(ready, timeout: service.readyTimeout(defaults: manifest.defaults))),
+                        ])
+                })
         }
         return .object(members)
     }

@@ -31,9 +31,10 @@ struct PlanTextRenderer {
                 let dependencies = plan.dependencies(of: id)
                 let after = dependencies.isEmpty ? "" : "  after " + dependencies.map(\.rawValue).joined(separator: ", ")
                 let onDemand = plan.options(of: id).activation == .onDemand ? "  (on demand)" : ""
-                let probe = services[id].flatMap { service in
-                    service.ready.map { "  ready: " + $0.summary(timeout: service.readyTimeout(defaults: manifest.defaults)) }
-                } ?? ""
+                let probe =
+                    services[id].flatMap { service in
+                        service.ready.map { "  ready: " + $0.summary(timeout: service.readyTimeout(defaults: manifest.defaults)) }
+                    } ?? ""
                 lines.append("  \(marker) \(id.rawValue.padded(to: idWidth))  \(estimate)\(slack)\(after)\(onDemand)\(probe)")
             }
         }
@@ -43,8 +44,9 @@ struct PlanTextRenderer {
         lines.append("Critical path (* above), predicted \(DurationText.format(timing.criticalPathDuration)):")
         lines.append("  " + timing.criticalPath.map { "\($0) \(DurationText.format(timing[$0]!.duration))" }.joined(separator: " -> "))
         let slots = jobs.map { "with \(plural($0, "job"))" } ?? "with unlimited jobs"
-        lines.append("Predicted wall time \(slots): \(DurationText.format(plan.predictedWallTime(slots: jobs)))"
-                     + " (sum of estimates \(DurationText.format(total)))")
+        lines.append(
+            "Predicted wall time \(slots): \(DurationText.format(plan.predictedWallTime(slots: jobs)))"
+                + " (sum of estimates \(DurationText.format(total)))")
         switch milestones {
         case 0: break
         case 1: lines.append("1 milestone (no run line) succeeds as soon as its dependencies do.")

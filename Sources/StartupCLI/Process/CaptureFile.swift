@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import StartupKit
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// An unlinked temporary file that collects a child's stdout+stderr; only its tail is read back.
 struct CaptureFile: ~Copyable {
@@ -41,11 +42,11 @@ struct CaptureFile: ~Copyable {
     /// `O_TMPFILE | O_RDWR | O_CLOEXEC`, or `nil` where `O_TMPFILE` is not known. `O_TMPFILE` is `__O_TMPFILE |
     /// O_DIRECTORY`, and `O_DIRECTORY` differs between architectures (neither is in the Glibc module).
     #if os(Linux) && arch(x86_64)
-    private static let temporaryFileFlags: Int32? = 0o20_000_000 | 0o200_000 | O_RDWR | O_CLOEXEC
+        private static let temporaryFileFlags: Int32? = 0o20_000_000 | 0o200_000 | O_RDWR | O_CLOEXEC
     #elseif os(Linux) && arch(arm64)
-    private static let temporaryFileFlags: Int32? = 0o20_000_000 | 0o40_000 | O_RDWR | O_CLOEXEC
+        private static let temporaryFileFlags: Int32? = 0o20_000_000 | 0o40_000 | O_RDWR | O_CLOEXEC
     #else
-    private static let temporaryFileFlags: Int32? = nil
+        private static let temporaryFileFlags: Int32? = nil
     #endif
 
     /// Reads the last `tailLimit` bytes written so far; `truncated` tells whether earlier bytes were dropped.

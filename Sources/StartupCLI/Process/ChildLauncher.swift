@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import StartupKit
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Starts one child with `posix_spawn`: own process group, default signals, stdin from `/dev/null`, chosen output.
 enum ChildLauncher {
@@ -58,13 +59,15 @@ enum ChildLauncher {
                 usesNativeChdir = true
             } else {
                 path = CommandLineSplitter.shellPath
-                arguments = [path, "-c", changeDirectoryScript, "sh", directory, executable]
+                arguments =
+                    [path, "-c", changeDirectoryScript, "sh", directory, executable]
                     + spec.arguments.dropFirst()
             }
         }
 
-        var code = configureFileActions(&fileActions, output: spec.output, captureDescriptor: captureDescriptor,
-                                        inheritsInput: spec.foreground)
+        var code = configureFileActions(
+            &fileActions, output: spec.output, captureDescriptor: captureDescriptor,
+            inheritsInput: spec.foreground)
         if code == 0 { code = configureAttributes(&attributes, ownGroup: !spec.foreground) }
         if code != 0 { return .failure(.cannotRun(program, errno: code)) }
 
@@ -77,8 +80,9 @@ enum ChildLauncher {
             }
         }
         guard let argvBuilt = result, let result = argvBuilt else {
-            return .failure(SpawnFailure(
-                errno: EINVAL, message: "cannot run \(MessageQuoting.quoted(program)): argument or environment contains a NUL byte"))
+            return .failure(
+                SpawnFailure(
+                    errno: EINVAL, message: "cannot run \(MessageQuoting.quoted(program)): argument or environment contains a NUL byte"))
         }
         if result != 0 {
             if usesNativeChdir, let directory = spec.workingDirectory, let problem = directoryProblem(directory) {
@@ -128,8 +132,10 @@ enum ChildLauncher {
         // 64: the child resets each with a system call while the parent waits for it to exec.
         var allSignals = sigset_t()
         sigemptyset(&allSignals)
-        for signal in [SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGALRM, SIGTERM, SIGUSR1, SIGUSR2, SIGCHLD,
-                       SIGTSTP, SIGTTIN, SIGTTOU, SIGURG, SIGXFSZ, SIGWINCH] {
+        for signal in [
+            SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGALRM, SIGTERM, SIGUSR1, SIGUSR2, SIGCHLD,
+            SIGTSTP, SIGTTIN, SIGTTOU, SIGURG, SIGXFSZ, SIGWINCH,
+        ] {
             sigaddset(&allSignals, signal)
         }
         let flags = (ownGroup ? POSIX_SPAWN_SETPGROUP : 0) | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF

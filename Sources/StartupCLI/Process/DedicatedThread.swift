@@ -1,8 +1,9 @@
 import Dispatch
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Runs a blocking closure on its own detached OS thread, so blocking never occupies Swift's cooperative pool.
@@ -29,14 +30,16 @@ enum DedicatedThread {
         pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
         pthread_attr_setstacksize(&attributes, stackSize)
         #if canImport(Darwin)
-        var thread: pthread_t? = nil
+            var thread: pthread_t? = nil
         #else
-        var thread = pthread_t()
+            var thread = pthread_t()
         #endif
-        let result = pthread_create(&thread, &attributes, { argument in
-            Unmanaged<Body>.fromOpaque(DedicatedThread.nonNull(argument)).takeRetainedValue().run()
-            return nil
-        }, context)
+        let result = pthread_create(
+            &thread, &attributes,
+            { argument in
+                Unmanaged<Body>.fromOpaque(DedicatedThread.nonNull(argument)).takeRetainedValue().run()
+                return nil
+            }, context)
         if result != 0 {
             // Out of threads: a Dispatch worker still keeps the cooperative pool free.
             let body = Unmanaged<Body>.fromOpaque(context).takeRetainedValue()

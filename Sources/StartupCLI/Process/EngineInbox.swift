@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import StartupKit
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A child the engine is asked to start, with the task waiting for its exit.
 struct SpawnRequest: Sendable {
@@ -34,7 +35,8 @@ struct ChildExit: Sendable, Hashable {
     static func cancelledBeforeStart(_ spec: ProcessSpec) -> ChildExit {
         let program = spec.arguments.first ?? ""
         return ChildExit(
-            termination: .failedToStart(errno: ECANCELED, message: "cannot run \(MessageQuoting.quoted(program)): cancelled before it started"),
+            termination: .failedToStart(
+                errno: ECANCELED, message: "cannot run \(MessageQuoting.quoted(program)): cancelled before it started"),
             cancellation: nil)
     }
 }
@@ -78,8 +80,9 @@ struct EngineInbox: Sendable {
     /// Takes everything queued; marks the loop as sleeping when there was nothing and `idle` (the loop has
     /// nothing of its own left to do).
     mutating func take(idle: Bool) -> Batch {
-        let batch = Batch(jobs: jobs, spawns: spawns, stops: stops, exits: exits, killsAtOnce: killsAtOnce,
-                          reapsOrphans: reapsOrphans, childExited: childExited)
+        let batch = Batch(
+            jobs: jobs, spawns: spawns, stops: stops, exits: exits, killsAtOnce: killsAtOnce,
+            reapsOrphans: reapsOrphans, childExited: childExited)
         sleeping = batch.isEmpty && idle
         if !batch.isEmpty {
             jobs = []

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Dispatch
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A child the engine runs. Engine thread only.
 struct RunningChild {
@@ -114,8 +115,10 @@ struct EngineLoop {
     private mutating func start(_ request: SpawnRequest) {
         let pid: pid_t
         let marker = ProcessTree.marker(forSpawn: request.token, of: request.spec)
-        switch ChildLauncher.launch(request.spec, adding: marker, captureDescriptor: request.captureDescriptor,
-                                    directoryStrategy: request.directoryStrategy) {
+        switch ChildLauncher.launch(
+            request.spec, adding: marker, captureDescriptor: request.captureDescriptor,
+            directoryStrategy: request.directoryStrategy)
+        {
         case .failure(let failure):
             request.waiter.resume(returning: ChildExit(termination: failure.termination, cancellation: nil))
             return
@@ -273,9 +276,9 @@ extension siginfo_t {
     /// The pid `waitid` filled in.
     fileprivate var childPid: pid_t {
         #if canImport(Glibc)
-        _sifields._sigchld.si_pid
+            _sifields._sigchld.si_pid
         #else
-        si_pid
+            si_pid
         #endif
     }
 }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What the engine's thread sleeps on: a wake pipe other threads write to, and (Linux) the pidfds of running
@@ -13,8 +13,8 @@ struct EngineWaitSet: ~Copyable {
     private let wakeRead: Int32
     private let wakeWrite: Int32
     #if os(Linux)
-    /// The epoll set, or -1 where epoll cannot be used (then only the wake pipe is watched, with `poll`).
-    private let epoll: Int32
+        /// The epoll set, or -1 where epoll cannot be used (then only the wake pipe is watched, with `poll`).
+        private let epoll: Int32
     #endif
 
     /// Creates the pipe (and on Linux the epoll set); stops the process if there are no descriptors left, as
@@ -29,10 +29,10 @@ struct EngineWaitSet: ~Copyable {
         wakeRead = ends[0]
         wakeWrite = ends[1]
         #if os(Linux)
-        epoll = SpawnExtensions.epollCreate1.map { $0(Self.closeOnExec) } ?? -1
-        if epoll >= 0, !control(Self.controlAdd, wakeRead, token: Self.wakeToken) {
-            preconditionFailure("startup: cannot watch the process engine's wake pipe: \(errnoDescription(errno))")
-        }
+            epoll = SpawnExtensions.epollCreate1.map { $0(Self.closeOnExec) } ?? -1
+            if epoll >= 0, !control(Self.controlAdd, wakeRead, token: Self.wakeToken) {
+                preconditionFailure("startup: cannot watch the process engine's wake pipe: \(errnoDescription(errno))")
+            }
         #endif
     }
 
@@ -45,25 +45,25 @@ struct EngineWaitSet: ~Copyable {
     /// Whether pidfds can be watched here.
     var watchesPidfds: Bool {
         #if os(Linux)
-        epoll >= 0
+            epoll >= 0
         #else
-        false
+            false
         #endif
     }
 
     /// Adds a child's pidfd under its token; `false` (with errno set) if it cannot be watched.
     func add(pidfd: Int32, token: UInt64) -> Bool {
         #if os(Linux)
-        return epoll >= 0 && control(Self.controlAdd, pidfd, token: token)
+            return epoll >= 0 && control(Self.controlAdd, pidfd, token: token)
         #else
-        return false
+            return false
         #endif
     }
 
     /// Removes a pidfd before it is closed (a copy held by a concurrent fork elsewhere would keep it registered).
     func remove(pidfd: Int32) {
         #if os(Linux)
-        _ = SpawnExtensions.epollControl?(epoll, Self.controlDelete, pidfd, nil)
+            _ = SpawnExtensions.epollControl?(epoll, Self.controlDelete, pidfd, nil)
         #endif
     }
 
@@ -71,22 +71,22 @@ struct EngineWaitSet: ~Copyable {
     /// no limit, 0: just look). Returns the tokens of the children whose pidfd is readable.
     func wait(timeoutMilliseconds: Int32) -> [UInt64] {
         #if os(Linux)
-        if epoll >= 0, let epollWait = SpawnExtensions.epollWait {
-            var events = [UInt8](repeating: 0, count: Self.capacity * Self.eventSize)
-            let count = events.withUnsafeMutableBytes {
-                epollWait(epoll, $0.baseAddress, Int32(Self.capacity), timeoutMilliseconds)
-            }
-            guard count > 0 else { return [] }  // timeout or EINTR
-            var tokens: [UInt64] = []
-            tokens.reserveCapacity(Int(count))
-            events.withUnsafeBytes { bytes in
-                for index in 0..<Int(count) {
-                    let token = bytes.loadUnaligned(fromByteOffset: index * Self.eventSize + Self.dataOffset, as: UInt64.self)
-                    if token == Self.wakeToken { drainWakePipe() } else { tokens.append(token) }
+            if epoll >= 0, let epollWait = SpawnExtensions.epollWait {
+                var events = [UInt8](repeating: 0, count: Self.capacity * Self.eventSize)
+                let count = events.withUnsafeMutableBytes {
+                    epollWait(epoll, $0.baseAddress, Int32(Self.capacity), timeoutMilliseconds)
                 }
+                guard count > 0 else { return [] }  // timeout or EINTR
+                var tokens: [UInt64] = []
+                tokens.reserveCapacity(Int(count))
+                events.withUnsafeBytes { bytes in
+                    for index in 0..<Int(count) {
+                        let token = bytes.loadUnaligned(fromByteOffset: index * Self.eventSize + Self.dataOffset, as: UInt64.self)
+                        if token == Self.wakeToken { drainWakePipe() } else { tokens.append(token) }
+                    }
+                }
+                return tokens
             }
-            return tokens
-        }
         #endif
         var descriptor = pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)
         if poll(&descriptor, 1, timeoutMilliseconds) > 0 { drainWakePipe() }
@@ -101,37 +101,37 @@ struct EngineWaitSet: ~Copyable {
 
     deinit {
         #if os(Linux)
-        if epoll >= 0 { _ = close(epoll) }
+            if epoll >= 0 { _ = close(epoll) }
         #endif
         _ = close(wakeRead)
         _ = close(wakeWrite)
     }
 
     #if os(Linux)
-    /// Most events taken from the kernel per `epoll_wait`.
-    private static let capacity = 64
-    // `struct epoll_event` is packed on x86_64 (12 bytes), naturally aligned elsewhere (16).
-    #if arch(x86_64)
-    private static let eventSize = 12
-    private static let dataOffset = 4
-    #else
-    private static let eventSize = 16
-    private static let dataOffset = 8
-    #endif
-    private static let epollIn: UInt32 = 0x001
-    private static let controlAdd: Int32 = 1
-    private static let controlDelete: Int32 = 2
-    private static let closeOnExec: Int32 = 0o2_000_000
+        /// Most events taken from the kernel per `epoll_wait`.
+        private static let capacity = 64
+        // `struct epoll_event` is packed on x86_64 (12 bytes), naturally aligned elsewhere (16).
+        #if arch(x86_64)
+            private static let eventSize = 12
+            private static let dataOffset = 4
+        #else
+            private static let eventSize = 16
+            private static let dataOffset = 8
+        #endif
+        private static let epollIn: UInt32 = 0x001
+        private static let controlAdd: Int32 = 1
+        private static let controlDelete: Int32 = 2
+        private static let closeOnExec: Int32 = 0o2_000_000
 
-    /// `epoll_ctl` with an `EPOLLIN` event keyed by `token`.
-    private func control(_ operation: Int32, _ descriptor: Int32, token: UInt64) -> Bool {
-        guard let epollControl = SpawnExtensions.epollControl else { return false }
-        var event = [UInt8](repeating: 0, count: Self.eventSize)
-        event.withUnsafeMutableBytes { bytes in
-            bytes.storeBytes(of: Self.epollIn, toByteOffset: 0, as: UInt32.self)
-            bytes.storeBytes(of: token, toByteOffset: Self.dataOffset, as: UInt64.self)
+        /// `epoll_ctl` with an `EPOLLIN` event keyed by `token`.
+        private func control(_ operation: Int32, _ descriptor: Int32, token: UInt64) -> Bool {
+            guard let epollControl = SpawnExtensions.epollControl else { return false }
+            var event = [UInt8](repeating: 0, count: Self.eventSize)
+            event.withUnsafeMutableBytes { bytes in
+                bytes.storeBytes(of: Self.epollIn, toByteOffset: 0, as: UInt32.self)
+                bytes.storeBytes(of: token, toByteOffset: Self.dataOffset, as: UInt64.self)
+            }
+            return event.withUnsafeMutableBytes { epollControl(epoll, operation, descriptor, $0.baseAddress) } == 0
         }
-        return event.withUnsafeMutableBytes { epollControl(epoll, operation, descriptor, $0.baseAddress) } == 0
-    }
     #endif
 }

@@ -1,17 +1,17 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 #if canImport(Darwin)
-/// `posix_spawn_file_actions_t` as a value we can take `&` of (an opaque pointer on Darwin).
-typealias SpawnFileActions = posix_spawn_file_actions_t?
-/// `posix_spawnattr_t` as a value we can take `&` of (an opaque pointer on Darwin).
-typealias SpawnAttributes = posix_spawnattr_t?
+    /// `posix_spawn_file_actions_t` as a value we can take `&` of (an opaque pointer on Darwin).
+    typealias SpawnFileActions = posix_spawn_file_actions_t?
+    /// `posix_spawnattr_t` as a value we can take `&` of (an opaque pointer on Darwin).
+    typealias SpawnAttributes = posix_spawnattr_t?
 #else
-/// `posix_spawn_file_actions_t` as a value we can take `&` of (a struct on glibc).
-typealias SpawnFileActions = posix_spawn_file_actions_t
-/// `posix_spawnattr_t` as a value we can take `&` of (a struct on glibc).
-typealias SpawnAttributes = posix_spawnattr_t
+    /// `posix_spawn_file_actions_t` as a value we can take `&` of (a struct on glibc).
+    typealias SpawnFileActions = posix_spawn_file_actions_t
+    /// `posix_spawnattr_t` as a value we can take `&` of (a struct on glibc).
+    typealias SpawnAttributes = posix_spawnattr_t
 #endif

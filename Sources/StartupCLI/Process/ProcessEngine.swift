@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import StartupKit
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The one thread that runs child processes, as make does: it spawns them, waits for their exits, reaps them
 /// and stops the ones whose task is cancelled, all in one loop (`EngineLoop`).
@@ -74,8 +75,8 @@ package final class ProcessEngine: Sendable {
     /// from the engine (the binary).
     package func adoptOrphans() {
         #if os(Linux)
-        guard let prctl = SpawnExtensions.prctl, prctl(Self.setChildSubreaper, 1, 0, 0, 0) == 0 else { return }
-        post { $0.reapsOrphans = true }
+            guard let prctl = SpawnExtensions.prctl, prctl(Self.setChildSubreaper, 1, 0, 0, 0) == 0 else { return }
+            post { $0.reapsOrphans = true }
         #endif
     }
 

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The processes that go with a command `startup` stops, beyond its process group (which `kill(-pgid)` reaches).
@@ -63,23 +63,25 @@ struct ProcessTree {
     /// engine's own children).
     mutating func extend(from processes: [Entry], excluding excluded: Dictionary<pid_t, UInt64>.Keys) {
         #if os(Linux)
-        let ourPid = getpid()
-        var known = Set(members.keys)
-        known.insert(leader)
-        var added = true
-        while added {
-            added = false
-            for process in processes where !known.contains(process.pid) {
-                guard process.pid != ourPid, !excluded.contains(process.pid) else { continue }
-                let related = known.contains(process.parent) || known.contains(process.group)
-                    || known.contains(process.session)
-                guard related || (process.parent == ourPid && isMarked(process.pid)),
-                      let member = Self.member(process) else { continue }
-                known.insert(process.pid)
-                members[process.pid] = member
-                added = true
+            let ourPid = getpid()
+            var known = Set(members.keys)
+            known.insert(leader)
+            var added = true
+            while added {
+                added = false
+                for process in processes where !known.contains(process.pid) {
+                    guard process.pid != ourPid, !excluded.contains(process.pid) else { continue }
+                    let related =
+                        known.contains(process.parent) || known.contains(process.group)
+                        || known.contains(process.session)
+                    guard related || (process.parent == ourPid && isMarked(process.pid)),
+                        let member = Self.member(process)
+                    else { continue }
+                    known.insert(process.pid)
+                    members[process.pid] = member
+                    added = true
+                }
             }
-        }
         #endif
     }
 
@@ -97,9 +99,9 @@ struct ProcessTree {
     /// When `pid` started, or `nil` if it is gone.
     private static func startTime(of pid: pid_t) -> UInt64? {
         #if os(Linux)
-        entry(of: pid)?.startTime
+            entry(of: pid)?.startTime
         #else
-        nil
+            nil
         #endif
     }
 
@@ -113,86 +115,87 @@ struct ProcessTree {
     /// Every process visible in `/proc` (none elsewhere than Linux). Costs a read of each process's `stat`.
     static func snapshot() -> [Entry] {
         #if os(Linux)
-        guard let directory = opendir("/proc") else { return [] }
-        defer { closedir(directory) }
-        var entries: [Entry] = []
-        while let item = readdir(directory) {
-            let name = withUnsafeBytes(of: item.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard let pid = pid_t(name), let entry = entry(of: pid) else { continue }
-            entries.append(entry)
-        }
-        return entries
+            guard let directory = opendir("/proc") else { return [] }
+            defer { closedir(directory) }
+            var entries: [Entry] = []
+            while let item = readdir(directory) {
+                let name = withUnsafeBytes(of: item.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                guard let pid = pid_t(name), let entry = entry(of: pid) else { continue }
+                entries.append(entry)
+            }
+            return entries
         #else
-        return []
+            return []
         #endif
     }
 
     #if os(Linux)
-    /// The process's line of `/proc/<pid>/stat`, or `nil` if it is gone.
-    private static func entry(of pid: pid_t) -> Entry? {
-        guard let stat = readSmallFile("/proc/\(pid)/stat") else { return nil }
-        // "pid (comm) state ppid pgrp session ...": comm may hold spaces and parentheses, so parse after the last ')'.
-        guard let close = stat.lastIndex(of: UInt8(ascii: ")")) else { return nil }
-        let fields = stat[(close + 1)...].split(separator: UInt8(ascii: " "))
-        guard fields.count > 19, let parent = number(fields[1]), let group = number(fields[2]),
-              let session = number(fields[3]), let startTime = number(fields[19], as: UInt64.self) else { return nil }
-        return Entry(pid: pid, parent: parent, group: group, session: session, startTime: startTime)
-    }
-
-    /// `process` as a member: with a pidfd that is known to refer to it (not to a process that took its pid since the
-    /// snapshot), or without one where pidfds are unavailable; `nil` if it is gone.
-    private static func member(_ process: Entry) -> Member? {
-        var pidfd: Int32 = -1
-        if let pidfdOpen = SpawnExtensions.pidfdOpen {
-            pidfd = pidfdOpen(process.pid, 0)
-            if pidfd < 0 && errno == ESRCH { return nil }
+        /// The process's line of `/proc/<pid>/stat`, or `nil` if it is gone.
+        private static func entry(of pid: pid_t) -> Entry? {
+            guard let stat = readSmallFile("/proc/\(pid)/stat") else { return nil }
+            // "pid (comm) state ppid pgrp session ...": comm may hold spaces and parentheses, so parse after the last ')'.
+            guard let close = stat.lastIndex(of: UInt8(ascii: ")")) else { return nil }
+            let fields = stat[(close + 1)...].split(separator: UInt8(ascii: " "))
+            guard fields.count > 19, let parent = number(fields[1]), let group = number(fields[2]),
+                let session = number(fields[3]), let startTime = number(fields[19], as: UInt64.self)
+            else { return nil }
+            return Entry(pid: pid, parent: parent, group: group, session: session, startTime: startTime)
         }
-        guard startTime(of: process.pid) == process.startTime else {
-            if pidfd >= 0 { _ = closeDescriptor(pidfd) }
-            return nil
-        }
-        return Member(pidfd: pidfd, startTime: process.startTime)
-    }
 
-    /// Whether the environment `pid` started with holds `marker`.
-    private func isMarked(_ pid: pid_t) -> Bool {
-        guard let marker, let environment = Self.readSmallFile("/proc/\(pid)/environ", limit: 1 << 20) else { return false }
-        return environment.split(separator: 0).contains { $0.elementsEqual(marker) }
-    }
-
-    /// A decimal field.
-    private static func number<Number: FixedWidthInteger>(_ field: ArraySlice<UInt8>, as type: Number.Type = pid_t.self) -> Number? {
-        Number(String(decoding: field, as: UTF8.self))
-    }
-
-    /// Up to `limit` bytes of a file, or `nil` if it cannot be read (the process is gone, or not ours).
-    private static func readSmallFile(_ path: String, limit: Int = 4096) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { _ = closeDescriptor(descriptor) }
-        var bytes = [UInt8](repeating: 0, count: limit)
-        var filled = 0
-        while filled < limit {
-            let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, limit - filled) }
-            if count > 0 {
-                filled += count
-            } else if count < 0 && errno == EINTR {
-                continue
-            } else {
-                if count < 0 { return nil }
-                break
+        /// `process` as a member: with a pidfd that is known to refer to it (not to a process that took its pid since the
+        /// snapshot), or without one where pidfds are unavailable; `nil` if it is gone.
+        private static func member(_ process: Entry) -> Member? {
+            var pidfd: Int32 = -1
+            if let pidfdOpen = SpawnExtensions.pidfdOpen {
+                pidfd = pidfdOpen(process.pid, 0)
+                if pidfd < 0 && errno == ESRCH { return nil }
             }
+            guard startTime(of: process.pid) == process.startTime else {
+                if pidfd >= 0 { _ = closeDescriptor(pidfd) }
+                return nil
+            }
+            return Member(pidfd: pidfd, startTime: process.startTime)
         }
-        return Array(bytes[..<filled])
-    }
+
+        /// Whether the environment `pid` started with holds `marker`.
+        private func isMarked(_ pid: pid_t) -> Bool {
+            guard let marker, let environment = Self.readSmallFile("/proc/\(pid)/environ", limit: 1 << 20) else { return false }
+            return environment.split(separator: 0).contains { $0.elementsEqual(marker) }
+        }
+
+        /// A decimal field.
+        private static func number<Number: FixedWidthInteger>(_ field: ArraySlice<UInt8>, as type: Number.Type = pid_t.self) -> Number? {
+            Number(String(decoding: field, as: UTF8.self))
+        }
+
+        /// Up to `limit` bytes of a file, or `nil` if it cannot be read (the process is gone, or not ours).
+        private static func readSmallFile(_ path: String, limit: Int = 4096) -> [UInt8]? {
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { return nil }
+            defer { _ = closeDescriptor(descriptor) }
+            var bytes = [UInt8](repeating: 0, count: limit)
+            var filled = 0
+            while filled < limit {
+                let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, limit - filled) }
+                if count > 0 {
+                    filled += count
+                } else if count < 0 && errno == EINTR {
+                    continue
+                } else {
+                    if count < 0 { return nil }
+                    break
+                }
+            }
+            return Array(bytes[..<filled])
+        }
     #endif
 }
 
 /// `close(2)`, named apart from `ProcessTree.close()`.
 func closeDescriptor(_ descriptor: Int32) -> Int32 {
     #if canImport(Glibc)
-    Glibc.close(descriptor)
+        Glibc.close(descriptor)
     #else
-    Darwin.close(descriptor)
+        Darwin.close(descriptor)
     #endif
 }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Non-portable process-spawning functions, resolved at run time with `dlsym`.
@@ -32,19 +32,19 @@ enum SpawnExtensions {
     private static let syscall: Syscall? = lookUp("syscall", as: Syscall.self)
 
     #if os(Linux) && (arch(x86_64) || arch(arm64))
-    /// System call numbers, the same on x86_64 and arm64 (the generic table).
-    private static let pidfdOpenNumber = 434
-    private static let pidfdSendSignalNumber = 424
+        /// System call numbers, the same on x86_64 and arm64 (the generic table).
+        private static let pidfdOpenNumber = 434
+        private static let pidfdSendSignalNumber = 424
     #endif
 
     /// Linux `pidfd_open(pid, flags)`: a close-on-exec pidfd, or -1 with errno set (ENOSYS before Linux 5.3);
     /// `nil` where it cannot be called.
     static let pidfdOpen: (@Sendable (pid_t, UInt32) -> Int32)? = {
         #if os(Linux) && (arch(x86_64) || arch(arm64))
-        guard let syscall else { return nil }
-        return { pid, flags in Int32(truncatingIfNeeded: syscall(pidfdOpenNumber, Int(pid), Int(flags), 0, 0)) }
+            guard let syscall else { return nil }
+            return { pid, flags in Int32(truncatingIfNeeded: syscall(pidfdOpenNumber, Int(pid), Int(flags), 0, 0)) }
         #else
-        return nil
+            return nil
         #endif
     }()
 
@@ -52,12 +52,12 @@ enum SpawnExtensions {
     /// exited); `nil` where it cannot be called.
     static let pidfdSendSignal: (@Sendable (Int32, Int32) -> Int32)? = {
         #if os(Linux) && (arch(x86_64) || arch(arm64))
-        guard let syscall else { return nil }
-        return { pidfd, signal in
-            Int32(truncatingIfNeeded: syscall(pidfdSendSignalNumber, Int(pidfd), Int(signal), 0, 0))
-        }
+            guard let syscall else { return nil }
+            return { pidfd, signal in
+                Int32(truncatingIfNeeded: syscall(pidfdSendSignalNumber, Int(pidfd), Int(signal), 0, 0))
+            }
         #else
-        return nil
+            return nil
         #endif
     }()
 

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Dispatch
 import StartupKit
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Turns SIGINT, SIGTERM and SIGHUP into calls, so a run can be cancelled cleanly instead of the
 /// process dying with its children still running. One handler serves a whole subcommand: the run,

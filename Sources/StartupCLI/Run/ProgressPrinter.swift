@@ -26,9 +26,13 @@ struct ProgressPrinter: StartupObserver {
             console.out(text)
         case .commandRetrying(let id, let attempt, let outcome, let delay, _):
             let reason = outcome.detail ?? outcome.name
-            console.out("\(style.yellow("↻")) \(id.rawValue.padded(to: idWidth)) attempt \(attempt) failed (\(reason)); retrying in \(DurationText.format(delay))\n")
+            console.out(
+                "\(style.yellow("↻")) \(id.rawValue.padded(to: idWidth)) attempt \(attempt) failed (\(reason)); retrying in \(DurationText.format(delay))\n"
+            )
         case .serviceEnded(let error, _):
-            console.out("\(style.red("✗")) \(error.service.rawValue.padded(to: idWidth)) ended by itself: \(error.underlying.map { "\($0)" } ?? "it returned")\n")
+            console.out(
+                "\(style.red("✗")) \(error.service.rawValue.padded(to: idWidth)) ended by itself: \(error.underlying.map { "\($0)" } ?? "it returned")\n"
+            )
         case .runStarted, .commandStarted, .runFinished:
             break
         }

@@ -17,7 +17,8 @@ enum RunCommand {
     ///   - handlesSignals: Whether SIGINT, SIGTERM, SIGHUP and a closed standard output interrupt
     ///     the run, and `startup` adopts its commands' orphans (the binary); in-process callers
     ///     cancel the calling task instead.
-    static func execute(_ options: RunOptions, console: Console, environment: [String: String], handlesSignals: Bool) async throws(ExitCode) {
+    static func execute(_ options: RunOptions, console: Console, environment: [String: String], handlesSignals: Bool) async throws(ExitCode)
+    {
         var manifest = try ManifestLoading.select(
             options.targets, from: ManifestLoading.load(options.file, console: console), for: .run, console: console)
         let manifestDirectory = ManifestFolder.path(forManifest: options.file)
@@ -29,8 +30,9 @@ enum RunCommand {
         let outputs = CommandOutputs()
         let style = Style(enabled: console.usesColor)
         let idWidth = min(32, manifest.commands.map(\.id.rawValue.count).max() ?? 0)
-        let serviceLines = ServiceLines(console: console, style: style, outputs: outputs, mode: options.output,
-                                        toStandardError: options.format == .json, idWidth: idWidth)
+        let serviceLines = ServiceLines(
+            console: console, style: style, outputs: outputs, mode: options.output,
+            toStandardError: options.format == .json, idWidth: idWidth)
         let execution = ShellExecution(
             manifestDirectory: manifestDirectory, environment: environment, output: options.output,
             gracePeriod: options.gracePeriod, simulate: options.simulate, outputs: outputs, serviceLines: serviceLines)
@@ -38,14 +40,18 @@ enum RunCommand {
 
         var observers: [any StartupObserver] = []
         if options.format == .text {
-            observers.append(ProgressPrinter(console: console, style: style, outputs: outputs, mode: options.output, idWidth: idWidth,
-                                             services: Set(manifest.commands.filter(\.isService).map(\.id))))
+            observers.append(
+                ProgressPrinter(
+                    console: console, style: style, outputs: outputs, mode: options.output, idWidth: idWidth,
+                    services: Set(manifest.commands.filter(\.isService).map(\.id))))
         }
         let watcher = RunWatcher()
         observers.append(watcher)  // last: it sees the end after the others
-        let orchestrator = StartupOrchestrator(plan, options: .init(
-            maxConcurrency: options.jobs, failurePolicy: options.failFast ? .failFast : .continueIndependent,
-            observers: observers, whenAServiceEnds: .keepRunning))
+        let orchestrator = StartupOrchestrator(
+            plan,
+            options: .init(
+                maxConcurrency: options.jobs, failurePolicy: options.failFast ? .failFast : .continueIndependent,
+                observers: observers, whenAServiceEnds: .keepRunning))
 
         let interrupts = handlesSignals ? InterruptHandler() : nil
         defer { interrupts?.stop() }
@@ -56,27 +62,36 @@ enum RunCommand {
         let run = start(orchestrator)
         let report = await startUp(run, interrupts: interrupts)
         _ = await watcher.startUpShown.value()
-        let saved = SavedRun(report: report, settings: RunSettings(
-            manifestPath: URL(fileURLWithPath: options.file).standardizedFileURL.path, isSimulated: options.simulate,
-            jobs: options.jobs, wallBudget: options.budget,
-            budgets: Dictionary(manifest.commands.compactMap { command in command.budget.map { (command.id, $0) } }, uniquingKeysWith: { first, _ in first })))
+        let saved = SavedRun(
+            report: report,
+            settings: RunSettings(
+                manifestPath: URL(fileURLWithPath: options.file).standardizedFileURL.path, isSimulated: options.simulate,
+                jobs: options.jobs, wallBudget: options.budget,
+                budgets: Dictionary(
+                    manifest.commands.compactMap { command in command.budget.map { (command.id, $0) } },
+                    uniquingKeysWith: { first, _ in first })))
         let violations = report.status == .cancelled ? [] : saved.budgetViolations
 
         if options.format == .text {
-            console.out(RunSummaryRenderer(report: report, outputs: outputs, style: style,
-                                           outputAlreadyShown: options.output == .grouped).render())
+            console.out(
+                RunSummaryRenderer(
+                    report: report, outputs: outputs, style: style,
+                    outputAlreadyShown: options.output == .grouped
+                ).render())
             console.out(BudgetRenderer(run: saved, style: style).render())
             if options.trace { console.out(TimelineRenderer(report: report, style: style, width: console.width).render()) }
         }
-        var exitCode: ExitCode? = switch report.status {
-        case .succeeded: violations.isEmpty ? nil : .failure
-        case .failed: .failure
-        case .cancelled: .interrupted
-        }
+        var exitCode: ExitCode? =
+            switch report.status {
+            case .succeeded: violations.isEmpty ? nil : .failure
+            case .failed: .failure
+            case .cancelled: .interrupted
+            }
 
-        let session = RunSession(run: run, report: report, stops: execution.stopModules(for: manifest), options: options,
-                                 console: console, style: style, outputs: outputs, interrupts: interrupts, sessionEnd: watcher.sessionEnd,
-                                 environment: environment)
+        let session = RunSession(
+            run: run, report: report, stops: execution.stopModules(for: manifest), options: options,
+            console: console, style: style, outputs: outputs, interrupts: interrupts, sessionEnd: watcher.sessionEnd,
+            environment: environment)
         let ending = await session.hold()
         if let code = ending.exitCode { exitCode = options.command != nil ? code : exitCode ?? code }
 
@@ -87,15 +102,19 @@ enum RunCommand {
         if options.trace {
             // Beside the manifest, spelled as the user spelled the manifest's path.
             let path = options.traceFile ?? ManifestFolder.prefix(forManifest: options.file) + ".startup/trace.json"
-            if ReportFiles.write(ReportExport.chromeTrace(report, shutdown: ending.shutdown).text() + "\n", to: path, what: "trace", console: console) {
+            if ReportFiles.write(
+                ReportExport.chromeTrace(report, shutdown: ending.shutdown).text() + "\n", to: path, what: "trace", console: console)
+            {
                 written.append("Trace written to \(path) (open it in https://ui.perfetto.dev or chrome://tracing)")
             } else {
                 exitCode = exitCode ?? .cannotCreate
             }
         }
         if options.savesReport {
-            if ReportFiles.write(saved.json().text(pretty: true) + "\n", to: reportPath, what: "report", console: console,
-                                 isWarning: options.report == nil) {
+            if ReportFiles.write(
+                saved.json().text(pretty: true) + "\n", to: reportPath, what: "report", console: console,
+                isWarning: options.report == nil)
+            {
                 let shown = options.report ?? ReportFiles.displayPath(forManifest: options.file)
                 written.append("Report saved to \(shown) (startup plot, startup diff and startup plan read it)")
             } else if options.report != nil {

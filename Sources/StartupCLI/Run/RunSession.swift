@@ -95,7 +95,11 @@ struct RunSession {
     /// quotes, control characters escaped.
     static func shellWords(_ command: [String]) -> String {
         command.map { word in
-            let plain = !word.isEmpty && word.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || $0.properties.numericType != nil || "_./:=@%+,-".unicodeScalars.contains($0) }
+            let plain =
+                !word.isEmpty
+                && word.unicodeScalars.allSatisfy {
+                    $0.properties.isAlphabetic || $0.properties.numericType != nil || "_./:=@%+,-".unicodeScalars.contains($0)
+                }
             return plain ? word : "'" + MessageQuoting.escaped(word).replacing("'", with: #"'\''"#) + "'"
         }.joined(separator: " ")
     }

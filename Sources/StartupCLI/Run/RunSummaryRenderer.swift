@@ -15,18 +15,20 @@ struct RunSummaryRenderer {
         let breakdown = ["succeeded", "failed", "timedOut", "skipped", "cancelled", "notRequested"].compactMap { name in
             counts[name].map { "\($0) \(name == "timedOut" ? "timed out" : name == "notRequested" ? "not requested" : name)" }
         }.joined(separator: ", ")
-        let headline = switch report.status {
-        case .succeeded: style.green("Succeeded")
-        case .failed: style.red("Failed")
-        case .cancelled: style.yellow("Interrupted")
-        }
+        let headline =
+            switch report.status {
+            case .succeeded: style.green("Succeeded")
+            case .failed: style.red("Failed")
+            case .cancelled: style.yellow("Interrupted")
+            }
         var lines = [
             "",
             "\(style.bold(headline)) in \(DurationText.format(report.wallTime)): \(breakdown)",
             "  sum of durations \(DurationText.format(report.totalDuration)), parallelism \(parallelism)x",
-            "  critical path \(DurationText.format(report.criticalPathDuration)): " + report.criticalPath.map { id in
-                "\(id) \(DurationText.format(report[id]!.duration))"
-            }.joined(separator: " -> "),
+            "  critical path \(DurationText.format(report.criticalPathDuration)): "
+                + report.criticalPath.map { id in
+                    "\(id) \(DurationText.format(report[id]!.duration))"
+                }.joined(separator: " -> "),
         ]
         let failures = report.commands.filter { $0.status.isFailure && !isSkippedOrCancelled($0.status) }
         if !failures.isEmpty {

@@ -18,7 +18,8 @@ struct ShellExecution: Sendable {
     /// Where services' output lines go.
     let serviceLines: ServiceLines
     /// The first line of grouped output that lost its beginning: says where and why it was cut.
-    static let cutNote = "[… earlier output cut here: grouped output keeps the last \(CaptureFile.tailLimit / 1024) KiB of each command; --output stream shows all of it]\n"
+    static let cutNote =
+        "[… earlier output cut here: grouped output keeps the last \(CaptureFile.tailLimit / 1024) KiB of each command; --output stream shows all of it]\n"
     /// This process's working directory, where children start unless told otherwise.
     private let currentDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
 
@@ -46,8 +47,10 @@ struct ShellExecution: Sendable {
         return binding
     }
 
-    private func bindService(_ command: ManifestCommand, line: String, readiness: ManifestReadiness,
-                             defaults: ManifestDefaults, into binding: inout ManifestBinding) {
+    private func bindService(
+        _ command: ManifestCommand, line: String, readiness: ManifestReadiness,
+        defaults: ManifestDefaults, into binding: inout ManifestBinding
+    ) {
         let id = command.id
         if simulate {
             let estimate = command.estimate ?? .zero
@@ -74,9 +77,11 @@ struct ShellExecution: Sendable {
         environment[ProcessSpec.commandIDVariable] = command.id.rawValue
         environment[ProcessSpec.processTokenVariable] = nil  // the engine gives each process its own
         let directory = command.workingDirectory ?? defaults.workingDirectory ?? "."
-        let workingDirectory = directory.hasPrefix("/")
+        let workingDirectory =
+            directory.hasPrefix("/")
             ? directory
-            : URL(fileURLWithPath: directory, relativeTo: URL(fileURLWithPath: manifestDirectory, isDirectory: true)).standardizedFileURL.path
+            : URL(fileURLWithPath: directory, relativeTo: URL(fileURLWithPath: manifestDirectory, isDirectory: true)).standardizedFileURL
+                .path
         return ProcessSpec(
             arguments: CommandLineSplitter.plan(for: line).arguments, environment: environment,
             // No chdir in the child when it would start there anyway.

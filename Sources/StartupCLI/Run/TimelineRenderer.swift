@@ -18,7 +18,8 @@ struct TimelineRenderer {
         var lines = [
             "",
             "Timeline (by start; * critical path, █ running, ░ slack):",
-            "   start duration    slack   " + "command".padded(to: idWidth) + "  " + "0".padded(to: barWidth - 6) + DurationText.format(report.wallTime).leftPadded(to: 6),
+            "   start duration    slack   " + "command".padded(to: idWidth) + "  " + "0".padded(to: barWidth - 6)
+                + DurationText.format(report.wallTime).leftPadded(to: 6),
         ]
         for command in rows {
             let start = command.startOffset!.milliseconds
@@ -32,10 +33,10 @@ struct TimelineRenderer {
             let marker = command.isOnCriticalPath ? "*" : " "
             lines.append(
                 DurationText.format(command.startOffset!).leftPadded(to: 8)
-                + DurationText.format(command.duration).leftPadded(to: 9)
-                + DurationText.format(command.slack).leftPadded(to: 9)
-                + " \(marker) " + command.id.rawValue.padded(to: idWidth) + "  "
-                + barText + style.dim(bar))
+                    + DurationText.format(command.duration).leftPadded(to: 9)
+                    + DurationText.format(command.slack).leftPadded(to: 9)
+                    + " \(marker) " + command.id.rawValue.padded(to: idWidth) + "  "
+                    + barText + style.dim(bar))
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Dispatch
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// One attempt of a `tcp` or `http` probe, on non-blocking sockets: nothing blocks a thread for long, and the
 /// socket is closed however the attempt ends (success, refusal, time-out, cancellation).
@@ -71,7 +72,9 @@ enum NetworkProbe {
             } else if written < 0 && errno == EINTR {
                 continue
             } else if written < 0 && errno == EAGAIN {
-                guard await SocketWait.wait(socket, until: .writable, limit: ContinuousClock.now.duration(to: deadline)) else { return false }
+                guard await SocketWait.wait(socket, until: .writable, limit: ContinuousClock.now.duration(to: deadline)) else {
+                    return false
+                }
             } else {
                 return false
             }
@@ -118,9 +121,9 @@ enum NetworkProbe {
         hints.ai_family = AF_UNSPEC
         hints.ai_flags = AI_NUMERICSERV | (numericOnly ? AI_NUMERICHOST : 0)
         #if canImport(Glibc)
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         #else
-        hints.ai_socktype = SOCK_STREAM
+            hints.ai_socktype = SOCK_STREAM
         #endif
         var list: UnsafeMutablePointer<addrinfo>?
         guard getaddrinfo(host, String(port), &hints, &list) == 0, let first = list else { return nil }
@@ -140,33 +143,33 @@ enum NetworkProbe {
     /// A non-blocking, close-on-exec stream socket, or -1.
     private static func openSocket(family: Int32) -> Int32 {
         #if canImport(Glibc)
-        return socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            return socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         #else
-        let descriptor = socket(family, SOCK_STREAM, 0)
-        guard descriptor >= 0 else { return -1 }
-        var noSignal: Int32 = 1
-        _ = setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &noSignal, socklen_t(MemoryLayout<Int32>.size))
-        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-        return descriptor
+            let descriptor = socket(family, SOCK_STREAM, 0)
+            guard descriptor >= 0 else { return -1 }
+            var noSignal: Int32 = 1
+            _ = setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &noSignal, socklen_t(MemoryLayout<Int32>.size))
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+            return descriptor
         #endif
     }
 
     /// `send(2)` that never raises SIGPIPE (Darwin sockets carry `SO_NOSIGPIPE` instead).
     private static func sendWithoutSignal(_ socket: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
         #if canImport(Glibc)
-        Glibc.send(socket, bytes, count, Int32(MSG_NOSIGNAL))
+            Glibc.send(socket, bytes, count, Int32(MSG_NOSIGNAL))
         #else
-        Darwin.send(socket, bytes, count, 0)
+            Darwin.send(socket, bytes, count, 0)
         #endif
     }
 
     /// `connect(2)`, named apart from the probe's own `connect`.
     private static func connectSocket(_ socket: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
         #if canImport(Glibc)
-        Glibc.connect(socket, address, length)
+            Glibc.connect(socket, address, length)
         #else
-        Darwin.connect(socket, address, length)
+            Darwin.connect(socket, address, length)
         #endif
     }
 }

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import StartupKit
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The pipe a service (and its stop line) writes its standard output and error to, read off the scheduler's
 /// path: a thread of its own waits in `poll`, splits what arrives into lines for `onLine` (in order), reports a
@@ -28,8 +29,10 @@ final class ServiceOutputReader: Sendable {
     ///
     /// - Parameter logText: The text of a `log` probe, reported through `onMatch` the first time it appears.
     /// - Throws: `ServiceRunnerError` when a pipe cannot be created.
-    init(logText: String?, onLine: @escaping @Sendable (String) -> Void, onMatch: @escaping @Sendable () -> Void,
-         onOutput: @escaping @Sendable () -> Void) throws(ServiceRunnerError) {
+    init(
+        logText: String?, onLine: @escaping @Sendable (String) -> Void, onMatch: @escaping @Sendable () -> Void,
+        onOutput: @escaping @Sendable () -> Void
+    ) throws(ServiceRunnerError) {
         let output = try Self.makePipe()
         let wake: (read: Int32, write: Int32)
         do {
@@ -98,7 +101,9 @@ final class ServiceOutputReader: Sendable {
         var draining = false
         while true {
             if !draining {
-                var entries = [pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+                var entries = [
+                    pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+                ]
                 let found = poll(&entries, 2, -1)
                 if found < 0 && errno == EINTR { continue }
                 if found < 0 { break }

@@ -39,8 +39,9 @@ struct ServiceProbe {
         case .http(let host, let port, let path):
             return await NetworkProbe.answers(host: host, port: port, path: path, limit: limit)
         case .exec(let line):
-            let spec = ProcessSpec(arguments: CommandLineSplitter.plan(for: line).arguments, environment: service.environment,
-                                   workingDirectory: service.workingDirectory, output: .discard)
+            let spec = ProcessSpec(
+                arguments: CommandLineSplitter.plan(for: line).arguments, environment: service.environment,
+                workingDirectory: service.workingDirectory, output: .discard)
             return await ProcessSpawner.run(spec, terminationGracePeriod: gracePeriod).termination.isSuccess
         }
     }

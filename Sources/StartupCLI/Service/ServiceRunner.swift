@@ -29,9 +29,11 @@ package enum ServiceRunner {
     /// - Throws: `CancellationError` once stopped as asked; `ServiceRunnerError` when the service ended by itself
     ///   (`exited with status 3 before it was ready`, `exited with status 0`), could not be started, or its stop
     ///   line failed.
-    package static func run(_ spec: ProcessSpec, readiness: ManifestReadiness, stop: ProcessSpec?, gracePeriod: Duration,
-                            onLine: @escaping @Sendable (String) -> Void,
-                            onReady: @escaping @Sendable () -> Void) async throws {
+    package static func run(
+        _ spec: ProcessSpec, readiness: ManifestReadiness, stop: ProcessSpec?, gracePeriod: Duration,
+        onLine: @escaping @Sendable (String) -> Void,
+        onReady: @escaping @Sendable () -> Void
+    ) async throws {
         try Task.checkCancellation()
         let latch = ReadyLatch(onReady)
         let doorbell = ProbeDoorbell()
@@ -42,8 +44,9 @@ package enum ServiceRunner {
         case .tcp, .http: (logText, ringsOnOutput) = (nil, true)
         case .exec: (logText, ringsOnOutput) = (nil, false)
         }
-        let reader = try ServiceOutputReader(logText: logText, onLine: onLine, onMatch: { latch.signal() },
-                                             onOutput: { if ringsOnOutput { doorbell.ring() } })
+        let reader = try ServiceOutputReader(
+            logText: logText, onLine: onLine, onMatch: { latch.signal() },
+            onOutput: { if ringsOnOutput { doorbell.ring() } })
         reader.start()
         let serviceSpec = writingTo(reader.writeEnd, spec)
         let stopSpec = stop.map { writingTo(reader.writeEnd, $0) }
@@ -89,7 +92,9 @@ package enum ServiceRunner {
     /// Stops the service: its stop line (bounded by the grace period), then the grace period for the service to
     /// end, then SIGKILL; without a stop line, SIGTERM and SIGKILL after the grace period (the engine's stop).
     /// Returns the stop line's outcome.
-    private static func stopService(_ service: Task<ProcessOutcome, Never>, stop: ProcessSpec?, gracePeriod: Duration) async -> ProcessOutcome? {
+    private static func stopService(_ service: Task<ProcessOutcome, Never>, stop: ProcessSpec?, gracePeriod: Duration) async
+        -> ProcessOutcome?
+    {
         guard let stop else {
             service.cancel()
             return nil

@@ -21,7 +21,8 @@ struct ShutdownRenderer {
             case .cancelled: detail = "  cancelled"
             }
             let mark = call.status.isSuccess ? style.green("✓") : style.red("✗")
-            lines.append("\(mark) \(call.module.rawValue.padded(to: width)) \(DurationText.format(call.duration).leftPadded(to: 7))\(detail)")
+            lines.append(
+                "\(mark) \(call.module.rawValue.padded(to: width)) \(DurationText.format(call.duration).leftPadded(to: 7))\(detail)")
             if !call.status.isSuccess {
                 let output = ProgressPrinter.indented(outputs.output(of: call.module))
                 if !output.isEmpty { lines.append(String(output.dropLast())) }
@@ -29,8 +30,9 @@ struct ShutdownRenderer {
         }
         let failed = report.failures.count
         let outcome = failed == 0 ? style.green("Stopped") : style.red("Stopping failed")
-        lines.append("\(style.bold(outcome)) in \(DurationText.format(report.wallTime)): \(stopped.count - failed) stopped"
-                     + (failed > 0 ? ", \(failed) failed" : ""))
+        lines.append(
+            "\(style.bold(outcome)) in \(DurationText.format(report.wallTime)): \(stopped.count - failed) stopped"
+                + (failed > 0 ? ", \(failed) failed" : ""))
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -55,8 +55,9 @@ public struct StartupContext: Sendable {
         }
         guard let typed = value as? T else {
             let found = value.map { String(describing: Swift.type(of: $0)) } ?? "Void"
-            throw StartupContextError(code: .outputTypeMismatch, command: commandID, requested: id,
-                                      detail: "its output is \(found), not \(T.self)")
+            throw StartupContextError(
+                code: .outputTypeMismatch, command: commandID, requested: id,
+                detail: "its output is \(found), not \(T.self)")
         }
         return typed
     }

@@ -33,10 +33,12 @@ public struct LifecycleSubscription: Sendable {
     public static func on<Event: LifecycleEvent>(
         _ type: Event.Type, perform handler: @escaping @Sendable (Event) async throws -> Void
     ) -> LifecycleSubscription {
-        LifecycleSubscription(type: ObjectIdentifier(type), typeName: String(describing: type), handler: .event { event in
-            guard let event = event as? Event else { return }
-            try await handler(event)
-        })
+        LifecycleSubscription(
+            type: ObjectIdentifier(type), typeName: String(describing: type),
+            handler: .event { event in
+                guard let event = event as? Event else { return }
+                try await handler(event)
+            })
     }
 
     /// Joins the chain of responsibility for requests of type `type`.
@@ -52,9 +54,11 @@ public struct LifecycleSubscription: Sendable {
         to type: Request.Type, priority: CommandPriority = .normal,
         with handler: @escaping @Sendable (Request) async throws -> Request.Response?
     ) -> LifecycleSubscription {
-        LifecycleSubscription(type: ObjectIdentifier(type), typeName: String(describing: type), handler: .request(priority: priority) { request in
-            guard let request = request as? Request else { return nil }
-            return try await handler(request).map { $0 as any Sendable }
-        })
+        LifecycleSubscription(
+            type: ObjectIdentifier(type), typeName: String(describing: type),
+            handler: .request(priority: priority) { request in
+                guard let request = request as? Request else { return nil }
+                return try await handler(request).map { $0 as any Sendable }
+            })
     }
 }

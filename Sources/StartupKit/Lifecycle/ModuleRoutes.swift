@@ -70,8 +70,9 @@ struct ModuleRoutes: Sendable {
                 case .event(let handler):
                     events[subscription.type, default: EventRoute()].handlers[position, default: []].append(handler)
                 case .request(let priority, let respond):
-                    requests[subscription.type, default: []].append(Responder(
-                        position: position, module: id, priority: priority, sequence: sequence, respond: respond))
+                    requests[subscription.type, default: []].append(
+                        Responder(
+                            position: position, module: id, priority: priority, sequence: sequence, respond: respond))
                 }
                 sequence += 1
             }

@@ -84,8 +84,9 @@ public actor StartupLifecycle {
     ) throws where C.Duration == Duration {
         precondition(report.commands.map(\.id) == plan.ids, "the report is not a report of this plan")
         for id in modules.keys.sorted() where !plan.contains(id) {
-            throw LifecycleError(code: .unknownCommand, module: id,
-                                 suggestion: IdentifierSuggestion.closest(to: id, in: plan.ids))
+            throw LifecycleError(
+                code: .unknownCommand, module: id,
+                suggestion: IdentifierSuggestion.closest(to: id, in: plan.ids))
         }
         self.init(plan: plan, report: report, modules: modules, options: options, startedClock: RunClock(clock).started())
     }
@@ -93,8 +94,10 @@ public actor StartupLifecycle {
     /// A lifecycle on a clock that is already running (a run's, for the run's shutdown).
     ///
     /// - Precondition: As the public initialiser's, and every key of `modules` is a command of `plan`.
-    init(plan: StartupPlan, report: StartupReport, modules: [CommandID: any LifecycleModule], options: Options,
-         startedClock: StartedClock) {
+    init(
+        plan: StartupPlan, report: StartupReport, modules: [CommandID: any LifecycleModule], options: Options,
+        startedClock: StartedClock
+    ) {
         let routes = ModuleRoutes(plan: plan, report: report, modules: modules, defaultStopTimeout: options.stopTimeout)
         self.plan = plan
         self.options = options
@@ -131,8 +134,9 @@ public actor StartupLifecycle {
                 .handlerFinished(module, event: name, status: status, startOffset: begin, at: at)
             },
             call: { position in await Self.deliver(event, to: route.handlers[position] ?? []) })
-        let report = EventDeliveryReport(event: name, delivery: Event.delivery, calls: calls,
-                                         startOffset: start, endOffset: clock.elapsed())
+        let report = EventDeliveryReport(
+            event: name, delivery: Event.delivery, calls: calls,
+            startOffset: start, endOffset: clock.elapsed())
         notify(.deliveryFinished(report))
         return report
     }
@@ -223,8 +227,9 @@ public actor StartupLifecycle {
         } else {
             status = modules.allSatisfy(\.status.isSuccess) ? .succeeded : .failed
         }
-        let report = ShutdownReport(status: status, modules: modules, notStarted: routes.inactive,
-                                    startOffset: start, endOffset: self.clock.elapsed())
+        let report = ShutdownReport(
+            status: status, modules: modules, notStarted: routes.inactive,
+            startOffset: start, endOffset: self.clock.elapsed())
         notify(.shutdownFinished(report))
         if case .stopping(let waiters) = state {
             for waiter in waiters { waiter.resume(returning: report) }

@@ -38,8 +38,10 @@ struct HoldUpFinder {
                 continue
             }
             guard let state = state(of: position) else { continue }
-            found.append(StartupWaitError.Blocker(command: commands[position].id, state: state,
-                                                  through: chain(to: position, from: awaited, parent: parent)))
+            found.append(
+                StartupWaitError.Blocker(
+                    command: commands[position].id, state: state,
+                    through: chain(to: position, from: awaited, parent: parent)))
         }
         return found
     }

@@ -1,9 +1,9 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A value shared between tasks and threads, guarded by a lock held only for the duration of one
@@ -22,9 +22,9 @@ import Musl
 package final class Locked<Value: Sendable>: @unchecked Sendable {
     private var value: Value
     #if canImport(Darwin)
-    private let lock: UnsafeMutablePointer<os_unfair_lock>
+        private let lock: UnsafeMutablePointer<os_unfair_lock>
     #else
-    private let lock: UnsafeMutablePointer<pthread_mutex_t>
+        private let lock: UnsafeMutablePointer<pthread_mutex_t>
     #endif
 
     /// Creates the lock around an initial value.
@@ -32,27 +32,27 @@ package final class Locked<Value: Sendable>: @unchecked Sendable {
         self.value = value
         lock = .allocate(capacity: 1)
         #if canImport(Darwin)
-        lock.initialize(to: os_unfair_lock())
+            lock.initialize(to: os_unfair_lock())
         #else
-        lock.initialize(to: pthread_mutex_t())
-        // Adaptive (PTHREAD_MUTEX_ADAPTIVE_NP, 3 in glibc): spins briefly before sleeping, as
-        // every user holds it only to decide (no I/O, no callouts), a short closure.
-        var attributes = pthread_mutexattr_t()
-        var result = pthread_mutexattr_init(&attributes)
-        precondition(result == 0, "pthread_mutexattr_init failed: \(result)")
-        result = pthread_mutexattr_settype(&attributes, 3)
-        precondition(result == 0, "pthread_mutexattr_settype failed: \(result)")
-        result = pthread_mutex_init(lock, &attributes)
-        precondition(result == 0, "pthread_mutex_init failed: \(result)")
-        result = pthread_mutexattr_destroy(&attributes)
-        precondition(result == 0, "pthread_mutexattr_destroy failed: \(result)")
+            lock.initialize(to: pthread_mutex_t())
+            // Adaptive (PTHREAD_MUTEX_ADAPTIVE_NP, 3 in glibc): spins briefly before sleeping, as
+            // every user holds it only to decide (no I/O, no callouts), a short closure.
+            var attributes = pthread_mutexattr_t()
+            var result = pthread_mutexattr_init(&attributes)
+            precondition(result == 0, "pthread_mutexattr_init failed: \(result)")
+            result = pthread_mutexattr_settype(&attributes, 3)
+            precondition(result == 0, "pthread_mutexattr_settype failed: \(result)")
+            result = pthread_mutex_init(lock, &attributes)
+            precondition(result == 0, "pthread_mutex_init failed: \(result)")
+            result = pthread_mutexattr_destroy(&attributes)
+            precondition(result == 0, "pthread_mutexattr_destroy failed: \(result)")
         #endif
     }
 
     deinit {
         #if !canImport(Darwin)
-        let result = pthread_mutex_destroy(lock)
-        precondition(result == 0, "pthread_mutex_destroy failed: \(result)")
+            let result = pthread_mutex_destroy(lock)
+            precondition(result == 0, "pthread_mutex_destroy failed: \(result)")
         #endif
         lock.deinitialize(count: 1)
         lock.deallocate()
@@ -61,15 +61,15 @@ package final class Locked<Value: Sendable>: @unchecked Sendable {
     /// Runs `body` with exclusive access to the value.
     package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         #if canImport(Darwin)
-        os_unfair_lock_lock(lock)
-        defer { os_unfair_lock_unlock(lock) }
+            os_unfair_lock_lock(lock)
+            defer { os_unfair_lock_unlock(lock) }
         #else
-        let locked = pthread_mutex_lock(lock)
-        precondition(locked == 0, "pthread_mutex_lock failed: \(locked)")
-        defer {
-            let unlocked = pthread_mutex_unlock(lock)
-            precondition(unlocked == 0, "pthread_mutex_unlock failed: \(unlocked)")
-        }
+            let locked = pthread_mutex_lock(lock)
+            precondition(locked == 0, "pthread_mutex_lock failed: \(locked)")
+            defer {
+                let unlocked = pthread_mutex_unlock(lock)
+                precondition(unlocked == 0, "pthread_mutex_unlock failed: \(unlocked)")
+            }
         #endif
         return try body(&value)
     }

@@ -13,7 +13,7 @@ struct RunResult: Sendable {
     let endedAt: Int64
 
     init<Worker, Listener, Waiter, Reader>(_ machine: SchedulerStateMachine<Worker, Listener, Waiter, Reader>) {
-        guard case let .ended(reason, at) = machine.phase else { preconditionFailure("the report of a run that has not ended") }
+        guard case .ended(let reason, let at) = machine.phase else { preconditionFailure("the report of a run that has not ended") }
         records = machine.records
         outcomes = machine.outcomes
         wanted = machine.wanted
@@ -33,7 +33,8 @@ struct RunResult: Sendable {
         var anyRequiredFailed = false
         let reports = records.indices.map { position in
             let record = records[position]
-            let status: CommandStatus = if !wanted[position] { .notRequested } else if outcomes.isEmpty { .succeeded } else { outcomes[position] ?? .succeeded }
+            let status: CommandStatus =
+                if !wanted[position] { .notRequested } else if outcomes.isEmpty { .succeeded } else { outcomes[position] ?? .succeeded }
             let isOptional = commands[position].options.isOptional
             if !isOptional, status.isFailure { anyRequiredFailed = true }
             return CommandReport(
@@ -43,7 +44,8 @@ struct RunResult: Sendable {
                 isOnCriticalPath: isCritical[position], dependencies: commands[position].dependencies, isAbandoned: record.abandoned,
                 isService: commands[position].serve != nil)
         }
-        let status: StartupReport.Status = if stopReason == .cancelled { .cancelled } else if anyRequiredFailed { .failed } else { .succeeded }
+        let status: StartupReport.Status =
+            if stopReason == .cancelled { .cancelled } else if anyRequiredFailed { .failed } else { .succeeded }
         return StartupReport(
             status: status, commands: reports, wallTime: .nanoseconds(endedAt), criticalPath: sweep.criticalPath.map { commands[$0].id },
             criticalPathDuration: .nanoseconds(sweep.end), index: plan.storage.index)

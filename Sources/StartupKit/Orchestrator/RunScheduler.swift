@@ -63,8 +63,10 @@ final class RunScheduler: Sendable {
         self.recordsEvents = recordsEvents
         cancellationGrace = options.cancellationGrace
         outputs = OutputStore(count: plan.count)
-        machine = Locked(Machine(plan: plan, maxConcurrency: options.maxConcurrency, failurePolicy: options.failurePolicy,
-                                 recordsEvents: recordsEvents, opensGates: opensGates, serviceEndPolicy: options.whenAServiceEnds))
+        machine = Locked(
+            Machine(
+                plan: plan, maxConcurrency: options.maxConcurrency, failurePolicy: options.failurePolicy,
+                recordsEvents: recordsEvents, opensGates: opensGates, serviceEndPolicy: options.whenAServiceEnds))
     }
 
     // MARK: - The owner
@@ -162,8 +164,9 @@ final class RunScheduler: Sendable {
                 let command = plan.storage.commands[position]
                 stops[command.id] = ServiceStop(attempt: attempt, attached: modules[command.id], stopTimeout: command.options.stopTimeout)
             }
-            let lifecycle = StartupLifecycle(plan: plan, report: report, modules: stops,
-                                             options: StartupLifecycle.Options(stopTimeout: stopTimeout), startedClock: clock)
+            let lifecycle = StartupLifecycle(
+                plan: plan, report: report, modules: stops,
+                options: StartupLifecycle.Options(stopTimeout: stopTimeout), startedClock: clock)
             return await lifecycle.shutdown()
         }
     }

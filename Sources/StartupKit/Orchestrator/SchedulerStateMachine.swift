@@ -96,8 +96,10 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
     ///   - recordsEvents: Whether events are kept for a listener.
     ///   - opensGates: Whether every gate is open from the start (``StartupOrchestrator/run()``).
     ///   - serviceEndPolicy: Whether a service that ends by itself asks for the shutdown.
-    init(plan: StartupPlan, maxConcurrency: Int?, failurePolicy: FailurePolicy, recordsEvents: Bool, opensGates: Bool = false,
-         serviceEndPolicy: ServiceEndPolicy = .shutDown) {
+    init(
+        plan: StartupPlan, maxConcurrency: Int?, failurePolicy: FailurePolicy, recordsEvents: Bool, opensGates: Bool = false,
+        serviceEndPolicy: ServiceEndPolicy = .shutDown
+    ) {
         commands = plan.storage.commands
         readyKeys = plan.storage.readyKeys
         graph = plan.storage.graph
@@ -569,8 +571,10 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
         }
         guard mailbox.isEnabled else { return }
         let record = records[position]
-        mailbox.append(.commandFinished(commands[position].id, status: status, attempts: Int(record.attempts),
-                                        startOffset: record.startOffset, at: now))
+        mailbox.append(
+            .commandFinished(
+                commands[position].id, status: status, attempts: Int(record.attempts),
+                startOffset: record.startOffset, at: now))
     }
 
     /// Settles the run when nothing runs and nothing wanted is left: under a stop, what never

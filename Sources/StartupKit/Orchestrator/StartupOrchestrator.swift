@@ -30,16 +30,18 @@ public struct StartupOrchestrator: Sendable {
         ///   - cancellationGrace: How long a timed-out attempt may take to return once cancelled
         ///     before it is abandoned; 100 ms by default.
         ///   - whenAServiceEnds: `.shutDown` (default) or `.keepRunning`.
-        public init(maxConcurrency: Int? = nil, failurePolicy: FailurePolicy = .continueIndependent,
-                    observers: [any StartupObserver] = [], cancellationGrace: Duration = .milliseconds(100),
-                    whenAServiceEnds: ServiceEndPolicy = .shutDown) {
+        public init(
+            maxConcurrency: Int? = nil, failurePolicy: FailurePolicy = .continueIndependent,
+            observers: [any StartupObserver] = [], cancellationGrace: Duration = .milliseconds(100),
+            whenAServiceEnds: ServiceEndPolicy = .shutDown
+        ) {
             precondition(maxConcurrency.map { $0 > 0 } ?? true, "maxConcurrency must be at least 1")
             precondition(cancellationGrace >= .zero, "cancellationGrace must not be negative")
             self.maxConcurrency = maxConcurrency
             self.failurePolicy = failurePolicy
             self.observers = observers
             self.cancellationGrace = cancellationGrace
-        self.whenAServiceEnds = whenAServiceEnds
+            self.whenAServiceEnds = whenAServiceEnds
         }
     }
 
@@ -110,8 +112,9 @@ public struct StartupOrchestrator: Sendable {
     ///
     /// - Complexity: O((commands + edges) log commands) scheduling work, plus the commands' own.
     public func run() async -> StartupReport {
-        let scheduler = RunScheduler(plan: plan, options: options, clock: clock.started(),
-                                     recordsEvents: !options.observers.isEmpty, opensGates: true)
+        let scheduler = RunScheduler(
+            plan: plan, options: options, clock: clock.started(),
+            recordsEvents: !options.observers.isEmpty, opensGates: true)
         // Nothing can be requested or opened: no handle escapes. The run ends when it settles.
         scheduler.close()
         scheduler.begin(cancelled: Task.isCancelled)

@@ -22,8 +22,10 @@ enum CycleFinder {
         var cycles: [[Int]] = []
         for (number, members) in components.enumerated() where members.count > 1 {
             let start = members.min()!
-            cycles.append(shortestCycle(through: start, inComponent: number, component: component,
-                                        parent: &parent, dependencies: dependencies))
+            cycles.append(
+                shortestCycle(
+                    through: start, inComponent: number, component: component,
+                    parent: &parent, dependencies: dependencies))
         }
         return cycles.sorted { $0[0] < $1[0] }
     }

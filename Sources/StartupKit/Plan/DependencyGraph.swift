@@ -66,10 +66,11 @@ struct DependencyGraph: Sendable {
         guard order.count == count else {
             return .failure(UnsortedCommands(isUnsorted: pending.map { $0 > 0 }))
         }
-        return .success(DependencyGraph(
-            dependencyStart: dependencyStart, dependencyList: dependencyList,
-            dependentStart: dependentStart, dependentList: dependentList,
-            order: order, level: level))
+        return .success(
+            DependencyGraph(
+                dependencyStart: dependencyStart, dependencyList: dependencyList,
+                dependentStart: dependentStart, dependentList: dependentList,
+                order: order, level: level))
     }
 
     /// Whether `ancestor` is a direct or transitive dependency of `command`.

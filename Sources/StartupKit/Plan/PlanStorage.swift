@@ -21,7 +21,9 @@ final class PlanStorage: Sendable {
         self.graph = graph
         self.readyKeys = ReadyKey.keys(for: commands, graph: graph)
         // Known once per plan, so a run need not scan its commands to choose its paths.
-        var hasOnDemand = false, hasGates = false, hasServices = false
+        var hasOnDemand = false
+        var hasGates = false
+        var hasServices = false
         for command in commands {
             hasOnDemand = hasOnDemand || command.options.activation == .onDemand
             hasGates = hasGates || command.isGate

@@ -41,9 +41,10 @@ public struct PlanTiming: Sendable {
         let sweep = TimingSweep(graph: plan.storage.graph, durations: durations)
         let commands = plan.storage.commands
         self.entries = commands.indices.map { position in
-            Entry(id: commands[position].id, duration: .nanoseconds(durations[position]),
-                  earliestStart: .nanoseconds(sweep.earliestStart[position]),
-                  latestStart: .nanoseconds(sweep.latestStart(position)))
+            Entry(
+                id: commands[position].id, duration: .nanoseconds(durations[position]),
+                earliestStart: .nanoseconds(sweep.earliestStart[position]),
+                latestStart: .nanoseconds(sweep.latestStart(position)))
         }
         self.criticalPath = sweep.criticalPath.map { commands[$0].id }
         self.criticalPathDuration = .nanoseconds(sweep.end)

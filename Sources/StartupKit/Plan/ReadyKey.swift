@@ -28,8 +28,9 @@ struct ReadyKey: Comparable, Sendable {
                 longestAfter = max(longestAfter, keys[dependent].remainingPath)
             }
             let own = (commands[command].options.estimate?.clampedNanoseconds ?? 0).addingSaturating(1)
-            keys[command] = ReadyKey(priority: commands[command].options.priority.value,
-                                     remainingPath: longestAfter.addingSaturating(own), position: command)
+            keys[command] = ReadyKey(
+                priority: commands[command].options.priority.value,
+                remainingPath: longestAfter.addingSaturating(own), position: command)
         }
         return keys
     }

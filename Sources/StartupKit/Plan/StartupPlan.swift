@@ -107,9 +107,10 @@ public struct StartupPlan: Sendable {
     /// - Complexity: O((commands + edges) log commands).
     public func predictedWallTime(durations: [CommandID: Duration] = [:], slots: Int? = nil) -> Duration {
         precondition(slots.map { $0 > 0 } ?? true, "slots must be positive")
-        return .nanoseconds(ListScheduleSimulation.makespan(
-            graph: storage.graph, durations: nanoseconds(durations),
-            readyKeys: storage.readyKeys, slots: slots ?? Int.max))
+        return .nanoseconds(
+            ListScheduleSimulation.makespan(
+                graph: storage.graph, durations: nanoseconds(durations),
+                readyKeys: storage.readyKeys, slots: slots ?? Int.max))
     }
 
     func position(of id: CommandID) -> Int {

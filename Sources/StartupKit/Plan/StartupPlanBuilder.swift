@@ -17,16 +17,18 @@ public struct StartupPlanBuilder: Sendable {
 
     /// Adds a command.
     public mutating func add<Command: StartupCommand>(_ command: Command) {
-        commands.append(AnyStartupCommand(
-            id: Command.id, dependencies: command.dependencies, options: command.options,
-            execute: command.execute))
+        commands.append(
+            AnyStartupCommand(
+                id: Command.id, dependencies: command.dependencies, options: command.options,
+                execute: command.execute))
     }
 
     /// Adds a command whose work runs on the main actor.
     public mutating func add<Command: MainActorStartupCommand>(_ command: Command) {
-        commands.append(AnyStartupCommand(
-            id: Command.id, dependencies: command.dependencies, options: command.options,
-            execute: { context in try await command.execute(context) }))
+        commands.append(
+            AnyStartupCommand(
+                id: Command.id, dependencies: command.dependencies, options: command.options,
+                execute: { context in try await command.execute(context) }))
     }
 
     /// Adds a command given as a closure.
@@ -58,17 +60,19 @@ public struct StartupPlanBuilder: Sendable {
         options: CommandOptions = CommandOptions(),
         execute: @escaping @MainActor @Sendable (StartupContext) async throws -> Output
     ) {
-        commands.append(AnyStartupCommand(
-            id: id, dependencies: dependencies, options: options,
-            execute: { context in try await execute(context) }))
+        commands.append(
+            AnyStartupCommand(
+                id: id, dependencies: dependencies, options: options,
+                execute: { context in try await execute(context) }))
     }
 
     /// Adds a service: it is ready, for its dependents, when it calls its ``ReadySignal``, and
     /// it keeps running until shutdown.
     public mutating func add<Service: StartupService>(_ service: Service) {
-        commands.append(AnyStartupCommand(
-            id: Service.id, dependencies: service.dependencies, options: service.options,
-            outputType: Service.Output.self, serve: service.run))
+        commands.append(
+            AnyStartupCommand(
+                id: Service.id, dependencies: service.dependencies, options: service.options,
+                outputType: Service.Output.self, serve: service.run))
     }
 
     /// Adds a service given as a closure: it calls `ready` once it can serve, then serves until
@@ -87,8 +91,9 @@ public struct StartupPlanBuilder: Sendable {
         output outputType: Output.Type,
         run: @escaping @Sendable (StartupContext, ReadySignal<Output>) async throws -> Void
     ) {
-        commands.append(AnyStartupCommand(
-            id: id, dependencies: dependencies, options: options, outputType: outputType, serve: run))
+        commands.append(
+            AnyStartupCommand(
+                id: id, dependencies: dependencies, options: options, outputType: outputType, serve: run))
     }
 
     /// Adds a service given as a closure that hands its dependents nothing: it calls `ready()`
@@ -157,9 +162,10 @@ public struct StartupPlanBuilder: Sendable {
                         let id = commands[position].id
                         if suggestions == nil { suggestions = IdentifierSuggestionIndex(commands.map(\.id.rawValue)) }
                         let suggestion = suggestions?.closest(to: dependency.rawValue, excluding: id.rawValue).map { CommandID($0) }
-                        issues.append(.unknownDependency(
-                            id, commandIndex: position, dependency: dependency, dependencyIndex: dependencyIndex,
-                            suggestion: suggestion))
+                        issues.append(
+                            .unknownDependency(
+                                id, commandIndex: position, dependency: dependency, dependencyIndex: dependencyIndex,
+                                suggestion: suggestion))
                         continue
                     }
                     if target == position {
@@ -186,8 +192,9 @@ public struct StartupPlanBuilder: Sendable {
                 issues.append(.cycle(cycle.map { commands[$0].id }, commandIndex: cycle[0]))
             }
         }
-        throw PlanError(issues: issues.enumerated()
-            .sorted { ($0.element.commandIndex, $0.offset) < ($1.element.commandIndex, $1.offset) }
-            .map(\.element))
+        throw PlanError(
+            issues: issues.enumerated()
+                .sorted { ($0.element.commandIndex, $0.offset) < ($1.element.commandIndex, $1.offset) }
+                .map(\.element))
     }
 }

@@ -27,9 +27,11 @@ public struct CommandReport: Sendable, Hashable {
 
     /// Creates a command's report, as the orchestrator does at the end of a run, or as a reader
     /// of a saved report does. A command that never started has neither offset.
-    public init(id: CommandID, status: CommandStatus, startOffset: Duration? = nil, endOffset: Duration? = nil,
-                attempts: Int = 0, isOptional: Bool = false, slack: Duration = .zero, isOnCriticalPath: Bool = false,
-                dependencies: [CommandID] = [], isAbandoned: Bool = false, isService: Bool = false) {
+    public init(
+        id: CommandID, status: CommandStatus, startOffset: Duration? = nil, endOffset: Duration? = nil,
+        attempts: Int = 0, isOptional: Bool = false, slack: Duration = .zero, isOnCriticalPath: Bool = false,
+        dependencies: [CommandID] = [], isAbandoned: Bool = false, isService: Bool = false
+    ) {
         self.id = id
         self.status = status
         self.startOffset = startOffset

@@ -65,9 +65,9 @@ public enum CommandStatus: Sendable, Hashable {
     public static func == (lhs: CommandStatus, rhs: CommandStatus) -> Bool {
         switch (lhs, rhs) {
         case (.succeeded, .succeeded), (.cancelled, .cancelled), (.notRequested, .notRequested): true
-        case let (.failed(left), .failed(right)): String(describing: left) == String(describing: right)
-        case let (.skipped(left), .skipped(right)): left == right
-        case let (.timedOut(left), .timedOut(right)): left == right
+        case (.failed(let left), .failed(let right)): String(describing: left) == String(describing: right)
+        case (.skipped(let left), .skipped(let right)): left == right
+        case (.timedOut(let left), .timedOut(let right)): left == right
         default: false
         }
     }

@@ -33,18 +33,23 @@ public struct StartupReport: Sendable, Hashable {
     ///   - criticalPath: The measured critical path, first command first.
     ///   - criticalPathDuration: The sum of the durations along it.
     /// - Complexity: O(commands).
-    public init(status: Status, commands: [CommandReport], wallTime: Duration, criticalPath: [CommandID],
-                criticalPathDuration: Duration) {
+    public init(
+        status: Status, commands: [CommandReport], wallTime: Duration, criticalPath: [CommandID],
+        criticalPathDuration: Duration
+    ) {
         var index: [CommandID: Int] = [:]
         index.reserveCapacity(commands.count)
         for (position, command) in commands.enumerated() where index[command.id] == nil { index[command.id] = position }
-        self.init(status: status, commands: commands, wallTime: wallTime, criticalPath: criticalPath,
-                  criticalPathDuration: criticalPathDuration, index: index)
+        self.init(
+            status: status, commands: commands, wallTime: wallTime, criticalPath: criticalPath,
+            criticalPathDuration: criticalPathDuration, index: index)
     }
 
     /// Creates a report whose positions by id are known already (the plan's).
-    init(status: Status, commands: [CommandReport], wallTime: Duration, criticalPath: [CommandID],
-         criticalPathDuration: Duration, index: [CommandID: Int]) {
+    init(
+        status: Status, commands: [CommandReport], wallTime: Duration, criticalPath: [CommandID],
+        criticalPathDuration: Duration, index: [CommandID: Int]
+    ) {
         self.status = status
         self.commands = commands
         self.wallTime = wallTime
@@ -76,7 +81,7 @@ public struct StartupReport: Sendable, Hashable {
     public var commandsByStart: [CommandReport] {
         commands.enumerated().sorted { lhs, rhs in
             switch (lhs.element.startOffset, rhs.element.startOffset) {
-            case let (left?, right?): (left, lhs.offset) < (right, rhs.offset)
+            case (let left?, let right?): (left, lhs.offset) < (right, rhs.offset)
             case (.some, nil): true
             case (nil, .some): false
             case (nil, nil): lhs.offset < rhs.offset

@@ -107,8 +107,9 @@ public final class StartupRun: Sendable {
             let hint = suggestion(for: gate).map { "; did you mean \(MessageQuoting.quoted($0))?" } ?? ""
             preconditionFailure("open(\(MessageQuoting.quoted(gate))): the plan has no such gate" + hint)
         }
-        precondition(scheduler.plan.storage.commands[position].isGate,
-                     "open(\(MessageQuoting.quoted(gate))): it is a command, not a gate (add it with addGate)")
+        precondition(
+            scheduler.plan.storage.commands[position].isGate,
+            "open(\(MessageQuoting.quoted(gate))): it is a command, not a gate (add it with addGate)")
         scheduler.open(position)
     }
 

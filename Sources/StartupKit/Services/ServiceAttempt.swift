@@ -60,8 +60,10 @@ final class ServiceAttempt: Sendable {
     /// Starts the body and waits until the service is ready or its attempt has ended: returned
     /// or threw first, ran out of `timeout` (then it is cancelled and given the run's grace), or
     /// the worker was cancelled (a stop of the start-up; the same grace).
-    func start(_ context: StartupContext, serve: @escaping @Sendable (StartupContext, ServiceAttempt) async throws -> Void,
-               timeout: Duration?, clock: StartedClock) async -> Start {
+    func start(
+        _ context: StartupContext, serve: @escaping @Sendable (StartupContext, ServiceAttempt) async throws -> Void,
+        timeout: Duration?, clock: StartedClock
+    ) async -> Start {
         let body = Task {
             let result: Result<Void, any Error>
             do {

@@ -44,10 +44,12 @@ public struct ManifestCommand: Sendable, Hashable {
     public var isService: Bool { ready != nil }
 
     /// Creates a command; only the id is required.
-    public init(id: CommandID, summary: String? = nil, dependencies: [CommandID] = [], run: String? = nil,
-                estimate: Duration? = nil, budget: Duration? = nil, timeout: Duration? = nil, retries: Int? = nil, isOptional: Bool = false,
-                isOnDemand: Bool = false, priority: CommandPriority = .normal, environment: [String: String] = [:], workingDirectory: String? = nil,
-                stop: String? = nil, ready: ManifestReadiness? = nil) {
+    public init(
+        id: CommandID, summary: String? = nil, dependencies: [CommandID] = [], run: String? = nil,
+        estimate: Duration? = nil, budget: Duration? = nil, timeout: Duration? = nil, retries: Int? = nil, isOptional: Bool = false,
+        isOnDemand: Bool = false, priority: CommandPriority = .normal, environment: [String: String] = [:], workingDirectory: String? = nil,
+        stop: String? = nil, ready: ManifestReadiness? = nil
+    ) {
         self.id = id
         self.summary = summary
         self.dependencies = dependencies

@@ -25,7 +25,9 @@ extension ManifestDecoder {
             report(member.keyLocation, path, "a service needs a \"run\" line that starts it; a command without \"run\" is a milestone")
             complete = false
         }
-        let given = Self.probeKeys.compactMap { members[$0] }.sorted { ($0.keyLocation.line, $0.keyLocation.column) < ($1.keyLocation.line, $1.keyLocation.column) }
+        let given = Self.probeKeys.compactMap { members[$0] }.sorted {
+            ($0.keyLocation.line, $0.keyLocation.column) < ($1.keyLocation.line, $1.keyLocation.column)
+        }
         let choice = "give exactly one of \"exec\", \"tcp\", \"http\" or \"log\""
         guard let written = given.first else {
             report(member.valueLocation, path, "missing a probe; \(choice)")
@@ -70,7 +72,8 @@ extension ManifestDecoder {
                 return nil
             }
             guard !text.contains(where: \.isNewline) else {
-                report(member.valueLocation, path, "the text \(MessageQuoting.quoted(text)) spans lines; a log probe matches within one line")
+                report(
+                    member.valueLocation, path, "the text \(MessageQuoting.quoted(text)) spans lines; a log probe matches within one line")
                 return nil
             }
             return .log(text)
@@ -97,7 +100,8 @@ extension ManifestDecoder {
     private mutating func httpProbe(_ text: String, member: JSONMember, path: String) -> ManifestReadiness.Probe? {
         let scheme = "http://"
         guard text.lowercased().hasPrefix(scheme) else {
-            let problem = text.lowercased().hasPrefix("https://")
+            let problem =
+                text.lowercased().hasPrefix("https://")
                 ? "plain HTTP only: \(MessageQuoting.quoted(text)) needs TLS; probe its port with \"tcp\" instead"
                 : "expected a URL that starts with \"http://\", such as \"http://127.0.0.1:8080/health\", found \(MessageQuoting.quoted(text))"
             report(member.valueLocation, path, problem)
@@ -118,8 +122,10 @@ extension ManifestDecoder {
 
     /// Splits `host:port` (`[v6]:port`), checking both; `defaultPort` when the port may be left out.
     /// Messages quote `whole`, the value as written.
-    private mutating func hostAndPort(_ text: String, defaultPort: Int?, member: JSONMember, path: String, example: String,
-                                      whole: String? = nil) -> (String, Int)? {
+    private mutating func hostAndPort(
+        _ text: String, defaultPort: Int?, member: JSONMember, path: String, example: String,
+        whole: String? = nil
+    ) -> (String, Int)? {
         let written = MessageQuoting.quoted(whole ?? text)
         var host = Substring(text)
         var portText: Substring?
@@ -159,7 +165,9 @@ extension ManifestDecoder {
             return nil
         }
         guard portText.allSatisfy({ $0.isASCII && $0.isNumber }), let port = Int(portText), (1...65_535).contains(port) else {
-            report(member.valueLocation, path, "the port must be a whole number from 1 to 65535, found \(MessageQuoting.quoted(portText)) in \(written)")
+            report(
+                member.valueLocation, path,
+                "the port must be a whole number from 1 to 65535, found \(MessageQuoting.quoted(portText)) in \(written)")
             return nil
         }
         return (String(host), port)

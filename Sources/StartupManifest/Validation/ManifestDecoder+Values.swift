@@ -20,8 +20,9 @@ extension ManifestDecoder {
             report(member.valueLocation, path, "invalid duration \(MessageQuoting.quoted(text)): \(DurationText.problem(with: text))")
         case .number(let number):
             let written = MessageQuoting.escaped(number.text)
-            report(member.valueLocation, path,
-                   "a duration needs a unit: found the bare number \(written); write \"\(written)ms\" or \"\(written)s\"")
+            report(
+                member.valueLocation, path,
+                "a duration needs a unit: found the bare number \(written); write \"\(written)ms\" or \"\(written)s\"")
         default:
             report(member.valueLocation, path, "expected a duration such as \"250ms\", found \(member.value.kindName)")
         }
@@ -64,8 +65,9 @@ extension ManifestDecoder {
             if let value = number.integerValue, (-1_000_000...1_000_000).contains(value) { return CommandPriority(value) }
         default: break
         }
-        report(member.valueLocation, path,
-               "expected \"low\", \"normal\", \"high\" or a whole number from -1000000 to 1000000, found \(describe(member.value))")
+        report(
+            member.valueLocation, path,
+            "expected \"low\", \"normal\", \"high\" or a whole number from -1000000 to 1000000, found \(describe(member.value))")
         return nil
     }
 

@@ -10,8 +10,10 @@ struct ManifestDecoder {
     /// The keys of `defaults`.
     static let defaultsKeys = ["timeout", "retries", "env", "cwd"]
     /// The keys of a command.
-    static let commandKeys = ["id", "summary", "dependencies", "run", "estimate", "budget", "timeout", "retries",
-                              "optional", "onDemand", "priority", "env", "cwd", "stop", "ready"]
+    static let commandKeys = [
+        "id", "summary", "dependencies", "run", "estimate", "budget", "timeout", "retries",
+        "optional", "onDemand", "priority", "env", "cwd", "stop", "ready",
+    ]
     /// Words people write for a key, mapped to the key they meant.
     static let keySynonyms = [
         "dependsOn": "dependencies", "depends_on": "dependencies", "depends": "dependencies", "deps": "dependencies",
@@ -50,7 +52,9 @@ struct ManifestDecoder {
         if let member = members["version"] {
             version = integer(member, path: "version")
             if let found = version, found != Manifest.supportedVersion {
-                report(member.valueLocation, "version", "unsupported version \(found); this startup reads version \(Manifest.supportedVersion)")
+                report(
+                    member.valueLocation, "version", "unsupported version \(found); this startup reads version \(Manifest.supportedVersion)"
+                )
                 version = nil
             }
         } else {
@@ -91,7 +95,8 @@ struct ManifestDecoder {
     private mutating func command(from element: JSONElement, index: Int) -> CommandSource? {
         var path = "commands[\(index)]"
         if case .object(let members) = element.value,
-           case .string(let id)? = members.first(where: { $0.key == "id" })?.value, !id.isEmpty {
+            case .string(let id)? = members.first(where: { $0.key == "id" })?.value, !id.isEmpty
+        {
             path += " (\(MessageQuoting.quoted(id)))"  // Name the command in every message about its keys.
         }
         guard let members = object(element, path: path, allowed: Self.commandKeys, what: "a command") else { return nil }
@@ -117,7 +122,9 @@ struct ManifestDecoder {
             id: id,
             summary: members["summary"].flatMap { string($0, path: path + ".summary") },
             dependencies: dependencies.map(\.id),
-            run: members["run"].flatMap { shellLine($0, path: path + ".run", ifEmpty: "leave \"run\" out to make the command a milestone") },
+            run: members["run"].flatMap {
+                shellLine($0, path: path + ".run", ifEmpty: "leave \"run\" out to make the command a milestone")
+            },
             estimate: members["estimate"].flatMap { duration($0, path: path + ".estimate") },
             budget: members["budget"].flatMap { budget($0, path: path + ".budget") },
             timeout: members["timeout"].flatMap { timeout($0, path: path + ".timeout") },
@@ -145,11 +152,13 @@ struct ManifestDecoder {
         }
         for member in members where !allowed.contains(member.key) {
             let key = MessageQuoting.escaped(member.key)
-            let meant = Self.keySynonyms[member.key].flatMap { allowed.contains($0) ? $0 : nil }
+            let meant =
+                Self.keySynonyms[member.key].flatMap { allowed.contains($0) ? $0 : nil }
                 ?? IdentifierSuggestion.closest(to: member.key, in: allowed)
             let hint = meant.map { " (did you mean \"\($0)\"?)" } ?? ""
-            report(member.keyLocation, path.isEmpty ? key : "\(path).\(key)",
-                   "unknown key \(MessageQuoting.quoted(member.key))\(hint); allowed keys: " + allowed.joined(separator: ", "))
+            report(
+                member.keyLocation, path.isEmpty ? key : "\(path).\(key)",
+                "unknown key \(MessageQuoting.quoted(member.key))\(hint); allowed keys: " + allowed.joined(separator: ", "))
         }
         // Problems are put in document order afterwards, so the two passes do not reorder them.
         return self.members(members.filter { allowed.contains($0.key) }, path: path)

@@ -77,7 +77,9 @@ public enum PlanExport {
         return lines.joined(separator: "\n")
     }
 
-    private static func criticalEdges(_ plan: StartupPlan, durations: [CommandID: Duration]) -> (nodes: Set<CommandID>, edges: Set<[CommandID]>) {
+    private static func criticalEdges(_ plan: StartupPlan, durations: [CommandID: Duration]) -> (
+        nodes: Set<CommandID>, edges: Set<[CommandID]>
+    ) {
         let path = plan.timing(durations: durations).criticalPath
         return (Set(path), Set(zip(path, path.dropFirst()).map { [$0, $1] }))
     }

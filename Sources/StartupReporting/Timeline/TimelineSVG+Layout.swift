@@ -106,9 +106,12 @@ extension TimelineSVG {
         /// either never ran.
         func edgePath(from dependency: CommandID, to dependent: CommandID) -> String? {
             guard let from = rowOf[dependency], let to = rowOf[dependent],
-                  let end = rows[from].endOffset, let start = rows[to].startOffset else { return nil }
-            let x1 = x(end.milliseconds), x2 = x(start.milliseconds)
-            let y1 = rowTop(from) + Double(rowHeight) / 2, y2 = rowTop(to) + Double(rowHeight) / 2
+                let end = rows[from].endOffset, let start = rows[to].startOffset
+            else { return nil }
+            let x1 = x(end.milliseconds)
+            let x2 = x(start.milliseconds)
+            let y1 = rowTop(from) + Double(rowHeight) / 2
+            let y2 = rowTop(to) + Double(rowHeight) / 2
             let bend = max(6, (x2 - x1) / 2)
             let n = { SVGText.number($0) }
             return "M \(n(x1)) \(n(y1)) C \(n(x1 + bend)) \(n(y1)), \(n(x2 - bend)) \(n(y2)), \(n(x2)) \(n(y2))"

@@ -34,25 +34,28 @@ public struct TimelineSVG: Sendable {
         let layout = Layout(report: run.report)
         var svg = SVGText()
         svg.line("<?xml version='1.0' encoding='UTF-8'?>")
-        svg.line("<svg xmlns='http://www.w3.org/2000/svg' width='\(layout.width)' height='\(layout.height)' viewBox='0 0 \(layout.width) \(layout.height)' font-family='DejaVu Sans, Helvetica, Arial, sans-serif' font-size='\(format(layout.fontSize))'>")
+        svg.line(
+            "<svg xmlns='http://www.w3.org/2000/svg' width='\(layout.width)' height='\(layout.height)' viewBox='0 0 \(layout.width) \(layout.height)' font-family='DejaVu Sans, Helvetica, Arial, sans-serif' font-size='\(format(layout.fontSize))'>"
+        )
         svg.line("<title>\(XMLText.escape(title))</title>")
-        svg.line("""
-        <style>
-          .deps { display: none; }
-          .command:hover .deps { display: inline; }
-          .command:hover .hit { fill: #1f2937; fill-opacity: 0.06; }
-          .command:hover .label { font-weight: bold; }
-        </style>
-        <defs>
-          <marker id="arrow" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
-            <path d="M 0 0 L 8 4 L 0 8 z" fill="\(Palette.criticalLink)"/>
-          </marker>
-          <marker id="dot" viewBox="0 0 6 6" refX="3" refY="3" markerWidth="4" markerHeight="4">
-            <circle cx="3" cy="3" r="3" fill="#374151"/>
-          </marker>
-        </defs>
-        <rect width="100%" height="100%" fill="#ffffff"/>
-        """)
+        svg.line(
+            """
+            <style>
+              .deps { display: none; }
+              .command:hover .deps { display: inline; }
+              .command:hover .hit { fill: #1f2937; fill-opacity: 0.06; }
+              .command:hover .label { font-weight: bold; }
+            </style>
+            <defs>
+              <marker id="arrow" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                <path d="M 0 0 L 8 4 L 0 8 z" fill="\(Palette.criticalLink)"/>
+              </marker>
+              <marker id="dot" viewBox="0 0 6 6" refX="3" refY="3" markerWidth="4" markerHeight="4">
+                <circle cx="3" cy="3" r="3" fill="#374151"/>
+              </marker>
+            </defs>
+            <rect width="100%" height="100%" fill="#ffffff"/>
+            """)
         header(&svg, layout)
         background(&svg, layout)
         axis(&svg, layout)
@@ -68,11 +71,12 @@ public struct TimelineSVG: Sendable {
     private func header(_ svg: inout SVGText, _ layout: Layout) {
         let margin = Layout.margin
         svg.line("<text x='\(margin)' y='\(margin + 16)' font-size='17' font-weight='bold' fill='#111827'>\(XMLText.escape(title))</text>")
-        let statusWord = switch run.report.status {
-        case .succeeded: "Succeeded"
-        case .failed: "Failed"
-        case .cancelled: "Interrupted"
-        }
+        let statusWord =
+            switch run.report.status {
+            case .succeeded: "Succeeded"
+            case .failed: "Failed"
+            case .cancelled: "Interrupted"
+            }
         var facts = [
             "\(statusWord) in \(DurationText.format(run.report.wallTime))",
             "\(run.report.commands.count) command\(run.report.commands.count == 1 ? "" : "s")",
@@ -84,7 +88,9 @@ public struct TimelineSVG: Sendable {
         if run.settings.isSimulated { facts.append("simulated") }
         let violations = run.budgetViolations.count
         if violations > 0 { facts.append("\(violations) over budget") }
-        svg.line("<text x='\(margin)' y='\(margin + 38)' font-size='12.5' fill='#374151'>\(XMLText.escape(facts.joined(separator: "  ·  ")))</text>")
+        svg.line(
+            "<text x='\(margin)' y='\(margin + 38)' font-size='12.5' fill='#374151'>\(XMLText.escape(facts.joined(separator: "  ·  ")))</text>"
+        )
 
         var x = Double(margin)
         let y = Double(margin + 52)
@@ -94,29 +100,43 @@ public struct TimelineSVG: Sendable {
             x += 20 + Double(label.count) * 6.6 + 18
         }
         for status in Palette.legend {
-            item(Palette.word(status)) { x in "<rect x='\(format(x))' y='\(format(y + 1))' width='14' height='11' rx='2' fill='\(Palette.fill(status))'/>" }
+            item(Palette.word(status)) { x in
+                "<rect x='\(format(x))' y='\(format(y + 1))' width='14' height='11' rx='2' fill='\(Palette.fill(status))'/>"
+            }
         }
-        item("skipped") { x in "<rect x='\(format(x + 0.5))' y='\(format(y + 1.5))' width='13' height='10' rx='2' fill='none' stroke='\(Palette.skippedStroke)' stroke-dasharray='2 1.5'/>" }
+        item("skipped") { x in
+            "<rect x='\(format(x + 0.5))' y='\(format(y + 1.5))' width='13' height='10' rx='2' fill='none' stroke='\(Palette.skippedStroke)' stroke-dasharray='2 1.5'/>"
+        }
         item("critical path") { x in
             "<rect x='\(format(x - 2))' y='\(format(y - 2))' width='18' height='17' fill='\(Palette.criticalBand)'/><rect x='\(format(x))' y='\(format(y + 1))' width='14' height='11' rx='2' fill='\(Palette.fill(.succeeded))' stroke='\(Palette.criticalStroke)' stroke-width='1.6'/>"
         }
-        item("slack") { x in "<rect x='\(format(x))' y='\(format(y + 1))' width='14' height='11' fill='\(Palette.fill(.succeeded))' fill-opacity='\(Palette.slackOpacity)'/>" }
+        item("slack") { x in
+            "<rect x='\(format(x))' y='\(format(y + 1))' width='14' height='11' fill='\(Palette.fill(.succeeded))' fill-opacity='\(Palette.slackOpacity)'/>"
+        }
         if run.settings.wallBudget != nil || !run.settings.budgets.isEmpty {
-            item("budget") { x in "<line x1='\(format(x + 7))' x2='\(format(x + 7))' y1='\(format(y - 1))' y2='\(format(y + 14))' stroke='\(Palette.budget)' stroke-width='2'/>" }
+            item("budget") { x in
+                "<line x1='\(format(x + 7))' x2='\(format(x + 7))' y1='\(format(y - 1))' y2='\(format(y + 14))' stroke='\(Palette.budget)' stroke-width='2'/>"
+            }
         }
         let dependencyLabel = layout.edgeCount <= Self.alwaysDrawnEdgeLimit ? "dependency" : "dependencies: hover a row"
-        item(dependencyLabel) { x in "<path d='M \(format(x)) \(format(y + 1)) C \(format(x + 9)) \(format(y + 1)), \(format(x + 5)) \(format(y + 12)), \(format(x + 14)) \(format(y + 12))' fill='none' stroke='\(Palette.edge)' stroke-width='1'/>" }
+        item(dependencyLabel) { x in
+            "<path d='M \(format(x)) \(format(y + 1)) C \(format(x + 9)) \(format(y + 1)), \(format(x + 5)) \(format(y + 12)), \(format(x + 14)) \(format(y + 12))' fill='none' stroke='\(Palette.edge)' stroke-width='1'/>"
+        }
     }
 
     private func background(_ svg: inout SVGText, _ layout: Layout) {
         svg.line("<g class='rows'>")
-        let left = Double(Layout.margin), width = Double(layout.width - 2 * Layout.margin)
+        let left = Double(Layout.margin)
+        let width = Double(layout.width - 2 * Layout.margin)
         for (row, command) in layout.rows.enumerated() {
             let y = layout.rowTop(row)
             if command.isOnCriticalPath, command.startOffset != nil {
-                svg.line("<rect x='\(format(left))' y='\(format(y))' width='\(format(width))' height='\(layout.rowHeight)' fill='\(Palette.criticalBand)'/>")
+                svg.line(
+                    "<rect x='\(format(left))' y='\(format(y))' width='\(format(width))' height='\(layout.rowHeight)' fill='\(Palette.criticalBand)'/>"
+                )
             } else if row % 2 == 1 {
-                svg.line("<rect x='\(format(left))' y='\(format(y))' width='\(format(width))' height='\(layout.rowHeight)' fill='#f5f7fa'/>")
+                svg.line(
+                    "<rect x='\(format(left))' y='\(format(y))' width='\(format(width))' height='\(layout.rowHeight)' fill='#f5f7fa'/>")
             }
         }
         svg.line("</g>")
@@ -124,7 +144,8 @@ public struct TimelineSVG: Sendable {
 
     private func axis(_ svg: inout SVGText, _ layout: Layout) {
         svg.line("<g class='axis' font-size='\(format(layout.smallFontSize))' fill='#4b5563' text-anchor='middle'>")
-        let top = layout.rowsTop, bottom = layout.rowsBottom
+        let top = layout.rowsTop
+        let bottom = layout.rowsBottom
         for tick in layout.axis.ticks {
             let x = format(layout.x(tick))
             let stroke = tick == 0 ? "#9ca3af" : "#e1e5ea"
@@ -139,8 +160,11 @@ public struct TimelineSVG: Sendable {
             let x = format(layout.x(budget.milliseconds))
             let colour = run.report.wallTime > budget ? Palette.alarm : Palette.budget
             svg.line("<g class='wall-budget' stroke='\(colour)' fill='\(colour)'>")
-            svg.line("<line x1='\(x)' x2='\(x)' y1='\(format(top - 4))' y2='\(format(bottom + 2))' stroke-width='1.5' stroke-dasharray='5 3'/>")
-            svg.line("<text x='\(x)' y='\(format(top - 20))' stroke='none' text-anchor='middle' font-size='\(format(layout.smallFontSize))'>budget \(DurationText.format(budget))</text>")
+            svg.line(
+                "<line x1='\(x)' x2='\(x)' y1='\(format(top - 4))' y2='\(format(bottom + 2))' stroke-width='1.5' stroke-dasharray='5 3'/>")
+            svg.line(
+                "<text x='\(x)' y='\(format(top - 20))' stroke='none' text-anchor='middle' font-size='\(format(layout.smallFontSize))'>budget \(DurationText.format(budget))</text>"
+            )
             svg.line("</g>")
         }
     }
@@ -162,32 +186,46 @@ public struct TimelineSVG: Sendable {
         let textBaseline = middle + layout.fontSize * 0.36
         let critical = command.isOnCriticalPath && command.startOffset != nil
         let classes = "command \(command.status.name)" + (critical ? " critical" : "")
-        svg.line("<g class='\(classes)' data-id='\(XMLText.escape(command.id.rawValue))' data-status='\(command.status.name)' data-critical='\(command.isOnCriticalPath)'>")
+        svg.line(
+            "<g class='\(classes)' data-id='\(XMLText.escape(command.id.rawValue))' data-status='\(command.status.name)' data-critical='\(command.isOnCriticalPath)'>"
+        )
         svg.line("<title>\(XMLText.escape(tooltip(command)))</title>")
-        svg.line("<rect class='hit' x='\(Layout.margin)' y='\(format(top))' width='\(layout.width - 2 * Layout.margin)' height='\(layout.rowHeight)' fill='#ffffff' fill-opacity='0'/>")
+        svg.line(
+            "<rect class='hit' x='\(Layout.margin)' y='\(format(top))' width='\(layout.width - 2 * Layout.margin)' height='\(layout.rowHeight)' fill='#ffffff' fill-opacity='0'/>"
+        )
 
         let weight = critical ? " font-weight='bold'" : ""
         let labelColour = command.status.isSuccess ? "#111827" : Palette.text(command.status)
-        svg.line("<text class='label' x='\(format(layout.chartX - 8))' y='\(format(textBaseline))' text-anchor='end' fill='\(labelColour)'\(weight)>\(XMLText.escape(layout.shortened(command.id.rawValue)))</text>")
+        svg.line(
+            "<text class='label' x='\(format(layout.chartX - 8))' y='\(format(textBaseline))' text-anchor='end' fill='\(labelColour)'\(weight)>\(XMLText.escape(layout.shortened(command.id.rawValue)))</text>"
+        )
 
         let fill = Palette.fill(command.status)
         var note: String
-        let noteX: Double, noteStart: Double
+        let noteX: Double
+        let noteStart: Double
         if let start = command.startOffset, let end = command.endOffset {
-            let x = layout.x(start.milliseconds), endX = layout.x(end.milliseconds)
+            let x = layout.x(start.milliseconds)
+            let endX = layout.x(end.milliseconds)
             let width = max(1.5, endX - x)
             if command.slack > .zero {
                 let slackEnd = min(layout.x((end + command.slack).milliseconds), layout.chartX + layout.chartWidth)
                 if slackEnd > endX + 0.5 {
-                    svg.line("<rect class='slack' x='\(format(endX))' y='\(format(barTop))' width='\(format(slackEnd - endX))' height='\(format(layout.barHeight))' fill='\(fill)' fill-opacity='\(Palette.slackOpacity)'/>")
+                    svg.line(
+                        "<rect class='slack' x='\(format(endX))' y='\(format(barTop))' width='\(format(slackEnd - endX))' height='\(format(layout.barHeight))' fill='\(fill)' fill-opacity='\(Palette.slackOpacity)'/>"
+                    )
                 }
             }
             let stroke = critical ? " stroke='\(Palette.criticalStroke)' stroke-width='1.6'" : ""
-            svg.line("<rect class='bar \(command.status.name)\(critical ? " critical" : "")' x='\(format(x))' y='\(format(barTop))' width='\(format(width))' height='\(format(layout.barHeight))' rx='2' fill='\(fill)'\(stroke)/>")
+            svg.line(
+                "<rect class='bar \(command.status.name)\(critical ? " critical" : "")' x='\(format(x))' y='\(format(barTop))' width='\(format(width))' height='\(format(layout.barHeight))' rx='2' fill='\(fill)'\(stroke)/>"
+            )
             if let budget = run.settings.budgets[command.id] {
                 let budgetX = layout.x((start + budget).milliseconds)
                 if budgetX <= layout.chartX + layout.chartWidth {
-                    svg.line("<line class='budget' x1='\(format(budgetX))' x2='\(format(budgetX))' y1='\(format(barTop - 2))' y2='\(format(barTop + layout.barHeight + 2))' stroke='\(Palette.budget)' stroke-width='2'/>")
+                    svg.line(
+                        "<line class='budget' x1='\(format(budgetX))' x2='\(format(budgetX))' y1='\(format(barTop - 2))' y2='\(format(barTop + layout.barHeight + 2))' stroke='\(Palette.budget)' stroke-width='2'/>"
+                    )
                 }
             }
             // A service's bar is its time to ready, and says so.
@@ -197,7 +235,9 @@ public struct TimelineSVG: Sendable {
             noteStart = x
         } else {
             let x = layout.x(layout.skippedAt(command).milliseconds)
-            svg.line("<rect class='bar \(command.status.name)' x='\(format(x + 0.5))' y='\(format(barTop + 0.5))' width='8' height='\(format(layout.barHeight - 1))' rx='2' fill='none' stroke='\(Palette.skippedStroke)' stroke-dasharray='2 1.5'/>")
+            svg.line(
+                "<rect class='bar \(command.status.name)' x='\(format(x + 0.5))' y='\(format(barTop + 0.5))' width='8' height='\(format(layout.barHeight - 1))' rx='2' fill='none' stroke='\(Palette.skippedStroke)' stroke-dasharray='2 1.5'/>"
+            )
             note = Palette.word(command.status) + (layout.cause(of: command).map { " (\($0) did not succeed)" } ?? "")
             noteX = x + 12
             noteStart = x
@@ -205,11 +245,15 @@ public struct TimelineSVG: Sendable {
         if let budget = run.settings.budgets[command.id], command.duration > budget {
             note += " · over budget \(DurationText.format(budget))"
         }
-        let noteColour = command.status.isSuccess && !(run.settings.budgets[command.id].map { command.duration > $0 } ?? false) ? "#4b5563" : (command.status.isSuccess ? Palette.alarm : Palette.text(command.status))
+        let noteColour =
+            command.status.isSuccess && !(run.settings.budgets[command.id].map { command.duration > $0 } ?? false)
+            ? "#4b5563" : (command.status.isSuccess ? Palette.alarm : Palette.text(command.status))
         // Past the right edge, the note goes before the bar instead.
         let fits = noteX + layout.textWidth(note, size: layout.smallFontSize) <= Double(layout.width - Layout.margin)
         let placement = fits ? "x='\(format(noteX))'" : "x='\(format(noteStart - 4))' text-anchor='end'"
-        svg.line("<text class='note' \(placement) y='\(format(textBaseline - 0.5))' font-size='\(format(layout.smallFontSize))' fill='\(noteColour)'\(weight) stroke='#ffffff' stroke-width='3' stroke-opacity='0.8' stroke-linejoin='round' paint-order='stroke'>\(XMLText.escape(note))</text>")
+        svg.line(
+            "<text class='note' \(placement) y='\(format(textBaseline - 0.5))' font-size='\(format(layout.smallFontSize))' fill='\(noteColour)'\(weight) stroke='#ffffff' stroke-width='3' stroke-opacity='0.8' stroke-linejoin='round' paint-order='stroke'>\(XMLText.escape(note))</text>"
+        )
 
         let incoming = command.dependencies.compactMap { layout.edgePath(from: $0, to: command.id) }
         if !incoming.isEmpty {
@@ -236,8 +280,9 @@ public struct TimelineSVG: Sendable {
     private func tooltip(_ command: CommandReport) -> String {
         var lines = [command.id.rawValue]
         if let start = command.startOffset, let end = command.endOffset {
-            lines.append("\(Palette.word(command.status)) in \(DurationText.format(command.duration)) (\(DurationText.format(start)) to \(DurationText.format(end)))"
-                         + (command.attempts > 1 ? ", \(command.attempts) attempts" : ""))
+            lines.append(
+                "\(Palette.word(command.status)) in \(DurationText.format(command.duration)) (\(DurationText.format(start)) to \(DurationText.format(end)))"
+                    + (command.attempts > 1 ? ", \(command.attempts) attempts" : ""))
             lines.append(command.isOnCriticalPath ? "on the critical path" : "slack \(DurationText.format(command.slack))")
         } else {
             lines.append(Palette.word(command.status))
@@ -246,9 +291,12 @@ public struct TimelineSVG: Sendable {
         if command.isService { lines.append("service: the bar is its time to ready; it kept running after") }
         if command.isOptional { lines.append("optional") }
         if let budget = run.settings.budgets[command.id] {
-            lines.append("budget \(DurationText.format(budget))" + (command.duration > budget ? ", over by \(DurationText.format(command.duration - budget))" : ""))
+            lines.append(
+                "budget \(DurationText.format(budget))"
+                    + (command.duration > budget ? ", over by \(DurationText.format(command.duration - budget))" : ""))
         }
-        lines.append(command.dependencies.isEmpty ? "no dependencies" : "after " + command.dependencies.map(\.rawValue).joined(separator: ", "))
+        lines.append(
+            command.dependencies.isEmpty ? "no dependencies" : "after " + command.dependencies.map(\.rawValue).joined(separator: ", "))
         return lines.joined(separator: "\n")
     }
 }

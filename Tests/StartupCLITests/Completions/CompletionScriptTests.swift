@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import StartupCLI
 
 /// The completion scripts: valid for their shell, and complete, checked against the option
@@ -21,7 +22,10 @@ import Testing
         #expect(words == OptionDeclarations.shown(for: subcommand).flatMap(\.names))
         for option in OptionDeclarations.shown(for: subcommand) {
             guard case .choices(let choices) = option.value?.completion else { continue }
-            #expect(branch.contains { $0.contains("\(option.names.joined(separator: "|"))) _startup_words '\(choices.joined(separator: " "))'") })
+            #expect(
+                branch.contains {
+                    $0.contains("\(option.names.joined(separator: "|"))) _startup_words '\(choices.joined(separator: " "))'")
+                })
         }
     }
 

@@ -1,21 +1,22 @@
 import Foundation
 import Testing
+
 @testable import StartupCLI
 
 /// `startup completions` run as a user runs it: the scripts, the ids they call back for, the scripts
 /// completing in their shells, and the usage errors.
 @Suite struct CompletionsEndToEndTests {
     private let manifest = """
-    {"version": 1, "commands": [
-      {"id": "database", "run": "true"},
-      {"id": "cache", "run": "true"},
-      {"id": "api", "dependencies": ["database", "cache"], "run": "true", "onDemand": true}
-    ]}
-    """
+        {"version": 1, "commands": [
+          {"id": "database", "run": "true"},
+          {"id": "cache", "run": "true"},
+          {"id": "api", "dependencies": ["database", "cache"], "run": "true", "onDemand": true}
+        ]}
+        """
 
     private let other = """
-    {"version": 1, "commands": [{"id": "search-index", "run": "true"}, {"id": "session", "run": "true"}]}
-    """
+        {"version": 1, "commands": [{"id": "search-index", "run": "true"}, {"id": "session", "run": "true"}]}
+        """
 
     @Test func ids_listsTheManifestsCommandIds_oneALine_inOrder() async throws {
         let folder = try TemporaryDirectory()
@@ -76,7 +77,9 @@ import Testing
     private func bashCompletions(_ words: [String], in folder: TemporaryDirectory) async throws -> [String] {
         let script = try folder.write("startup.bash", CompletionShell.bash.script)
         let quoted = words.map { "'" + $0.replacing("'", with: #"'\''"#) + "'" }.joined(separator: " ")
-        let result = try await InstalledShell.run("bash", """
+        let result = try await InstalledShell.run(
+            "bash",
+            """
             source \(script)
             COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1)
             _startup
@@ -118,7 +121,9 @@ import Testing
         try folder.write("commands.json", manifest)
         try folder.write("other.json", other)
         let script = try folder.write("startup.fish", CompletionShell.fish.script)
-        let result = try await InstalledShell.run("fish", """
+        let result = try await InstalledShell.run(
+            "fish",
+            """
             source \(script)
             complete -C 'startup run '
             echo next

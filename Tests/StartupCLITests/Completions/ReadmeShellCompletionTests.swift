@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import StartupCLI
 
 /// The README's "Shell completion" block, run as written with bash in a fresh home folder: each
@@ -23,6 +24,7 @@ import Testing
         #expect(result.error == "")
         #expect(result.output == "complete -F _startup startup\n")
         #expect(try String(contentsOfFile: home.file(".zfunc/_startup"), encoding: .utf8) == CompletionShell.zsh.script)
-        #expect(try String(contentsOfFile: home.file(".config/fish/completions/startup.fish"), encoding: .utf8) == CompletionShell.fish.script)
+        #expect(
+            try String(contentsOfFile: home.file(".config/fish/completions/startup.fish"), encoding: .utf8) == CompletionShell.fish.script)
     }
 }

@@ -17,22 +17,30 @@ import Testing
         let result = try await StartupBinary.run(["plan"], in: folder.path)
         expectNoTrap(result)
         #expect(result.status == 65)
-        #expect(result.error.contains(#"commands.json:1:53: commands[0] ("a").priority: expected "low", "normal", "high" or a whole number from -1000000 to 1000000, found the number -9223372036854775808"#))
+        #expect(
+            result.error.contains(
+                #"commands.json:1:53: commands[0] ("a").priority: expected "low", "normal", "high" or a whole number from -1000000 to 1000000, found the number -9223372036854775808"#
+            ))
     }
 
     @Test(arguments: [["plan"], ["plan", "-j", "1"], ["plan", "--what-if", "drop=b"]])
     func plan_whenChainedEstimatesExceedTheLimit_rejectsEachOne(arguments: [String]) async throws {
         let folder = try TemporaryDirectory()
-        try folder.write("commands.json", """
-        {"version": 1, "commands": [
-          {"id": "a", "estimate": "9000000000s"},
-          {"id": "b", "dependencies": ["a"], "estimate": "9000000000s"},
-          {"id": "c", "dependencies": ["b"], "estimate": "9000000000s"}]}
-        """)
+        try folder.write(
+            "commands.json",
+            """
+            {"version": 1, "commands": [
+              {"id": "a", "estimate": "9000000000s"},
+              {"id": "b", "dependencies": ["a"], "estimate": "9000000000s"},
+              {"id": "c", "dependencies": ["b"], "estimate": "9000000000s"}]}
+            """)
         let result = try await StartupBinary.run(arguments, in: folder.path)
         expectNoTrap(result)
         #expect(result.status == 65)
-        #expect(result.error.contains(#"commands.json:4:50: commands[2] ("c").estimate: invalid duration "9000000000s": too long; a duration is at most 525600m (365 days)"#))
+        #expect(
+            result.error.contains(
+                #"commands.json:4:50: commands[2] ("c").estimate: invalid duration "9000000000s": too long; a duration is at most 525600m (365 days)"#
+            ))
     }
 
     @Test(arguments: [["plan"], ["plan", "-j", "1"], ["plan", "--what-if", "scale=c5:1000"], ["plan", "--format", "json"]])
@@ -55,7 +63,9 @@ import Testing
         let result = try await StartupBinary.run(["plan", "--what-if", "scale=database:100000000000"], in: folder.path)
         expectNoTrap(result)
         #expect(result.status == 64)
-        #expect(result.error.hasPrefix(#"error: --what-if: invalid factor "100000000000" in "database:100000000000"; write a number from 0 to 1000"#))
+        #expect(
+            result.error.hasPrefix(
+                #"error: --what-if: invalid factor "100000000000" in "database:100000000000"; write a number from 0 to 1000"#))
         let largest = try await StartupBinary.run(["plan", "--what-if", "scale=database:1000"], in: folder.path)
         #expect(largest.status == 0)
         #expect(largest.output.contains("Predicted wall time: 1s -> 16m40s"))
@@ -129,10 +139,14 @@ import Testing
 
     @Test func run_groupedOutputSaysWhereItCuts_streamKeepsEveryByte() async throws {
         let folder = try TemporaryDirectory()
-        try folder.write("commands.json", #"{"version": 1, "commands": [{"id": "loud", "run": "head -c 70000 /dev/zero | tr '\\0' x; echo; echo end"}]}"#)
+        try folder.write(
+            "commands.json", #"{"version": 1, "commands": [{"id": "loud", "run": "head -c 70000 /dev/zero | tr '\\0' x; echo; echo end"}]}"#
+        )
         let grouped = try await StartupBinary.run(["run", "--no-report"], in: folder.path)
         #expect(grouped.status == 0)
-        #expect(grouped.output.contains("[… earlier output cut here: grouped output keeps the last 64 KiB of each command; --output stream shows all of it]"))
+        #expect(
+            grouped.output.contains(
+                "[… earlier output cut here: grouped output keeps the last 64 KiB of each command; --output stream shows all of it]"))
         #expect(grouped.output.contains("end"))
         let stream = try await StartupBinary.run(["run", "--no-report", "--output", "stream"], in: folder.path)
         #expect(stream.status == 0)

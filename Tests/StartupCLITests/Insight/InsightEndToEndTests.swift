@@ -5,13 +5,13 @@ import Testing
 /// exit codes and the files written.
 @Suite struct InsightEndToEndTests {
     private let manifest = """
-    {"version": 1, "commands": [
-      {"id": "configuration", "run": "sleep 0.02", "estimate": "20ms"},
-      {"id": "database", "dependencies": ["configuration"], "run": "sleep 0.03"},
-      {"id": "cache", "dependencies": ["configuration"], "run": "true", "budget": "60s"},
-      {"id": "ready", "dependencies": ["database", "cache"]}
-    ]}
-    """
+        {"version": 1, "commands": [
+          {"id": "configuration", "run": "sleep 0.02", "estimate": "20ms"},
+          {"id": "database", "dependencies": ["configuration"], "run": "sleep 0.03"},
+          {"id": "cache", "dependencies": ["configuration"], "run": "true", "budget": "60s"},
+          {"id": "ready", "dependencies": ["database", "cache"]}
+        ]}
+        """
 
     private func json(_ text: String) throws -> [String: Any] {
         try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
@@ -29,7 +29,8 @@ import Testing
         #expect(result.error.contains("is over its budget of 1ms by "))
         let svg = try SVGDocument.parse(try String(contentsOfFile: folder.file("timeline.svg"), encoding: .utf8))
         #expect(svg.bars.count == 4)
-        #expect(svg.commandGroups.filter { $0.attributes["data-critical"] == "true" }.compactMap { $0.attributes["data-id"] }
+        #expect(
+            svg.commandGroups.filter { $0.attributes["data-critical"] == "true" }.compactMap { $0.attributes["data-id"] }
                 == ["configuration", "database", "ready"])
         let report = try json(try String(contentsOfFile: folder.file(".startup/last-run.json"), encoding: .utf8))
         #expect(report["wallBudgetMs"] as? Double == 1)
@@ -55,32 +56,39 @@ import Testing
         #expect(plan.status == 0)
         #expect(plan.output.contains("Measured in the last run (.startup/last-run.json), for 2 commands without an estimate: database "))
         let planJSON = try json(try await StartupBinary.run(["plan", "--format", "json"], in: folder.path).output)
-        #expect((planJSON["commands"] as? [[String: Any]])?.map { $0["estimateSource"] as? String } == ["manifest", "lastRun", "lastRun", "none"])
+        #expect(
+            (planJSON["commands"] as? [[String: Any]])?.map { $0["estimateSource"] as? String } == [
+                "manifest", "lastRun", "lastRun", "none",
+            ])
 
         let diff = try await StartupBinary.run(["diff", "before.json", ".startup/last-run.json"], in: folder.path)
         #expect(diff.status == 0)
         #expect(diff.output.hasPrefix("Comparing before.json (before) with .startup/last-run.json (after)\n\nWall time "))
         #expect(diff.output.contains("What moved the wall time ("))
         #expect(diff.output.contains("Critical path before: configuration "))
-        let diffJSON = try json(try await StartupBinary.run(["diff", "before.json", ".startup/last-run.json", "--format", "json"], in: folder.path).output)
+        let diffJSON = try json(
+            try await StartupBinary.run(["diff", "before.json", ".startup/last-run.json", "--format", "json"], in: folder.path).output)
         #expect((diffJSON["commands"] as? [[String: Any]])?.count == 4)
     }
 
     @Test func plan_whatIf_predictsTheChangedGraph() async throws {
         let folder = try TemporaryDirectory()
-        try folder.write("commands.json", """
-        {"version": 1, "commands": [
-          {"id": "configuration", "estimate": "20ms"},
-          {"id": "database", "dependencies": ["configuration"], "estimate": "100ms"},
-          {"id": "cache", "dependencies": ["configuration"], "estimate": "40ms"},
-          {"id": "ready", "dependencies": ["database", "cache"]}
-        ]}
-        """)
+        try folder.write(
+            "commands.json",
+            """
+            {"version": 1, "commands": [
+              {"id": "configuration", "estimate": "20ms"},
+              {"id": "database", "dependencies": ["configuration"], "estimate": "100ms"},
+              {"id": "cache", "dependencies": ["configuration"], "estimate": "40ms"},
+              {"id": "ready", "dependencies": ["database", "cache"]}
+            ]}
+            """)
         let text = try await StartupBinary.run(["plan", "--what-if", "scale=database:0.25"], in: folder.path)
         #expect(text.status == 0)
         #expect(text.output.contains("Predicted wall time: 120ms -> 60ms (-60ms, -50.0%)"))
         #expect(text.output.contains("Critical path after  (60ms): configuration 20ms -> cache 40ms -> ready 0ms"))
-        let json = try json(try await StartupBinary.run(["plan", "--what-if", "drop=database", "--format", "json", "-j", "1"], in: folder.path).output)
+        let json = try json(
+            try await StartupBinary.run(["plan", "--what-if", "drop=database", "--format", "json", "-j", "1"], in: folder.path).output)
         #expect(json["predictedWallMs"] as? Double == 60)
         let usage = try await StartupBinary.run(["plan", "--what-if", "drop=databse"], in: folder.path)
         #expect(usage.status == 64)

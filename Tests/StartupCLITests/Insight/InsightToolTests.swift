@@ -3,19 +3,20 @@ import StartupKit
 import StartupManifest
 import StartupReporting
 import Testing
+
 @testable import StartupCLI
 
 /// The insight features called in-process: the saved report, measured estimates in plan and run,
 /// budgets, plot and diff, with their output and exit codes.
 @Suite struct InsightToolTests {
     private let sample = """
-    {"version": 1, "commands": [
-      {"id": "configuration", "run": "true", "estimate": "40ms"},
-      {"id": "database", "dependencies": ["configuration"], "run": "true"},
-      {"id": "cache", "dependencies": ["configuration"], "run": "true"},
-      {"id": "ready", "dependencies": ["database", "cache"]}
-    ]}
-    """
+        {"version": 1, "commands": [
+          {"id": "configuration", "run": "true", "estimate": "40ms"},
+          {"id": "database", "dependencies": ["configuration"], "run": "true"},
+          {"id": "cache", "dependencies": ["configuration"], "run": "true"},
+          {"id": "ready", "dependencies": ["database", "cache"]}
+        ]}
+        """
 
     private func run(_ arguments: [String]) async -> (ExitCode, Console) {
         let console = Console.capturing(width: 80)
@@ -29,9 +30,11 @@ import Testing
 
     /// A saved report in which database took 120ms and cache 30ms.
     private func measuredReport() throws -> String {
-        try RecordFixtures.record([("configuration", 40, []), ("database", 120, ["configuration"]),
-                                   ("cache", 30, ["configuration"]), ("ready", 0, ["database", "cache"])])
-            .json().text(pretty: true)
+        try RecordFixtures.record([
+            ("configuration", 40, []), ("database", 120, ["configuration"]),
+            ("cache", 30, ["configuration"]), ("ready", 0, ["database", "cache"]),
+        ])
+        .json().text(pretty: true)
     }
 
     // MARK: - The saved report
@@ -79,7 +82,10 @@ import Testing
         let text = console.capturedOutput
         #expect(text.contains("  * database         120ms  after configuration"))
         #expect(text.contains("Predicted wall time with unlimited jobs: 160ms"))
-        #expect(text.hasSuffix("Measured in the last run (\(folder.path)/.startup/last-run.json), for 2 commands without an estimate: database 120ms, cache 30ms\n"))
+        #expect(
+            text.hasSuffix(
+                "Measured in the last run (\(folder.path)/.startup/last-run.json), for 2 commands without an estimate: database 120ms, cache 30ms\n"
+            ))
 
         let (_, jsonConsole) = await run(["plan", "-f", file, "--format", "json"])
         let object = try json(jsonConsole.capturedOutput)
@@ -112,9 +118,11 @@ import Testing
 
     @Test func run_ordersReadyCommandsByMeasuredDurations() async throws {
         let folder = try TemporaryDirectory()
-        let file = try folder.write("commands.json", """
-        {"version": 1, "commands": [{"id": "short", "run": "true"}, {"id": "long", "run": "true"}]}
-        """)
+        let file = try folder.write(
+            "commands.json",
+            """
+            {"version": 1, "commands": [{"id": "short", "run": "true"}, {"id": "long", "run": "true"}]}
+            """)
         func startOrder() async throws -> [String] {
             let (code, console) = await run(["run", "-f", file, "-j", "1", "--format", "json"])
             #expect(code == .success)
@@ -135,8 +143,9 @@ import Testing
             ManifestCommand(id: "milestone"),
             ManifestCommand(id: "new", run: "true"),
         ])
-        var record = try RecordFixtures.record([("estimated", 50, []), ("measured", 70, []), ("failed", 9, []), ("milestone", 3, [])],
-                                               status: ["failed": RecordFixtures.exitStatus1])
+        var record = try RecordFixtures.record(
+            [("estimated", 50, []), ("measured", 70, []), ("failed", 9, []), ("milestone", 3, [])],
+            status: ["failed": RecordFixtures.exitStatus1])
         let measured = MeasuredEstimates(run: record, manifest: manifest, source: "r.json")
         #expect(measured.durations.map(\.id) == ["measured"])
         #expect(measured.applied(to: manifest).commands.map(\.estimate) == [.milliseconds(5), .milliseconds(70), nil, nil, nil])
@@ -149,12 +158,14 @@ import Testing
 
     @Test func run_overBudget_exits1WithAClearMessage() async throws {
         let folder = try TemporaryDirectory()
-        let file = try folder.write("commands.json", """
-        {"version": 1, "commands": [
-          {"id": "slow", "run": "sleep 0.05", "budget": "1ms"},
-          {"id": "quick", "run": "true", "budget": "60s"}
-        ]}
-        """)
+        let file = try folder.write(
+            "commands.json",
+            """
+            {"version": 1, "commands": [
+              {"id": "slow", "run": "sleep 0.05", "budget": "1ms"},
+              {"id": "quick", "run": "true", "budget": "60s"}
+            ]}
+            """)
         let (code, console) = await run(["run", "-f", file, "--budget", "2ms"])
         #expect(code == .failure)
         let text = console.capturedOutput
@@ -227,23 +238,28 @@ import Testing
     @Test func diff_craftedReports_textAndJSON() async throws {
         let folder = try TemporaryDirectory()
         let before = try folder.write("before.json", try measuredReport())
-        let after = try folder.write("after.json", try RecordFixtures.record([
-            ("configuration", 40, []), ("database", 60, ["configuration"]), ("cache", 90, ["configuration"]), ("ready", 0, ["database", "cache"]),
-        ]).json().text())
+        let after = try folder.write(
+            "after.json",
+            try RecordFixtures.record([
+                ("configuration", 40, []), ("database", 60, ["configuration"]), ("cache", 90, ["configuration"]),
+                ("ready", 0, ["database", "cache"]),
+            ]).json().text())
         let (code, console) = await run(["diff", before, after])
         #expect(code == .success)
         let text = console.capturedOutput
         #expect(text.contains("Wall time      160ms -> 130ms  (-30ms, -18.8%)"))
         #expect(text.contains("Critical path after:  configuration 40ms -> cache 90ms -> ready 0ms"))
-        #expect(text.contains("""
-        What moved the wall time (-30ms):
-          critical path -30ms, outside it ±0ms (start-up overhead, waiting for slots)
-          the old critical path's commands: -60ms
-            database       -60ms (120ms -> 60ms)
-          the new critical path (configuration -> cache -> ready) now leads it by +30ms
-            cache          +60ms (30ms -> 90ms)
+        #expect(
+            text.contains(
+                """
+                What moved the wall time (-30ms):
+                  critical path -30ms, outside it ±0ms (start-up overhead, waiting for slots)
+                  the old critical path's commands: -60ms
+                    database       -60ms (120ms -> 60ms)
+                  the new critical path (configuration -> cache -> ready) now leads it by +30ms
+                    cache          +60ms (30ms -> 90ms)
 
-        """))
+                """))
         let (_, jsonConsole) = await run(["diff", before, after, "--format", "json"])
         let object = try json(jsonConsole.capturedOutput)
         #expect(object["wallChangeMs"] as? Double == -30)
@@ -251,8 +267,10 @@ import Testing
     }
 
     @Test func help_everySubcommandDocumentsItsOptionsAndExitCodes() async {
-        for (subcommand, expected) in [("plot", "-o, --output <path>"), ("diff", "--format <format>"), ("run", "--budget <time>"),
-                                       ("plan", "--what-if <changes>"), ("graph", "--format <format>")] {
+        for (subcommand, expected) in [
+            ("plot", "-o, --output <path>"), ("diff", "--format <format>"), ("run", "--budget <time>"),
+            ("plan", "--what-if <changes>"), ("graph", "--format <format>"),
+        ] {
             let (code, console) = await run([subcommand, "--help"])
             #expect(code == .success)
             #expect(console.capturedOutput.contains(expected), "\(subcommand)")

@@ -1,10 +1,11 @@
 import Foundation
 import StartupKit
 import StartupManifest
-@testable import StartupReporting
-import Testing
-@testable import StartupCLI
 import StartupTestSupport
+import Testing
+
+@testable import StartupCLI
+@testable import StartupReporting
 
 /// `startup diff`'s analysis on crafted runs: duration changes, and each change's effect on the
 /// critical path, checked against the timing of the changed graph.
@@ -41,15 +42,22 @@ import StartupTestSupport
         var beforeCommands: [(CommandID, Int, [CommandID])] = []
         var afterCommands: [(CommandID, Int, [CommandID])] = []
         for index in 0..<25 {
-            let dependencies = index == 0 ? [] : Array(Set((0..<Int(generator.next() % 3)).map { _ in
-                CommandID("c\(Int(generator.next() % UInt64(index)))")
-            })).sorted()
+            let dependencies =
+                index == 0
+                ? []
+                : Array(
+                    Set(
+                        (0..<Int(generator.next() % 3)).map { _ in
+                            CommandID("c\(Int(generator.next() % UInt64(index)))")
+                        })
+                ).sorted()
             let duration = 1 + Int(generator.next() % 50)
             let changed = generator.next() % 3 == 0 ? max(0, duration + Int(generator.next() % 60) - 30) : duration
             beforeCommands.append((CommandID("c\(index)"), duration, dependencies))
             afterCommands.append((CommandID("c\(index)"), changed, dependencies))
         }
-        let before = try RecordFixtures.record(beforeCommands).report, after = try RecordFixtures.record(afterCommands).report
+        let before = try RecordFixtures.record(beforeCommands).report
+        let after = try RecordFixtures.record(afterCommands).report
         let diff = RunDiff(before: before, after: after)
         let plan = try after.makePlan()
         let length = plan.timing().criticalPathDuration
@@ -65,15 +73,17 @@ import StartupTestSupport
         #expect(text.contains("Wall time      70ms -> 95ms  (+25ms, +35.7%)"))
         #expect(text.contains("Critical path before: a 10ms -> b 50ms -> d 10ms"))
         #expect(text.contains("Critical path after:  a 5ms -> b 80ms -> d 10ms"))
-        #expect(text.contains("""
-        What moved the wall time (+25ms):
-          critical path +25ms (the same commands), outside it ±0ms (start-up overhead, waiting for slots)
-            b  +30ms (50ms -> 80ms)
-            a  -5ms (10ms -> 5ms)
-          absorbed by slack (no effect on the wall time):
-            c  +20ms (20ms -> 40ms, 40ms slack left)
+        #expect(
+            text.contains(
+                """
+                What moved the wall time (+25ms):
+                  critical path +25ms (the same commands), outside it ±0ms (start-up overhead, waiting for slots)
+                    b  +30ms (50ms -> 80ms)
+                    a  -5ms (10ms -> 5ms)
+                  absorbed by slack (no effect on the wall time):
+                    c  +20ms (20ms -> 40ms, 40ms slack left)
 
-        """))
+                """))
         #expect(text.contains("*° b             50ms      80ms     +30ms  +60%"))
         #expect(text.contains("   e                -       5ms     added"))
         #expect(text.contains("   x             15ms         -   removed"))

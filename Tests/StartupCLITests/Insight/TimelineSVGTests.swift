@@ -1,21 +1,23 @@
 import Foundation
 import StartupKit
 import StartupManifest
-@testable import StartupReporting
-import Testing
-@testable import StartupCLI
 import StartupTestSupport
+import Testing
+
+@testable import StartupCLI
+@testable import StartupReporting
 
 /// The SVG timeline: well-formed XML, one bar per command, the critical path marked, slack,
 /// statuses, budgets and escaping; readable sizes at 300 commands.
 @Suite struct TimelineSVGTests {
     private func sample() throws -> SavedRun {
-        try RecordFixtures.record([
-            ("configuration", 40, []),
-            ("database", 120, ["configuration"]),
-            ("cache", 30, ["configuration"]),
-            ("ready", 0, ["database", "cache"]),
-        ], budgets: ["cache": .milliseconds(10)])
+        try RecordFixtures.record(
+            [
+                ("configuration", 40, []),
+                ("database", 120, ["configuration"]),
+                ("cache", 30, ["configuration"]),
+                ("ready", 0, ["database", "cache"]),
+            ], budgets: ["cache": .milliseconds(10)])
     }
 
     @Test func render_isWellFormed_withOneBarPerCommandAndTheCriticalPathMarked() throws {
@@ -37,17 +39,26 @@ import StartupTestSupport
         // Cache went over its 10ms budget: the tick is drawn and the tooltip says so.
         #expect(document.elements.filter { $0.classes.contains("budget") }.count == 1)
         #expect(document.titles.contains { $0.hasPrefix("cache\n") && $0.contains("budget 10ms, over by 20ms") })
-        #expect(document.titles.contains { $0.hasPrefix("database\n") && $0.contains("on the critical path") && $0.contains("after configuration") })
+        #expect(
+            document.titles.contains {
+                $0.hasPrefix("database\n") && $0.contains("on the critical path") && $0.contains("after configuration")
+            })
     }
 
     @Test func render_statuses_neverStartedCommandsStillGetABar() throws {
-        let record = try RecordFixtures.record([
-            ("a", 10, []), ("b", 20, ["a"]), ("c", 5, ["b"]), ("d", 5, []),
-        ], status: ["b": RecordFixtures.exitStatus1, "c": .skipped(SkipReason(failedCommand: "b", dependency: "b")), "d": .timedOut(after: .milliseconds(5))])
+        let record = try RecordFixtures.record(
+            [
+                ("a", 10, []), ("b", 20, ["a"]), ("c", 5, ["b"]), ("d", 5, []),
+            ],
+            status: [
+                "b": RecordFixtures.exitStatus1, "c": .skipped(SkipReason(failedCommand: "b", dependency: "b")),
+                "d": .timedOut(after: .milliseconds(5)),
+            ])
         let svg = TimelineSVG(run: record, title: "t").render()
         let document = try SVGDocument.parse(svg)
         #expect(document.bars.count == 4)
-        let statuses = Dictionary(uniqueKeysWithValues: document.commandGroups.map { ($0.attributes["data-id"]!, $0.attributes["data-status"]!) })
+        let statuses = Dictionary(
+            uniqueKeysWithValues: document.commandGroups.map { ($0.attributes["data-id"]!, $0.attributes["data-status"]!) })
         #expect(statuses == ["a": "succeeded", "b": "failed", "c": "skipped", "d": "timedOut"])
         #expect(document.bars.first { $0.classes.contains("skipped") }?.attributes["fill"] == "none")
         #expect(svg.contains("skipped (b did not succeed)"))
@@ -80,7 +91,8 @@ import StartupTestSupport
     }
 
     @Test func render_emptyRun_isStillAPicture() throws {
-        let record = SavedRun(report: StartupReport(status: .succeeded, commands: [], wallTime: .zero, criticalPath: [], criticalPathDuration: .zero))
+        let record = SavedRun(
+            report: StartupReport(status: .succeeded, commands: [], wallTime: .zero, criticalPath: [], criticalPathDuration: .zero))
         let document = try SVGDocument.parse(TimelineSVG(run: record, title: "empty").render())
         #expect(document.commandGroups.isEmpty)
     }
@@ -89,9 +101,15 @@ import StartupTestSupport
         var generator = SeededGenerator(seed: 300)
         var commands: [(CommandID, Int, [CommandID])] = []
         for index in 0..<300 {
-            let dependencies = index == 0 ? [] : Array(Set((0..<Int(generator.next() % 4)).map { _ in
-                CommandID("service-\(Int(generator.next() % UInt64(index)))")
-            })).sorted()
+            let dependencies =
+                index == 0
+                ? []
+                : Array(
+                    Set(
+                        (0..<Int(generator.next() % 4)).map { _ in
+                            CommandID("service-\(Int(generator.next() % UInt64(index)))")
+                        })
+                ).sorted()
             commands.append((CommandID("service-\(index)"), 5 + Int(generator.next() % 120), dependencies))
         }
         let record = try RecordFixtures.record(commands)

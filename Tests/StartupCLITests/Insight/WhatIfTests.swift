@@ -1,9 +1,10 @@
 import Foundation
 import StartupKit
 import StartupManifest
-import Testing
-@testable import StartupCLI
 import StartupTestSupport
+import Testing
+
+@testable import StartupCLI
 
 /// `startup plan --what-if`: the syntax, the graph it makes, and its predictions checked against
 /// `StartupPlan.predictedWallTime` on graphs the tests build themselves.
@@ -11,13 +12,17 @@ import StartupTestSupport
     // MARK: - Syntax
 
     @Test func parse_readsEveryVerb() throws {
-        let changes = try WhatIfSyntax.parse(" drop=search-index, analytics ; scale=database:0.5,cache:50%; set=theme:80ms;defer=a; detach=b; cut=auth->router ")
-        #expect(changes == [
-            .drop("search-index"), .drop("analytics"), .scale("database", factor: 0.5), .scale("cache", factor: 0.5),
-            .setDuration("theme", .milliseconds(80)), .detach("a"), .detach("b"), .cut(dependency: "auth", dependent: "router"),
-        ])
-        #expect(changes.map(\.description).joined(separator: "; ")
-                == "drop=search-index; drop=analytics; scale=database:0.5; scale=cache:0.5; set=theme:80ms; detach=a; detach=b; cut=auth->router")
+        let changes = try WhatIfSyntax.parse(
+            " drop=search-index, analytics ; scale=database:0.5,cache:50%; set=theme:80ms;defer=a; detach=b; cut=auth->router ")
+        #expect(
+            changes == [
+                .drop("search-index"), .drop("analytics"), .scale("database", factor: 0.5), .scale("cache", factor: 0.5),
+                .setDuration("theme", .milliseconds(80)), .detach("a"), .detach("b"), .cut(dependency: "auth", dependent: "router"),
+            ])
+        #expect(
+            changes.map(\.description).joined(separator: "; ")
+                == "drop=search-index; drop=analytics; scale=database:0.5; scale=cache:0.5; set=theme:80ms; detach=a; detach=b; cut=auth->router"
+        )
     }
 
     @Test(arguments: [
@@ -70,7 +75,10 @@ import StartupTestSupport
         #expect(dropped.manifest.commands[3].dependencies == ["flags", "database"])
         #expect(dropped.steps[0].summary == "drop session (60ms); router now waits for its dependencies instead")
         let detached = try WhatIfScenario.apply([.detach("flags")], to: manifest)
-        #expect(detached.manifest.commands.map(\.dependencies) == [[], ["config"], ["config"], ["database", "config"], ["session", "config"], ["router"]])
+        #expect(
+            detached.manifest.commands.map(\.dependencies) == [
+                [], ["config"], ["config"], ["database", "config"], ["session", "config"], ["router"],
+            ])
         #expect(detached.steps[0].summary == "detach flags: session, router no longer wait for it")
         let cut = try WhatIfScenario.apply([.cut(dependency: "session", dependent: "router")], to: manifest)
         #expect(cut.manifest.commands[4].dependencies == ["flags"])
@@ -96,18 +104,24 @@ import StartupTestSupport
         // Unchanged: config 50 -> database 150 -> session 60 -> router 20 -> screen 60 = 340ms.
         #expect(try predicted([.scale("database", factor: 1)]) == .milliseconds(340))
         // database at half: the flags chain (50 + 120 + 60 + 20 + 60 = 310) takes over.
-        let halved = try plan([("config", 50, []), ("flags", 120, ["config"]), ("database", 75, ["config"]),
-                               ("session", 60, ["database", "flags"]), ("router", 20, ["flags", "session"]), ("screen", 60, ["router"])])
+        let halved = try plan([
+            ("config", 50, []), ("flags", 120, ["config"]), ("database", 75, ["config"]),
+            ("session", 60, ["database", "flags"]), ("router", 20, ["flags", "session"]), ("screen", 60, ["router"]),
+        ])
         #expect(try predicted([.scale("database", factor: 0.5)]) == halved.predictedWallTime())
         #expect(halved.predictedWallTime() == .milliseconds(310))
         // Detach session: router waits for flags and database instead of session.
-        let detached = try plan([("config", 50, []), ("flags", 120, ["config"]), ("database", 150, ["config"]),
-                                 ("session", 60, ["database", "flags"]), ("router", 20, ["flags", "database"]), ("screen", 60, ["router"])])
+        let detached = try plan([
+            ("config", 50, []), ("flags", 120, ["config"]), ("database", 150, ["config"]),
+            ("session", 60, ["database", "flags"]), ("router", 20, ["flags", "database"]), ("screen", 60, ["router"]),
+        ])
         #expect(try predicted([.detach("session")]) == detached.predictedWallTime())
         #expect(try predicted([.detach("session")], jobs: 1) == detached.predictedWallTime(slots: 1))
         // Cut session -> router, then set router to 5ms.
-        let cut = try plan([("config", 50, []), ("flags", 120, ["config"]), ("database", 150, ["config"]),
-                            ("session", 60, ["database", "flags"]), ("router", 5, ["flags"]), ("screen", 60, ["router"])])
+        let cut = try plan([
+            ("config", 50, []), ("flags", 120, ["config"]), ("database", 150, ["config"]),
+            ("session", 60, ["database", "flags"]), ("router", 5, ["flags"]), ("screen", 60, ["router"]),
+        ])
         let changes: [WhatIfChange] = [.cut(dependency: "session", dependent: "router"), .setDuration("router", .milliseconds(5))]
         for jobs in [nil, 1, 2] {
             #expect(try predicted(changes, jobs: jobs) == cut.predictedWallTime(slots: jobs))
@@ -121,11 +135,19 @@ import StartupTestSupport
         var generator = SeededGenerator(seed: seed)
         var commands: [ManifestCommand] = []
         for index in 0..<20 {
-            let dependencies = index == 0 ? [] : Array(Set((0..<Int(generator.next() % 3)).map { _ in
-                CommandID("c\(Int(generator.next() % UInt64(index)))")
-            })).sorted()
-            commands.append(ManifestCommand(id: CommandID("c\(index)"), dependencies: dependencies, run: "true",
-                                            estimate: .milliseconds(Int(1 + generator.next() % 100))))
+            let dependencies =
+                index == 0
+                ? []
+                : Array(
+                    Set(
+                        (0..<Int(generator.next() % 3)).map { _ in
+                            CommandID("c\(Int(generator.next() % UInt64(index)))")
+                        })
+                ).sorted()
+            commands.append(
+                ManifestCommand(
+                    id: CommandID("c\(index)"), dependencies: dependencies, run: "true",
+                    estimate: .milliseconds(Int(1 + generator.next() % 100))))
         }
         let original = Manifest(commands: commands)
         var changes: [WhatIfChange] = []
@@ -158,29 +180,34 @@ import StartupTestSupport
 
     @Test func tool_textAndJSON() async throws {
         let folder = try TemporaryDirectory()
-        let file = try folder.write("commands.json", """
-        {"version": 1, "commands": [
-          {"id": "config", "run": "true", "estimate": "50ms"},
-          {"id": "flags", "dependencies": ["config"], "run": "true", "estimate": "120ms"},
-          {"id": "database", "dependencies": ["config"], "run": "true", "estimate": "150ms"},
-          {"id": "session", "dependencies": ["database", "flags"], "run": "true", "estimate": "60ms"}
-        ]}
-        """)
+        let file = try folder.write(
+            "commands.json",
+            """
+            {"version": 1, "commands": [
+              {"id": "config", "run": "true", "estimate": "50ms"},
+              {"id": "flags", "dependencies": ["config"], "run": "true", "estimate": "120ms"},
+              {"id": "database", "dependencies": ["config"], "run": "true", "estimate": "150ms"},
+              {"id": "session", "dependencies": ["database", "flags"], "run": "true", "estimate": "60ms"}
+            ]}
+            """)
         let console = Console.capturing()
-        var code = await StartupTool.main(["plan", "-f", file, "--what-if", "scale=database:0.5", "--what-if", "drop=session"], environment: [:], console: console)
+        var code = await StartupTool.main(
+            ["plan", "-f", file, "--what-if", "scale=database:0.5", "--what-if", "drop=session"], environment: [:], console: console)
         #expect(code == .success)
-        #expect(console.capturedOutput == """
-        What if, for \(file) (by estimates, unlimited jobs):
-          scale database by 0.5: 150ms -> 75ms
-          drop session (60ms)
+        #expect(
+            console.capturedOutput == """
+                What if, for \(file) (by estimates, unlimited jobs):
+                  scale database by 0.5: 150ms -> 75ms
+                  drop session (60ms)
 
-        Predicted wall time: 260ms -> 170ms (-90ms, -34.6%)
-        Critical path before (260ms): config 50ms -> database 150ms -> session 60ms
-        Critical path after  (170ms): config 50ms -> flags 120ms
+                Predicted wall time: 260ms -> 170ms (-90ms, -34.6%)
+                Critical path before (260ms): config 50ms -> database 150ms -> session 60ms
+                Critical path after  (170ms): config 50ms -> flags 120ms
 
-        """)
+                """)
         let json = Console.capturing()
-        code = await StartupTool.main(["plan", "-f", file, "--what-if", "scale=database:0.5", "--format", "json", "-j", "1"], environment: [:], console: json)
+        code = await StartupTool.main(
+            ["plan", "-f", file, "--what-if", "scale=database:0.5", "--format", "json", "-j", "1"], environment: [:], console: json)
         #expect(code == .success)
         let object = try #require(JSONSerialization.jsonObject(with: Data(json.capturedOutput.utf8)) as? [String: Any])
         #expect(object["predictedWallMs"] as? Double == 305)
@@ -194,6 +221,9 @@ import StartupTestSupport
         let unknown = Console.capturing()
         code = await StartupTool.main(["plan", "-f", file, "--what-if", "drop=sesion"], environment: [:], console: unknown)
         #expect(code == .usage)
-        #expect(unknown.capturedError == "error: --what-if \"drop=sesion\": unknown command \"sesion\" (did you mean \"session\"?)\nUsage: see startup plan --help\n")
+        #expect(
+            unknown.capturedError
+                == "error: --what-if \"drop=sesion\": unknown command \"sesion\" (did you mean \"session\"?)\nUsage: see startup plan --help\n"
+        )
     }
 }

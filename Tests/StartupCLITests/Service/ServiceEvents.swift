@@ -33,7 +33,7 @@ final class ServiceEvents: Sendable {
 
     /// Waits until `condition` holds for the events; `false` only after `failsafe`, which turns a hang into a
     /// failure and is never the pass condition.
-    func wait(until condition: @escaping @Sendable ([Event]) -> Bool, failsafe: Duration = .seconds(30)) async -> Bool {
+    func wait(until condition: @escaping @Sendable ([Event]) -> Bool, failsafe: Duration = .seconds(300)) async -> Bool {
         await withCheckedContinuation { continuation in
             let now = state.withLock { state in
                 if condition(state.events) { return true }

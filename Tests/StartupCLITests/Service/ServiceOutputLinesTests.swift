@@ -1,4 +1,5 @@
 import Testing
+
 @testable import StartupCLI
 
 @Suite struct ServiceOutputLinesTests {

@@ -4,15 +4,15 @@ import Testing
 /// `startup plan` shows how each service's readiness is probed, in text and in JSON, through the built binary.
 @Suite struct ServicePlanEndToEndTests {
     static let manifest = #"""
-    {"version": 1, "defaults": {"timeout": "20s"}, "commands": [
-      {"id": "database", "run": "postgres", "estimate": "300ms", "ready": {"tcp": "127.0.0.1:5433"}},
-      {"id": "cache", "run": "redis", "estimate": "50ms", "timeout": "5s", "ready": {"exec": "redis-cli ping", "interval": "50ms"}},
-      {"id": "api", "dependencies": ["database", "cache"], "run": "serve", "estimate": "200ms",
-       "ready": {"http": "http://[::1]:8080/health", "timeout": "3s"}},
-      {"id": "worker", "dependencies": ["api"], "run": "work", "estimate": "10ms", "ready": {"log": "worker \u001B[1mup"}},
-      {"id": "smoke", "dependencies": ["worker"], "run": "true", "estimate": "5ms"}
-    ]}
-    """#
+        {"version": 1, "defaults": {"timeout": "20s"}, "commands": [
+          {"id": "database", "run": "postgres", "estimate": "300ms", "ready": {"tcp": "127.0.0.1:5433"}},
+          {"id": "cache", "run": "redis", "estimate": "50ms", "timeout": "5s", "ready": {"exec": "redis-cli ping", "interval": "50ms"}},
+          {"id": "api", "dependencies": ["database", "cache"], "run": "serve", "estimate": "200ms",
+           "ready": {"http": "http://[::1]:8080/health", "timeout": "3s"}},
+          {"id": "worker", "dependencies": ["api"], "run": "work", "estimate": "10ms", "ready": {"log": "worker \u001B[1mup"}},
+          {"id": "smoke", "dependencies": ["worker"], "run": "true", "estimate": "5ms"}
+        ]}
+        """#
 
     @Test func plan_text_showsEachServicesProbe_andNothingForOtherCommands() async throws {
         let folder = try TemporaryDirectory()

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Services through the `startup` binary, against `startup-test-server`: dependents start after
@@ -22,7 +22,8 @@ import Darwin
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap { entry -> Int32? in
             guard let pid = Int32(entry), pid != getpid(),
-                  let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return nil }
+                let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline")
+            else { return nil }
             let commandLine = String(decoding: data.map { $0 == 0 ? 32 : $0 }, as: UTF8.self)
             return commandLine.contains(marker) && commandLine.contains("startup-test-server") ? pid : nil
         }
@@ -40,12 +41,14 @@ import Darwin
         let folder = try TemporaryDirectory()
         let marker = "svc-\(UUID().uuidString)"
         let port = TestServer.freePort()
-        try folder.write("commands.json", """
-        {"version": 1, "commands": [
-          {"id": "database", "run": "\(server(port: port, delay: "200ms", marker: marker))", "ready": {"tcp": "127.0.0.1:\(port)"}},
-          {"id": "api", "dependencies": ["database"], "run": "true"}
-        ]}
-        """)
+        try folder.write(
+            "commands.json",
+            """
+            {"version": 1, "commands": [
+              {"id": "database", "run": "\(server(port: port, delay: "200ms", marker: marker))", "ready": {"tcp": "127.0.0.1:\(port)"}},
+              {"id": "api", "dependencies": ["database"], "run": "true"}
+            ]}
+            """)
         let result = try await StartupBinary.run(["run", "--no-report", "--format", "json", "--", "sh", "-c", "exit 7"], in: folder.path)
         #expect(result.status == 7, "CMD's status: \(result.error)")
         let report = try json(result.output)
@@ -71,13 +74,15 @@ import Darwin
         let folder = try TemporaryDirectory()
         let marker = "svc-\(UUID().uuidString)"
         let port = TestServer.freePort()
-        try folder.write("commands.json", """
-        {"version": 1, "commands": [
-          {"id": "database", "run": "\(server(port: port, delay: "60s", marker: marker))",
-           "ready": {"tcp": "127.0.0.1:\(port)", "timeout": "300ms"}},
-          {"id": "api", "dependencies": ["database"], "run": "true"}
-        ]}
-        """)
+        try folder.write(
+            "commands.json",
+            """
+            {"version": 1, "commands": [
+              {"id": "database", "run": "\(server(port: port, delay: "60s", marker: marker))",
+               "ready": {"tcp": "127.0.0.1:\(port)", "timeout": "300ms"}},
+              {"id": "api", "dependencies": ["database"], "run": "true"}
+            ]}
+            """)
         let result = try await StartupBinary.run(["run", "--no-report", "--grace-period", "200ms", "--", "touch", "ran"], in: folder.path)
         #expect(result.status == 1)
         #expect(result.output.contains("timed out after 300ms"))
@@ -90,14 +95,16 @@ import Darwin
         let folder = try TemporaryDirectory()
         let marker = "svc-\(UUID().uuidString)"
         let (databasePort, apiPort) = (TestServer.freePort(), TestServer.freePort())
-        try folder.write("commands.json", """
-        {"version": 1, "commands": [
-          {"id": "database", "run": "\(server(port: databasePort, marker: marker))", "ready": {"log": "listening"}},
-          {"id": "migrate", "dependencies": ["database"], "run": "true", "stop": "echo migrate >> stops"},
-          {"id": "api", "dependencies": ["migrate"], "run": "\(server(port: apiPort, marker: marker, extra: "--exit-after 300ms"))",
-           "ready": {"http": "http://127.0.0.1:\(apiPort)/health"}}
-        ]}
-        """)
+        try folder.write(
+            "commands.json",
+            """
+            {"version": 1, "commands": [
+              {"id": "database", "run": "\(server(port: databasePort, marker: marker))", "ready": {"log": "listening"}},
+              {"id": "migrate", "dependencies": ["database"], "run": "true", "stop": "echo migrate >> stops"},
+              {"id": "api", "dependencies": ["migrate"], "run": "\(server(port: apiPort, marker: marker, extra: "--exit-after 300ms"))",
+               "ready": {"http": "http://127.0.0.1:\(apiPort)/health"}}
+            ]}
+            """)
         let result = try await StartupBinary.run(["run", "--no-report"], in: folder.path)
         #expect(result.status == 1, "\(result.output)\(result.error)")
         #expect(result.output.contains("api") && result.output.contains("ended by itself"))
@@ -114,13 +121,15 @@ import Darwin
         let folder = try TemporaryDirectory()
         let marker = "svc-\(UUID().uuidString)"
         let (databasePort, apiPort) = (TestServer.freePort(), TestServer.freePort())
-        try folder.write("commands.json", """
-        {"version": 1, "commands": [
-          {"id": "database", "run": "\(server(port: databasePort, marker: marker))", "ready": {"tcp": "127.0.0.1:\(databasePort)"}},
-          {"id": "api", "dependencies": ["database"], "run": "\(server(port: apiPort, marker: marker, extra: "--ignore-term"))",
-           "ready": {"log": "listening"}}
-        ]}
-        """)
+        try folder.write(
+            "commands.json",
+            """
+            {"version": 1, "commands": [
+              {"id": "database", "run": "\(server(port: databasePort, marker: marker))", "ready": {"tcp": "127.0.0.1:\(databasePort)"}},
+              {"id": "api", "dependencies": ["database"], "run": "\(server(port: apiPort, marker: marker, extra: "--ignore-term"))",
+               "ready": {"log": "listening"}}
+            ]}
+            """)
         let running = try StartupBinary.startWithPipedOutput(["run", "--no-report", "--grace-period", "300ms"], in: folder.path)
         defer { try? FileManager.default.removeItem(atPath: running.errorFile) }
         let held = await LineReader.readLines(from: running.output, through: "Services running", closes: false)

@@ -2,9 +2,9 @@ import Foundation
 import StartupKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The `startup-test-server` binary built beside `startup`, and what the services' tests do with it.

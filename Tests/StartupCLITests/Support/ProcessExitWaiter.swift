@@ -4,9 +4,9 @@ import Testing
 @testable import StartupCLI
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Waits for a process the test does not reap (a grandchild, a command of the binary) to exit, without polling:
@@ -16,7 +16,7 @@ enum ProcessExitWaiter {
     /// `true` once `pid` has exited (a zombie that nobody reaps counts: the container's PID 1 does not reap);
     /// `false` only if it still runs after `failsafe`, which turns a hang into a failure and is never the pass
     /// condition.
-    static func waitUntilGone(_ pid: pid_t, failsafe: Duration = .seconds(60)) async -> Bool {
+    static func waitUntilGone(_ pid: pid_t, failsafe: Duration = .seconds(300)) async -> Bool {
         await awaitPidfd(pid, for: Int16(POLLIN), what: "exit", failsafe: failsafe)
     }
 
@@ -30,8 +30,10 @@ enum ProcessExitWaiter {
 
     /// Opens a pidfd for `pid`, runs `before`, and waits on a thread of its own until the pidfd reports
     /// `wanted` (`asking` is what `poll` is asked for). A process already gone counts as done.
-    private static func awaitPidfd(_ pid: pid_t, for wanted: Int16, asking: Int16? = nil, what: String,
-                             before: () -> Void = {}, failsafe: Duration) async -> Bool {
+    private static func awaitPidfd(
+        _ pid: pid_t, for wanted: Int16, asking: Int16? = nil, what: String,
+        before: () -> Void = {}, failsafe: Duration
+    ) async -> Bool {
         guard let pidfdOpen = SpawnExtensions.pidfdOpen else {
             Issue.record("pidfd_open is unavailable, so the \(what) of \(pid) cannot be awaited")
             return false

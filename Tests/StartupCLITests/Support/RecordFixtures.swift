@@ -9,8 +9,10 @@ enum RecordFixtures {
 
     /// A run of `commands` (id, milliseconds, dependencies) with unlimited slots; a command given
     /// a skipped or cancelled status never started.
-    static func record(_ commands: [(CommandID, Int, [CommandID])], status: [CommandID: CommandStatus] = [:],
-                       budgets: [CommandID: Duration] = [:]) throws -> SavedRun {
+    static func record(
+        _ commands: [(CommandID, Int, [CommandID])], status: [CommandID: CommandStatus] = [:],
+        budgets: [CommandID: Duration] = [:]
+    ) throws -> SavedRun {
         var builder = StartupPlanBuilder()
         for (id, milliseconds, dependencies) in commands {
             builder.add(id, dependsOn: dependencies, options: CommandOptions(estimate: .milliseconds(milliseconds))) { _ in }
@@ -20,7 +22,11 @@ enum RecordFixtures {
         let reports = commands.map { id, _, dependencies in
             let entry = timing[id]!
             let recorded = status[id] ?? .succeeded
-            let ran = switch recorded { case .skipped, .cancelled: false; default: true }
+            let ran =
+                switch recorded {
+                case .skipped, .cancelled: false
+                default: true
+                }
             return CommandReport(
                 id: id, status: recorded, startOffset: ran ? entry.earliestStart : nil, endOffset: ran ? entry.earliestFinish : nil,
                 attempts: ran ? 1 : 0, slack: entry.slack, isOnCriticalPath: critical.contains(id), dependencies: dependencies)

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// An SVG file parsed with Foundation's `XMLParser`: every element with its attributes, and the
@@ -38,8 +39,10 @@ final class SVGDocument: NSObject, XMLParserDelegate {
     /// Every command's bar.
     var bars: [Element] { elements.filter { $0.name == "rect" && $0.classes.contains("bar") } }
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                qualifiedName: String?, attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+        qualifiedName: String?, attributes: [String: String] = [:]
+    ) {
         elements.append(Element(name: elementName, attributes: attributes))
         if elementName == "title" { titleText = "" }
     }

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import StartupKit
 
 /// Runs the built `startup` binary as a user would, capturing standard output, standard error and
@@ -27,9 +28,10 @@ enum StartupBinary {
                 try? FileManager.default.removeItem(atPath: outputFile)
                 try? FileManager.default.removeItem(atPath: errorFile)
             }
-            return Result(status: status,
-                          output: (try? String(contentsOfFile: outputFile, encoding: .utf8)) ?? "",
-                          error: (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? "")
+            return Result(
+                status: status,
+                output: (try? String(contentsOfFile: outputFile, encoding: .utf8)) ?? "",
+                error: (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? "")
         }
     }
 
@@ -51,8 +53,10 @@ enum StartupBinary {
     }
 
     /// Starts any executable in `directory` with its output going to files and no input.
-    static func launch(_ executable: String, _ arguments: [String], in directory: String,
-                       environment: [String: String] = [:]) throws -> Running {
+    static func launch(
+        _ executable: String, _ arguments: [String], in directory: String,
+        environment: [String: String] = [:]
+    ) throws -> Running {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import StartupKit
 
 /// Events reach their subscribers in (reverse) dependency order, concurrently only when the
@@ -13,13 +14,15 @@ import Testing
         let log = EventLog()
         var modules: [CommandID: any LifecycleModule] = [:]
         for index in 0..<graph.count {
-            let subscriptions: [LifecycleSubscription] = subscribes.contains(index) ? [
-                .on(Event.self) { _ in
-                    log.start(index)
-                    for _ in 0..<(graph.durations[index] % 4) { await Task.yield() }
-                    log.finish(index)
-                },
-            ] : []
+            let subscriptions: [LifecycleSubscription] =
+                subscribes.contains(index)
+                ? [
+                    .on(Event.self) { _ in
+                        log.start(index)
+                        for _ in 0..<(graph.durations[index] % 4) { await Task.yield() }
+                        log.finish(index)
+                    }
+                ] : []
             modules[RandomGraph.id(index)] = TestModule(subscriptions: subscriptions)
         }
         let lifecycle = try StartupLifecycle(plan: plan, report: startup, modules: modules)
@@ -80,10 +83,12 @@ import Testing
         func module(_ id: CommandID) -> TestModule {
             TestModule(subscriptions: [.on(InOrder.self) { _ in received.withLock { $0.append(id) } }])
         }
-        let lifecycle = try StartupLifecycle(plan: plan, report: startup, modules: [
-            "config": module("config"), "database": module("database"),
-            "cache": module("cache"), "analytics": module("analytics"),
-        ])
+        let lifecycle = try StartupLifecycle(
+            plan: plan, report: startup,
+            modules: [
+                "config": module("config"), "database": module("database"),
+                "cache": module("cache"), "analytics": module("analytics"),
+            ])
         let report = await lifecycle.post(InOrder())
         #expect(received.withLock { $0 } == ["config", "analytics"])
         #expect(report.receivers == ["config", "analytics"])
@@ -101,15 +106,32 @@ import Testing
         builder.add("c", dependsOn: ["a", "b"]) { _ in }
         let plan = try builder.build()
         let log = EventLog()
-        let lifecycle = try StartupLifecycle(plan: plan, report: await StartupOrchestrator(plan).run(), modules: [
-            "a": TestModule(subscriptions: [.on(ConcurrentInOrder.self) { _ in
-                log.start(0); aEntered.open(); await waitUnlessCancelled(for: bEntered); log.finish(0)
-            }]),
-            "b": TestModule(subscriptions: [.on(ConcurrentInOrder.self) { _ in
-                log.start(1); bEntered.open(); await waitUnlessCancelled(for: aEntered); log.finish(1)
-            }]),
-            "c": TestModule(subscriptions: [.on(ConcurrentInOrder.self) { _ in log.start(2); log.finish(2) }]),
-        ])
+        let lifecycle = try StartupLifecycle(
+            plan: plan, report: await StartupOrchestrator(plan).run(),
+            modules: [
+                "a": TestModule(subscriptions: [
+                    .on(ConcurrentInOrder.self) { _ in
+                        log.start(0)
+                        aEntered.open()
+                        await waitUnlessCancelled(for: bEntered)
+                        log.finish(0)
+                    }
+                ]),
+                "b": TestModule(subscriptions: [
+                    .on(ConcurrentInOrder.self) { _ in
+                        log.start(1)
+                        bEntered.open()
+                        await waitUnlessCancelled(for: aEntered)
+                        log.finish(1)
+                    }
+                ]),
+                "c": TestModule(subscriptions: [
+                    .on(ConcurrentInOrder.self) { _ in
+                        log.start(2)
+                        log.finish(2)
+                    }
+                ]),
+            ])
         let report = await lifecycle.post(ConcurrentInOrder())
         #expect(log.maxRunning == 2)
         let positions = LogPositions(log.entries)
@@ -123,12 +145,16 @@ import Testing
         builder.add("b") { _ in }
         let plan = try builder.build()
         let received = Locked<[String]>([])
-        let lifecycle = try StartupLifecycle(plan: plan, report: await StartupOrchestrator(plan).run(), modules: [
-            "a": TestModule(subscriptions: [.on(InOrder.self) { _ in received.withLock { $0.append("a") } }]),
-            "b": TestModule(subscriptions: [.on(MemoryPressure.self) { event in
-                received.withLock { $0.append("b \(event.level)") }
-            }]),
-        ])
+        let lifecycle = try StartupLifecycle(
+            plan: plan, report: await StartupOrchestrator(plan).run(),
+            modules: [
+                "a": TestModule(subscriptions: [.on(InOrder.self) { _ in received.withLock { $0.append("a") } }]),
+                "b": TestModule(subscriptions: [
+                    .on(MemoryPressure.self) { event in
+                        received.withLock { $0.append("b \(event.level)") }
+                    }
+                ]),
+            ])
         let report = await lifecycle.post(MemoryPressure(level: .critical))
         #expect(received.withLock { $0 } == ["b critical"])
         #expect(report.event == "MemoryPressure" && report.delivery == .concurrentReverseDependencyOrder)
@@ -141,10 +167,12 @@ import Testing
         builder.add("b", dependsOn: ["a"]) { _ in }
         let plan = try builder.build()
         let received = Locked<[CommandID]>([])
-        let lifecycle = try StartupLifecycle(plan: plan, report: await StartupOrchestrator(plan).run(), modules: [
-            "a": TestModule(subscriptions: [.on(InOrder.self) { _ in throw Boom() }]),
-            "b": TestModule(subscriptions: [.on(InOrder.self) { _ in received.withLock { $0.append("b") } }]),
-        ])
+        let lifecycle = try StartupLifecycle(
+            plan: plan, report: await StartupOrchestrator(plan).run(),
+            modules: [
+                "a": TestModule(subscriptions: [.on(InOrder.self) { _ in throw Boom() }]),
+                "b": TestModule(subscriptions: [.on(InOrder.self) { _ in received.withLock { $0.append("b") } }]),
+            ])
         let report = await lifecycle.post(InOrder())
         #expect(received.withLock { $0 } == ["b"])
         #expect(report.failures.map(\.module) == ["a"])
@@ -162,10 +190,17 @@ import Testing
         let plan = try builder.build()
         let entered = Gate()
         let bCalled = Locked(false)
-        let lifecycle = try StartupLifecycle(plan: plan, report: await StartupOrchestrator(plan).run(), modules: [
-            "a": TestModule(subscriptions: [.on(InOrder.self) { _ in entered.open(); try await hangUntilCancelled() }]),
-            "b": TestModule(subscriptions: [.on(InOrder.self) { _ in bCalled.withLock { $0 = true } }]),
-        ])
+        let lifecycle = try StartupLifecycle(
+            plan: plan, report: await StartupOrchestrator(plan).run(),
+            modules: [
+                "a": TestModule(subscriptions: [
+                    .on(InOrder.self) { _ in
+                        entered.open()
+                        try await hangUntilCancelled()
+                    }
+                ]),
+                "b": TestModule(subscriptions: [.on(InOrder.self) { _ in bCalled.withLock { $0 = true } }]),
+            ])
         let delivery = Task { await lifecycle.post(InOrder()) }
         await waitUnlessCancelled(for: entered)
         delivery.cancel()
@@ -190,12 +225,13 @@ import Testing
             ],
             options: .init(observers: [collector]))
         let report = await lifecycle.post(Reversed())
-        #expect(collector.summaries == [
-            "deliver Reversed to 2",
-            "call b Reversed", "called b Reversed succeeded",
-            "call a Reversed", "called a Reversed succeeded",
-            "delivered Reversed",
-        ])
+        #expect(
+            collector.summaries == [
+                "deliver Reversed to 2",
+                "call b Reversed", "called b Reversed succeeded",
+                "call a Reversed", "called a Reversed succeeded",
+                "delivered Reversed",
+            ])
         #expect(collector.isChronological)
         #expect(report.calls.allSatisfy { $0.duration >= .zero && $0.startOffset! >= report.startOffset })
         #expect(report.wallTime >= .zero)

@@ -1,9 +1,13 @@
 import Testing
+
 @testable import StartupKit
 
 /// The lifecycle example proposed for the README, compiled and run on the README tour's plan.
 @Suite struct LifecycleReadmeExampleTests {
-    struct OpenURL: LifecycleRequest { typealias Response = Bool; let url: String }
+    struct OpenURL: LifecycleRequest {
+        typealias Response = Bool
+        let url: String
+    }
 
     actor ConnectionPool: LifecycleModule {
         private(set) var idle = 4
@@ -16,9 +20,11 @@ import Testing
 
     struct Router: LifecycleModule {
         var subscriptions: [LifecycleSubscription] {
-            [.respond(to: OpenURL.self, priority: .high) { request in
-                request.url.hasPrefix("app://") ? true : nil
-            }]
+            [
+                .respond(to: OpenURL.self, priority: .high) { request in
+                    request.url.hasPrefix("app://") ? true : nil
+                }
+            ]
         }
     }
 
@@ -31,9 +37,11 @@ import Testing
         let pool = ConnectionPool()
 
         let report = await StartupOrchestrator(plan).run()
-        let lifecycle = try StartupLifecycle(plan: plan, report: report, modules: [
-            "database": pool, "first-screen": Router(),
-        ], options: .init(stopTimeout: .seconds(5)))
+        let lifecycle = try StartupLifecycle(
+            plan: plan, report: report,
+            modules: [
+                "database": pool, "first-screen": Router(),
+            ], options: .init(stopTimeout: .seconds(5)))
         let delivery = await lifecycle.post(MemoryPressure(level: .warning))
         let idle = await pool.idle
         #expect(delivery.receivers == ["database"] && idle == 0)

@@ -1,6 +1,7 @@
-import Testing
-@testable import StartupKit
 import StartupTestSupport
+import Testing
+
+@testable import StartupKit
 
 /// Requests go down a chain of responsibility: highest priority first, declaration order among
 /// equals, stopping at the first handler that answers.
@@ -18,23 +19,29 @@ import StartupTestSupport
     }
 
     /// A module that records being asked and answers its own id, or passes.
-    private func responder(_ id: CommandID, priority: CommandPriority = .normal, answers: Bool,
-                           asked: Locked<[CommandID]>) -> TestModule {
-        TestModule(subscriptions: [.respond(to: WhoAreYou.self, priority: priority) { _ in
-            asked.withLock { $0.append(id) }
-            return answers ? id.rawValue : nil
-        }])
+    private func responder(
+        _ id: CommandID, priority: CommandPriority = .normal, answers: Bool,
+        asked: Locked<[CommandID]>
+    ) -> TestModule {
+        TestModule(subscriptions: [
+            .respond(to: WhoAreYou.self, priority: priority) { _ in
+                asked.withLock { $0.append(id) }
+                return answers ? id.rawValue : nil
+            }
+        ])
     }
 
     @Test func ask_stopsAtTheFirstHandlerThatAnswers() async throws {
         let (plan, startup) = try await started(["low", "first", "second", "high"])
         let asked = Locked<[CommandID]>([])
-        let lifecycle = try StartupLifecycle(plan: plan, report: startup, modules: [
-            "low": responder("low", priority: .low, answers: true, asked: asked),
-            "first": responder("first", answers: true, asked: asked),
-            "second": responder("second", answers: true, asked: asked),
-            "high": responder("high", priority: .high, answers: false, asked: asked),
-        ])
+        let lifecycle = try StartupLifecycle(
+            plan: plan, report: startup,
+            modules: [
+                "low": responder("low", priority: .low, answers: true, asked: asked),
+                "first": responder("first", answers: true, asked: asked),
+                "second": responder("second", answers: true, asked: asked),
+                "high": responder("high", priority: .high, answers: false, asked: asked),
+            ])
         let answer = try await lifecycle.ask(WhoAreYou())
         #expect(answer.handler == "first" && answer.response == "first")
         #expect(asked.withLock { $0 } == ["high", "first"])
@@ -68,10 +75,12 @@ import StartupTestSupport
     @Test func ask_whenNobodyAnswers_isUnhandledAfterAskingEveryone() async throws {
         let (plan, startup) = try await started(["a", "b"])
         let asked = Locked<[CommandID]>([])
-        let lifecycle = try StartupLifecycle(plan: plan, report: startup, modules: [
-            "a": responder("a", answers: false, asked: asked),
-            "b": responder("b", answers: false, asked: asked),
-        ])
+        let lifecycle = try StartupLifecycle(
+            plan: plan, report: startup,
+            modules: [
+                "a": responder("a", answers: false, asked: asked),
+                "b": responder("b", answers: false, asked: asked),
+            ])
         let answer = try await lifecycle.ask(WhoAreYou())
         guard case .unhandled = answer else {
             Issue.record("expected .unhandled, got \(answer)")
@@ -83,10 +92,12 @@ import StartupTestSupport
     @Test func ask_neverAsksModulesWhoseCommandsFailed() async throws {
         let (plan, startup) = try await started(["broken", "fallback"], failing: ["broken"])
         let asked = Locked<[CommandID]>([])
-        let lifecycle = try StartupLifecycle(plan: plan, report: startup, modules: [
-            "broken": responder("broken", priority: .high, answers: true, asked: asked),
-            "fallback": responder("fallback", answers: true, asked: asked),
-        ])
+        let lifecycle = try StartupLifecycle(
+            plan: plan, report: startup,
+            modules: [
+                "broken": responder("broken", priority: .high, answers: true, asked: asked),
+                "fallback": responder("fallback", answers: true, asked: asked),
+            ])
         #expect(try await lifecycle.ask(WhoAreYou()).handler == "fallback")
         #expect(asked.withLock { $0 } == ["fallback"])
     }
@@ -95,25 +106,30 @@ import StartupTestSupport
         let (plan, startup) = try await started(["thrower", "later"])
         let asked = Locked<[CommandID]>([])
         let collector = ActivityCollector()
-        let lifecycle = try StartupLifecycle(plan: plan, report: startup, modules: [
-            "thrower": TestModule(subscriptions: [.respond(to: WhoAreYou.self) { _ in throw Boom() }]),
-            "later": responder("later", answers: true, asked: asked),
-        ], options: .init(observers: [collector]))
+        let lifecycle = try StartupLifecycle(
+            plan: plan, report: startup,
+            modules: [
+                "thrower": TestModule(subscriptions: [.respond(to: WhoAreYou.self) { _ in throw Boom() }]),
+                "later": responder("later", answers: true, asked: asked),
+            ], options: .init(observers: [collector]))
         let error = await #expect(throws: LifecycleError.self) { try await lifecycle.ask(WhoAreYou()) }
         #expect(error?.code == .handlerFailed && error?.module == "thrower")
         #expect(error?.underlying as? Boom == Boom())
         #expect(asked.withLock { $0 }.isEmpty)
-        #expect(collector.summaries == [
-            "ask WhoAreYou of 2", "call thrower WhoAreYou", "called thrower WhoAreYou failed", "answered WhoAreYou by nobody",
-        ])
+        #expect(
+            collector.summaries == [
+                "ask WhoAreYou of 2", "call thrower WhoAreYou", "called thrower WhoAreYou failed", "answered WhoAreYou by nobody",
+            ])
     }
 
     @Test func ask_whenCancelled_throwsWithoutAskingAnyone() async throws {
         let (plan, startup) = try await started(["a"])
         let asked = Locked<[CommandID]>([])
-        let lifecycle = try StartupLifecycle(plan: plan, report: startup, modules: [
-            "a": responder("a", answers: true, asked: asked),
-        ])
+        let lifecycle = try StartupLifecycle(
+            plan: plan, report: startup,
+            modules: [
+                "a": responder("a", answers: true, asked: asked)
+            ])
         let request = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await lifecycle.ask(WhoAreYou())
@@ -126,17 +142,20 @@ import StartupTestSupport
         let (plan, startup) = try await started(["a", "b"])
         let collector = ActivityCollector()
         let asked = Locked<[CommandID]>([])
-        let lifecycle = try StartupLifecycle(plan: plan, report: startup, modules: [
-            "a": responder("a", answers: false, asked: asked),
-            "b": responder("b", answers: true, asked: asked),
-        ], options: .init(observers: [collector]))
+        let lifecycle = try StartupLifecycle(
+            plan: plan, report: startup,
+            modules: [
+                "a": responder("a", answers: false, asked: asked),
+                "b": responder("b", answers: true, asked: asked),
+            ], options: .init(observers: [collector]))
         _ = try await lifecycle.ask(WhoAreYou())
-        #expect(collector.summaries == [
-            "ask WhoAreYou of 2",
-            "call a WhoAreYou", "called a WhoAreYou succeeded",
-            "call b WhoAreYou", "called b WhoAreYou succeeded",
-            "answered WhoAreYou by b",
-        ])
+        #expect(
+            collector.summaries == [
+                "ask WhoAreYou of 2",
+                "call a WhoAreYou", "called a WhoAreYou succeeded",
+                "call b WhoAreYou", "called b WhoAreYou succeeded",
+                "answered WhoAreYou by b",
+            ])
         #expect(collector.isChronological)
     }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import StartupKit
 
 /// `shutdown()` stops modules in reverse dependency order, independent ones concurrently, each
@@ -55,11 +56,21 @@ import Testing
         let (plan, startup) = try await started(["core": [], "a": ["core"], "b": ["core"]])
         let (aEntered, bEntered) = (Gate(), Gate())
         let stopped = Locked<[CommandID]>([])
-        let lifecycle = try StartupLifecycle(plan: plan, report: startup, modules: [
-            "core": recording("core", in: stopped),
-            "a": TestModule(onStop: { aEntered.open(); await waitUnlessCancelled(for: bEntered); stopped.withLock { $0.append("a") } }),
-            "b": TestModule(onStop: { bEntered.open(); await waitUnlessCancelled(for: aEntered); stopped.withLock { $0.append("b") } }),
-        ])
+        let lifecycle = try StartupLifecycle(
+            plan: plan, report: startup,
+            modules: [
+                "core": recording("core", in: stopped),
+                "a": TestModule(onStop: {
+                    aEntered.open()
+                    await waitUnlessCancelled(for: bEntered)
+                    stopped.withLock { $0.append("a") }
+                }),
+                "b": TestModule(onStop: {
+                    bEntered.open()
+                    await waitUnlessCancelled(for: aEntered)
+                    stopped.withLock { $0.append("b") }
+                }),
+            ])
         let report = await lifecycle.shutdown()
         #expect(report.status == .succeeded)
         #expect(stopped.withLock { $0 }.last == "core")
@@ -70,14 +81,21 @@ import Testing
         let (plan, startup) = try await started(["store": [], "api": ["store"], "metrics": []])
         let stopped = Locked<[CommandID]>([])
         let (apiEnded, apiCancelled) = (Gate(), Locked(false))
-        let lifecycle = try StartupLifecycle(plan: plan, report: startup, modules: [
-            "store": recording("store", in: stopped),
-            "api": TestModule(stopTimeout: .milliseconds(20), onStop: {
-                defer { apiEnded.open() }
-                do { try await hangUntilCancelled() } catch { apiCancelled.withLock { $0 = true }; throw error }
-            }),
-            "metrics": recording("metrics", in: stopped),
-        ], options: .init(stopTimeout: .seconds(60)))
+        let lifecycle = try StartupLifecycle(
+            plan: plan, report: startup,
+            modules: [
+                "store": recording("store", in: stopped),
+                "api": TestModule(
+                    stopTimeout: .milliseconds(20),
+                    onStop: {
+                        defer { apiEnded.open() }
+                        do { try await hangUntilCancelled() } catch {
+                            apiCancelled.withLock { $0 = true }
+                            throw error
+                        }
+                    }),
+                "metrics": recording("metrics", in: stopped),
+            ], options: .init(stopTimeout: .seconds(60)))
         let report = await lifecycle.shutdown()
         await waitUnlessCancelled(for: apiEnded)
         #expect(apiCancelled.withLock { $0 }, "the hanging stop is cancelled, not just abandoned")
@@ -96,10 +114,12 @@ import Testing
         let (plan, startup) = try await started(["store": [], "api": ["store"]])
         let release = Gate()
         let stopped = Locked<[CommandID]>([])
-        let lifecycle = try StartupLifecycle(plan: plan, report: startup, modules: [
-            "store": recording("store", in: stopped),
-            "api": TestModule(onStop: { await waitUnlessCancelled(for: release) }),  // Deaf to cancellation.
-        ], options: .init(stopTimeout: .milliseconds(20)))
+        let lifecycle = try StartupLifecycle(
+            plan: plan, report: startup,
+            modules: [
+                "store": recording("store", in: stopped),
+                "api": TestModule(onStop: { await waitUnlessCancelled(for: release) }),  // Deaf to cancellation.
+            ], options: .init(stopTimeout: .milliseconds(20)))
         let report = await lifecycle.shutdown()
         release.open()
         #expect(report["api"]?.status.name == "timedOut")
@@ -110,10 +130,12 @@ import Testing
     @Test func shutdown_whenStopThrows_reportsItAndStopsTheRest() async throws {
         let (plan, startup) = try await started(["store": [], "api": ["store"]])
         let stopped = Locked<[CommandID]>([])
-        let lifecycle = try StartupLifecycle(plan: plan, report: startup, modules: [
-            "store": recording("store", in: stopped),
-            "api": TestModule(onStop: { throw Boom() }),
-        ])
+        let lifecycle = try StartupLifecycle(
+            plan: plan, report: startup,
+            modules: [
+                "store": recording("store", in: stopped),
+                "api": TestModule(onStop: { throw Boom() }),
+            ])
         let report = await lifecycle.shutdown()
         #expect(report.status == .failed)
         #expect(report.stopOrder == ["api", "store"])
@@ -132,9 +154,11 @@ import Testing
         builder.add("log") { _ in }
         let plan = try builder.build()
         let stopped = Locked<[CommandID]>([])
-        let lifecycle = try StartupLifecycle(plan: plan, report: await StartupOrchestrator(plan).run(), modules: [
-            "store": recording("store", in: stopped), "api": recording("api", in: stopped), "log": recording("log", in: stopped),
-        ])
+        let lifecycle = try StartupLifecycle(
+            plan: plan, report: await StartupOrchestrator(plan).run(),
+            modules: [
+                "store": recording("store", in: stopped), "api": recording("api", in: stopped), "log": recording("log", in: stopped),
+            ])
         let report = await lifecycle.shutdown()
         #expect(stopped.withLock { $0 } == ["log"])
         #expect(report.stopOrder == ["log"] && report.notStarted == ["store", "api"])
@@ -145,10 +169,15 @@ import Testing
         let (plan, startup) = try await started(["store": [], "api": ["store"]])
         let entered = Gate()
         let stopped = Locked<[CommandID]>([])
-        let lifecycle = try StartupLifecycle(plan: plan, report: startup, modules: [
-            "store": recording("store", in: stopped),
-            "api": TestModule(onStop: { entered.open(); try await hangUntilCancelled() }),
-        ], options: .init(stopTimeout: .seconds(60)))
+        let lifecycle = try StartupLifecycle(
+            plan: plan, report: startup,
+            modules: [
+                "store": recording("store", in: stopped),
+                "api": TestModule(onStop: {
+                    entered.open()
+                    try await hangUntilCancelled()
+                }),
+            ], options: .init(stopTimeout: .seconds(60)))
         let shutdown = Task { await lifecycle.shutdown() }
         await waitUnlessCancelled(for: entered)
         shutdown.cancel()
@@ -163,14 +192,19 @@ import Testing
     @Test func shutdown_happensOnce_andLaterEventsReachNoModule() async throws {
         let (plan, startup) = try await started(["a": []])
         let calls = Locked<[String]>([])
-        let lifecycle = try StartupLifecycle(plan: plan, report: startup, modules: [
-            "a": TestModule(
-                subscriptions: [
-                    .on(InOrder.self) { _ in calls.withLock { $0.append("event") } },
-                    .respond(to: WhoAreYou.self) { _ in calls.withLock { $0.append("request") }; return "a" },
-                ],
-                onStop: { calls.withLock { $0.append("stop") } }),
-        ])
+        let lifecycle = try StartupLifecycle(
+            plan: plan, report: startup,
+            modules: [
+                "a": TestModule(
+                    subscriptions: [
+                        .on(InOrder.self) { _ in calls.withLock { $0.append("event") } },
+                        .respond(to: WhoAreYou.self) { _ in
+                            calls.withLock { $0.append("request") }
+                            return "a"
+                        },
+                    ],
+                    onStop: { calls.withLock { $0.append("stop") } })
+            ])
         async let first = lifecycle.shutdown()
         async let second = lifecycle.shutdown()
         let (one, two) = await (first, second)
@@ -189,13 +223,23 @@ import Testing
         let collector = ActivityCollector { activity in
             if case .shutdownStarted = activity { shutdownBegan.open() }
         }
-        let lifecycle = try StartupLifecycle(plan: plan, report: startup, modules: [
-            "a": TestModule(
-                subscriptions: [.on(InOrder.self) { _ in
-                    log.start(0); handlerEntered.open(); await waitUnlessCancelled(for: releaseHandler); log.finish(0)
-                }],
-                onStop: { log.start(1); log.finish(1) }),
-        ], options: .init(observers: [collector]))
+        let lifecycle = try StartupLifecycle(
+            plan: plan, report: startup,
+            modules: [
+                "a": TestModule(
+                    subscriptions: [
+                        .on(InOrder.self) { _ in
+                            log.start(0)
+                            handlerEntered.open()
+                            await waitUnlessCancelled(for: releaseHandler)
+                            log.finish(0)
+                        }
+                    ],
+                    onStop: {
+                        log.start(1)
+                        log.finish(1)
+                    })
+            ], options: .init(observers: [collector]))
         let delivery = Task { await lifecycle.post(InOrder()) }
         await waitUnlessCancelled(for: handlerEntered)
         let shutdown = Task { await lifecycle.shutdown() }
@@ -214,13 +258,16 @@ import Testing
     @Test func shutdown_tellsObserversEachStopWithTimings() async throws {
         let (plan, startup) = try await started(["store": [], "api": ["store"]])
         let collector = ActivityCollector()
-        let lifecycle = try StartupLifecycle(plan: plan, report: startup, modules: [
-            "store": TestModule(), "api": TestModule(),
-        ], options: .init(observers: [collector]))
+        let lifecycle = try StartupLifecycle(
+            plan: plan, report: startup,
+            modules: [
+                "store": TestModule(), "api": TestModule(),
+            ], options: .init(observers: [collector]))
         let report = await lifecycle.shutdown()
-        #expect(collector.summaries == [
-            "shutdown 2", "stop api", "stopped api succeeded", "stop store", "stopped store succeeded", "shut down succeeded",
-        ])
+        #expect(
+            collector.summaries == [
+                "shutdown 2", "stop api", "stopped api succeeded", "stop store", "stopped store succeeded", "shut down succeeded",
+            ])
         #expect(collector.isChronological)
         #expect(report.modules.allSatisfy { $0.duration >= .zero } && report.wallTime >= .zero)
     }

@@ -1,5 +1,6 @@
-@testable import StartupKit
 import StartupTestSupport
+
+@testable import StartupKit
 
 /// A module made of closures, so each test says exactly what its modules do.
 struct TestModule: LifecycleModule {
@@ -81,8 +82,8 @@ final class ActivityCollector: LifecycleObserver {
         all.map { activity in
             switch activity {
             case .deliveryStarted(_, _, let at), .requestStarted(_, _, let at), .shutdownStarted(_, let at),
-                 .handlerStarted(_, _, let at), .stopStarted(_, let at), .requestFinished(_, _, let at),
-                 .handlerFinished(_, _, _, _, let at), .stopFinished(_, _, _, let at):
+                .handlerStarted(_, _, let at), .stopStarted(_, let at), .requestFinished(_, _, let at),
+                .handlerFinished(_, _, _, _, let at), .stopFinished(_, _, _, let at):
                 at
             case .deliveryFinished(let report): report.endOffset
             case .shutdownFinished(let report): report.endOffset
@@ -117,8 +118,10 @@ extension RandomGraph {
         var random = SeededGenerator(seed: seed &+ 7)
         var builder = StartupPlanBuilder()
         for index in (0..<count).shuffled(using: &random) {
-            builder.add(Self.id(index), dependsOn: dependencies[index].map(Self.id),
-                        options: CommandOptions(isOptional: true)) { _ in
+            builder.add(
+                Self.id(index), dependsOn: dependencies[index].map(Self.id),
+                options: CommandOptions(isOptional: true)
+            ) { _ in
                 if index == failing { throw Boom() }
             }
         }

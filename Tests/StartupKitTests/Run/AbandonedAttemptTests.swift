@@ -53,8 +53,9 @@ import Testing
             try await clock.sleep(for: .milliseconds(150))
             throw Boom()
         }
-        let orchestrator = StartupOrchestrator(try builder.build(), options: .init(failurePolicy: .failFast, cancellationGrace: .seconds(1)),
-                                               clock: clock)
+        let orchestrator = StartupOrchestrator(
+            try builder.build(), options: .init(failurePolicy: .failFast, cancellationGrace: .seconds(1)),
+            clock: clock)
         let reporting = Task { await orchestrator.run() }
         await clock.sleepers(atLeast: 2)  // the timeout and the failing command
         clock.advance(by: .milliseconds(100))

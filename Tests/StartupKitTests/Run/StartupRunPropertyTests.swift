@@ -51,11 +51,12 @@ import Testing
         let onDemand = Set((0..<graph.count).filter { _ in Bool.random(using: &random) })
         let requested = pick(Int.random(in: 0...2, using: &random), of: 0..<graph.count, &random)
         let log = EventLog()
-        let plan = try graph.plan(body: { index in
-            log.start(index)
-            await Task.yield()
-            log.finish(index)
-        }, options: { CommandOptions(activation: onDemand.contains($0) ? .onDemand : .eager) })
+        let plan = try graph.plan(
+            body: { index in
+                log.start(index)
+                await Task.yield()
+                log.finish(index)
+            }, options: { CommandOptions(activation: onDemand.contains($0) ? .onDemand : .eager) })
         let run = StartupOrchestrator(plan).start()
         for position in requested { try await run.wait(for: [RandomGraph.id(position)]) }
         let report = await run.report()

@@ -33,9 +33,10 @@ import Testing
         builder.add("other") { _ in await never.wait() }
         let run = StartupOrchestrator(try builder.build()).start()
 
-        let error = try #require(await #expect(throws: StartupWaitError.self) {
-            try await run.wait(for: ["first-screen"], timeout: .seconds(3_600))
-        })
+        let error = try #require(
+            await #expect(throws: StartupWaitError.self) {
+                try await run.wait(for: ["first-screen"], timeout: .seconds(3_600))
+            })
         #expect(error.description == #""first-screen" did not succeed: dependency "database" did not succeed"#)
         await #expect(throws: StartupWaitError.self) { try await run.wait(for: ["database"]) }
         never.open()

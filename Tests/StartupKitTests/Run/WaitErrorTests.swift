@@ -21,8 +21,10 @@ import Testing
         await clock.sleepers(atLeast: 1)
         clock.advance(by: .milliseconds(400))
         let error = try #require(await #expect(throws: StartupWaitError.self) { try await waiting.value })
-        #expect(error.description
-            == #""first-screen" not done after 400ms: waiting for "database" (running for 420ms), which "first-screen" needs through "auth-session""#)
+        #expect(
+            error.description
+                == #""first-screen" not done after 400ms: waiting for "database" (running for 420ms), which "first-screen" needs through "auth-session""#
+        )
         release.open()
         #expect(await run.report().status == .succeeded)
     }
@@ -41,8 +43,9 @@ import Testing
         await clock.sleepers(atLeast: 1)
         clock.advance(by: .milliseconds(50))
         let error = try #require(await #expect(throws: StartupWaitError.self) { try await waiting.value })
-        #expect(error.description == #""queued" not done after 50ms: ready, waiting for a free slot; "#
-            + #""idle-work" not done after 50ms: waiting for "first-frame" (a gate not opened yet)"#)
+        #expect(
+            error.description == #""queued" not done after 50ms: ready, waiting for a free slot; "#
+                + #""idle-work" not done after 50ms: waiting for "first-frame" (a gate not opened yet)"#)
         release.open()
         run.open("first-frame")
         #expect(await run.report().status == .succeeded)

@@ -12,7 +12,8 @@ import Testing
     }
 
     /// A service that logs its start, its readiness and its stop, and serves until cancelled.
-    static func serving(_ name: String, log: Log, stopped: Gate? = nil) -> @Sendable (StartupContext, ReadySignal<Int>) async throws -> Void {
+    static func serving(_ name: String, log: Log, stopped: Gate? = nil) -> @Sendable (StartupContext, ReadySignal<Int>) async throws -> Void
+    {
         { _, ready in
             log.append("\(name) ready")
             ready(0)

@@ -1,5 +1,6 @@
-@testable import StartupKit
 import Testing
+
+@testable import StartupKit
 
 /// Records what commands do, in one global order, from any task.
 final class EventLog: Sendable {

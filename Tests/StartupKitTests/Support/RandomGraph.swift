@@ -1,5 +1,6 @@
-@testable import StartupKit
 import StartupTestSupport
+
+@testable import StartupKit
 
 /// A dependency graph for tests: `dependencies[i]` are indices lower than `i`, so it is acyclic.
 struct RandomGraph: CustomStringConvertible {

@@ -1,6 +1,6 @@
-import Testing
 import StartupManifest
 import StartupTestSupport
+import Testing
 
 /// Thousands of mutated manifests per run, with fixed seeds: no crash, and every
 /// error says where (`file:line:column:`).

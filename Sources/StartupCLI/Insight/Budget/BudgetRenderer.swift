@@ -18,7 +18,8 @@ struct BudgetRenderer {
         let exceeded = checks.filter { $0.actual > $0.budget }
         let within = checks.filter { $0.actual <= $0.budget }
         let nameWidth = min(32, checks.map(\.name.count).max() ?? 0)
-        let headline = exceeded.isEmpty
+        let headline =
+            exceeded.isEmpty
             ? style.green("all \(checks.count) within budget")
             : style.red("\(exceeded.count) of \(checks.count) exceeded")
         var lines = ["", "Budgets: \(headline)"]

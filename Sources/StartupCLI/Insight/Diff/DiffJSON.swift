@@ -13,19 +13,23 @@ enum DiffJSON {
             ("after", run(diff.after, file: afterFile)),
             ("wallChangeMs", .milliseconds(diff.wallChange)),
             ("criticalPathChangeMs", .milliseconds(diff.criticalPathChange)),
-            ("commands", .array(diff.entries.map { entry in
-                .object([
-                    ("id", .string(entry.id.rawValue)),
-                    ("beforeMs", entry.before.map { .milliseconds($0.duration) } ?? .null),
-                    ("afterMs", entry.after.map { .milliseconds($0.duration) } ?? .null),
-                    ("changeMs", entry.change.map(JSONOutput.milliseconds) ?? .null),
-                    ("criticalPathEffectMs", .milliseconds(entry.effect)),
-                    ("beforeStatus", entry.before.map { .string($0.status.name) } ?? .null),
-                    ("afterStatus", entry.after.map { .string($0.status.name) } ?? .null),
-                    ("criticalBefore", .bool(entry.before?.isOnCriticalPath ?? false)),
-                    ("criticalAfter", .bool(entry.after?.isOnCriticalPath ?? false)),
-                ])
-            })),
+            (
+                "commands",
+                .array(
+                    diff.entries.map { entry in
+                        .object([
+                            ("id", .string(entry.id.rawValue)),
+                            ("beforeMs", entry.before.map { .milliseconds($0.duration) } ?? .null),
+                            ("afterMs", entry.after.map { .milliseconds($0.duration) } ?? .null),
+                            ("changeMs", entry.change.map(JSONOutput.milliseconds) ?? .null),
+                            ("criticalPathEffectMs", .milliseconds(entry.effect)),
+                            ("beforeStatus", entry.before.map { .string($0.status.name) } ?? .null),
+                            ("afterStatus", entry.after.map { .string($0.status.name) } ?? .null),
+                            ("criticalBefore", .bool(entry.before?.isOnCriticalPath ?? false)),
+                            ("criticalAfter", .bool(entry.after?.isOnCriticalPath ?? false)),
+                        ])
+                    })
+            ),
         ])
     }
 

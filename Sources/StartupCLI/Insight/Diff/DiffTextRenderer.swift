@@ -16,7 +16,8 @@ struct DiffTextRenderer {
     }
 
     func render() -> String {
-        let before = diff.before, after = diff.after
+        let before = diff.before
+        let after = diff.after
         var lines = [
             "Comparing \(beforeFile) (before) with \(afterFile) (after)",
             "",
@@ -41,7 +42,8 @@ struct DiffTextRenderer {
     private func whatMoved() -> [String] {
         let byID = Dictionary(diff.entries.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let oldPath = diff.before.criticalPath.compactMap { byID[$0] }
-        let oldIDs = Set(diff.before.criticalPath), newIDs = Set(diff.after.criticalPath)
+        let oldIDs = Set(diff.before.criticalPath)
+        let newIDs = Set(diff.after.criticalPath)
         let newOnly = diff.after.criticalPath.filter { !oldIDs.contains($0) }.compactMap { byID[$0] }
         let offPath = diff.entries.filter { !oldIDs.contains($0.id) && !newIDs.contains($0.id) }
         let width = min(32, diff.entries.map(\.id.rawValue.count).max() ?? 0)
@@ -51,7 +53,9 @@ struct DiffTextRenderer {
             lines.append("  critical path \(diff.criticalPathChange.signedText), \(outside)")
             lines.append("  the old critical path's commands: \(diff.oldPathChange.signedText)")
             lines += changes(oldPath, width: width, indent: "    ")
-            lines.append("  the new critical path (\(diff.after.criticalPath.map(\.rawValue).joined(separator: " -> "))) now leads it by \(diff.newPathLead.signedText)")
+            lines.append(
+                "  the new critical path (\(diff.after.criticalPath.map(\.rawValue).joined(separator: " -> "))) now leads it by \(diff.newPathLead.signedText)"
+            )
             lines += changes(newOnly, width: width, indent: "    ", showingAdded: true)
         } else {
             lines.append("  critical path \(diff.criticalPathChange.signedText) (the same commands), \(outside)")
@@ -64,7 +68,9 @@ struct DiffTextRenderer {
             lines.append("  absorbed by slack (no effect on the wall time):")
             for entry in absorbed.prefix(5) {
                 let slack = entry.after.map { ", \(DurationText.format($0.slack)) slack left" } ?? ""
-                lines.append("    \(entry.id.rawValue.padded(to: width))  \(entry.change!.signedText) (\(DurationText.format(entry.before!.duration)) -> \(DurationText.format(entry.after!.duration))\(slack))")
+                lines.append(
+                    "    \(entry.id.rawValue.padded(to: width))  \(entry.change!.signedText) (\(DurationText.format(entry.before!.duration)) -> \(DurationText.format(entry.after!.duration))\(slack))"
+                )
             }
             if absorbed.count > 5 { lines.append("    and \(absorbed.count - 5) more") }
         }
@@ -74,8 +80,11 @@ struct DiffTextRenderer {
     /// The noticeable changes among `entries`, largest first, the rest summed up.
     private func changes(_ entries: [RunDiff.Entry], width: Int, indent: String, showingAdded: Bool = false) -> [String] {
         var lines: [String] = []
-        var rest = Duration.zero, restCount = 0
-        let sorted = entries.sorted { ($0.change ?? $0.after?.duration ?? .zero).absolute > ($1.change ?? $1.after?.duration ?? .zero).absolute }
+        var rest = Duration.zero
+        var restCount = 0
+        let sorted = entries.sorted {
+            ($0.change ?? $0.after?.duration ?? .zero).absolute > ($1.change ?? $1.after?.duration ?? .zero).absolute
+        }
         for entry in sorted {
             let name = indent + entry.id.rawValue.padded(to: width) + "  "
             switch (entry.before, entry.after, entry.change) {
@@ -84,7 +93,8 @@ struct DiffTextRenderer {
             case (let before?, nil, _):
                 lines.append(name + "removed (was \(DurationText.format(before.duration)))")
             case (let before?, let after?, let change?) where change.absolute >= noticeable:
-                lines.append(name + "\(change.signedText) (\(DurationText.format(before.duration)) -> \(DurationText.format(after.duration)))")
+                lines.append(
+                    name + "\(change.signedText) (\(DurationText.format(before.duration)) -> \(DurationText.format(after.duration)))")
             case (_, _, let change?):
                 rest += change
                 restCount += 1
@@ -100,8 +110,10 @@ struct DiffTextRenderer {
 
     private func table() -> [String] {
         let width = max(7, min(32, diff.entries.map(\.id.rawValue.count).max() ?? 0))
-        var lines = ["Commands (largest slowdown first; * on the critical path after, ° before):",
-                     "   " + "command".padded(to: width) + "     before     after     change"]
+        var lines = [
+            "Commands (largest slowdown first; * on the critical path after, ° before):",
+            "   " + "command".padded(to: width) + "     before     after     change",
+        ]
         let sorted = diff.entries.enumerated().sorted { lhs, rhs in
             let left = lhs.element.change ?? lhs.element.after?.duration ?? (.zero - (lhs.element.before?.duration ?? .zero))
             let right = rhs.element.change ?? rhs.element.after?.duration ?? (.zero - (rhs.element.before?.duration ?? .zero))
@@ -120,12 +132,16 @@ struct DiffTextRenderer {
             } else {
                 change = (entry.before == nil ? "added" : "removed").leftPadded(to: 9)
             }
-            let beforeStatus = entry.before?.status ?? .succeeded, afterStatus = entry.after?.status ?? .succeeded
+            let beforeStatus = entry.before?.status ?? .succeeded
+            let afterStatus = entry.after?.status ?? .succeeded
             if beforeStatus.name != afterStatus.name || !afterStatus.isSuccess {
                 let word = { (status: CommandStatus) in status.name == "timedOut" ? "timed out" : status.name }
-                change += beforeStatus.name == afterStatus.name ? "  \(word(afterStatus))" : "  \(word(beforeStatus)) -> \(word(afterStatus))"
+                change +=
+                    beforeStatus.name == afterStatus.name ? "  \(word(afterStatus))" : "  \(word(beforeStatus)) -> \(word(afterStatus))"
             }
-            lines.append(marks + " " + entry.id.rawValue.padded(to: width) + "  " + beforeText.leftPadded(to: 9) + " " + afterText.leftPadded(to: 9) + " " + change)
+            lines.append(
+                marks + " " + entry.id.rawValue.padded(to: width) + "  " + beforeText.leftPadded(to: 9) + " " + afterText.leftPadded(to: 9)
+                    + " " + change)
         }
         return lines
     }

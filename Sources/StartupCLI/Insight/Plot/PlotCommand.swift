@@ -1,5 +1,5 @@
-import StartupKit
 import Foundation
+import StartupKit
 import StartupManifest
 import StartupReporting
 
@@ -15,13 +15,15 @@ enum PlotCommand {
         }
         let path = options.output ?? defaultOutput(for: options.report)
         guard ReportFiles.write(svg, to: path, what: "plot", console: console) else { throw .cannotCreate }
-        console.out("Timeline drawn in \(path): \(run.report.commands.count) command\(run.report.commands.count == 1 ? "" : "s"), "
-                    + "critical path \(DurationText.format(run.report.criticalPathDuration)) of \(DurationText.format(run.report.wallTime))\n")
+        console.out(
+            "Timeline drawn in \(path): \(run.report.commands.count) command\(run.report.commands.count == 1 ? "" : "s"), "
+                + "critical path \(DurationText.format(run.report.criticalPathDuration)) of \(DurationText.format(run.report.wallTime))\n")
     }
 
     /// `startup run commands.json`, after the manifest the report names.
     static func title(of run: SavedRun, report: String) -> String {
-        let name = run.settings.manifestPath.map { URL(fileURLWithPath: $0).lastPathComponent } ?? URL(fileURLWithPath: report).lastPathComponent
+        let name =
+            run.settings.manifestPath.map { URL(fileURLWithPath: $0).lastPathComponent } ?? URL(fileURLWithPath: report).lastPathComponent
         return "startup run \(name)"
     }
 

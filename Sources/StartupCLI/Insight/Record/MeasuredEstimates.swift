@@ -24,7 +24,8 @@ struct MeasuredEstimates {
         }
         durations = manifest.commands.compactMap { command in
             guard command.estimate == nil, command.run != nil,
-                  let recorded = run.report[command.id], recorded.status.isSuccess else { return nil }
+                let recorded = run.report[command.id], recorded.status.isSuccess
+            else { return nil }
             return (command.id, recorded.duration)
         }
     }
@@ -58,13 +59,14 @@ struct MeasuredEstimates {
         let declared = Set(manifest.commands.filter { $0.estimate != nil }.map(\.id))
         for (index, member) in members.enumerated() where member.key == "commands" {
             guard case .array(let commands) = member.value else { continue }
-            members[index].value = .array(commands.map { command in
-                guard case .object(let fields) = command, case .string(let id)? = fields.first(where: { $0.key == "id" })?.value else {
-                    return command
-                }
-                let source = learned.contains(CommandID(id)) ? "lastRun" : declared.contains(CommandID(id)) ? "manifest" : "none"
-                return .object(fields + [("estimateSource", .string(source))])
-            })
+            members[index].value = .array(
+                commands.map { command in
+                    guard case .object(let fields) = command, case .string(let id)? = fields.first(where: { $0.key == "id" })?.value else {
+                        return command
+                    }
+                    let source = learned.contains(CommandID(id)) ? "lastRun" : declared.contains(CommandID(id)) ? "manifest" : "none"
+                    return .object(fields + [("estimateSource", .string(source))])
+                })
         }
         let used = measured.flatMap { $0.isEmpty ? nil : $0.source }
         return .object(members + [("measuredFrom", used.map(JSONOutput.string) ?? .null)])

@@ -51,17 +51,22 @@ enum ReportFiles {
             try AtomicFileWriter.write(text, to: path)
             return true
         } catch {
-            console.err("\(isWarning ? "warning" : "error"): cannot write the \(what) to \(MessageQuoting.escaped(path)): \(error.localizedDescription)\n")
+            console.err(
+                "\(isWarning ? "warning" : "error"): cannot write the \(what) to \(MessageQuoting.escaped(path)): \(error.localizedDescription)\n"
+            )
             return false
         }
     }
 
     private static func report(_ error: ReportError, console: Console) {
         if error.code == .unreadable {
-            console.err("error: cannot read report \(MessageQuoting.escaped(error.file)): \(error.problems.map(\.message).joined(separator: "; "))\n")
+            console.err(
+                "error: cannot read report \(MessageQuoting.escaped(error.file)): \(error.problems.map(\.message).joined(separator: "; "))\n"
+            )
         } else {
             let count = error.problems.count
-            console.err("error: \(MessageQuoting.escaped(error.file)) is not a valid run report (\(count) problem\(count == 1 ? "" : "s")):\n")
+            console.err(
+                "error: \(MessageQuoting.escaped(error.file)) is not a valid run report (\(count) problem\(count == 1 ? "" : "s")):\n")
             console.err(error.description + "\n")
         }
     }

@@ -16,7 +16,8 @@ struct WhatIfPrediction {
 
     /// The text of `startup plan --what-if`.
     func text(file: String) -> String {
-        let before = baseline.timing(), after = changed.timing()
+        let before = baseline.timing()
+        let after = changed.timing()
         let slots = jobs.map { "\($0) job\($0 == 1 ? "" : "s")" } ?? "unlimited jobs"
         var lines = ["What if, for \(file) (by estimates, \(slots)):"]
         lines += scenario.steps.map { "  " + $0.summary }
@@ -34,19 +35,26 @@ struct WhatIfPrediction {
         let plan = PlanExport.json(changed, jobs: jobs)
         let before = baseline.timing()
         let whatIf = JSONOutput.object([
-            ("changes", .array(scenario.steps.map { step in
+            (
+                "changes",
+                .array(
+                    scenario.steps.map { step in
+                        .object([
+                            ("change", .string(step.change.description)),
+                            ("summary", .string(step.summary)),
+                            ("beforeMs", step.before.map(JSONOutput.milliseconds) ?? .null),
+                            ("afterMs", step.after.map(JSONOutput.milliseconds) ?? .null),
+                        ])
+                    })
+            ),
+            (
+                "baseline",
                 .object([
-                    ("change", .string(step.change.description)),
-                    ("summary", .string(step.summary)),
-                    ("beforeMs", step.before.map(JSONOutput.milliseconds) ?? .null),
-                    ("afterMs", step.after.map(JSONOutput.milliseconds) ?? .null),
+                    ("criticalPath", .array(before.criticalPath.map { .string($0.rawValue) })),
+                    ("criticalPathMs", .milliseconds(before.criticalPathDuration)),
+                    ("predictedWallMs", .milliseconds(baselineWall)),
                 ])
-            })),
-            ("baseline", .object([
-                ("criticalPath", .array(before.criticalPath.map { .string($0.rawValue) })),
-                ("criticalPathMs", .milliseconds(before.criticalPathDuration)),
-                ("predictedWallMs", .milliseconds(baselineWall)),
-            ])),
+            ),
             ("predictedWallChangeMs", .milliseconds(changedWall - baselineWall)),
         ])
         guard case .object(let members) = plan else { return plan }

@@ -35,11 +35,16 @@ struct WhatIfScenario {
         for change in changes {
             for id in change.ids where !commands.contains(where: { $0.id == id }) {
                 if original.contains(id) {
-                    throw WhatIfError(message: "\(MessageQuoting.quoted(change.description)): \(MessageQuoting.quoted(id)) was already dropped by an earlier change")
+                    throw WhatIfError(
+                        message:
+                            "\(MessageQuoting.quoted(change.description)): \(MessageQuoting.quoted(id)) was already dropped by an earlier change"
+                    )
                 }
-                let hint = IdentifierSuggestion.closest(to: id.rawValue, in: commands.map(\.id.rawValue))
+                let hint =
+                    IdentifierSuggestion.closest(to: id.rawValue, in: commands.map(\.id.rawValue))
                     .map { " (did you mean \(MessageQuoting.quoted($0))?)" } ?? ""
-                throw WhatIfError(message: "\(MessageQuoting.quoted(change.description)): unknown command \(MessageQuoting.quoted(id))\(hint)")
+                throw WhatIfError(
+                    message: "\(MessageQuoting.quoted(change.description)): unknown command \(MessageQuoting.quoted(id))\(hint)")
             }
             steps.append(try apply(change, to: &commands))
         }
@@ -55,36 +60,46 @@ struct WhatIfScenario {
             let removed = commands[position(id)]
             let rewired = bypass(id, in: &commands)
             commands.remove(at: position(id))
-            let waiting = rewired.isEmpty ? "" : "; " + list(rewired) + " now wait\(rewired.count == 1 ? "s" : "") for its dependencies instead"
-            return Step(change: change, summary: "drop \(id) (\(DurationText.format(removed.estimate ?? .zero)))\(waiting)",
-                        before: removed.estimate ?? .zero, after: nil)
+            let waiting =
+                rewired.isEmpty ? "" : "; " + list(rewired) + " now wait\(rewired.count == 1 ? "s" : "") for its dependencies instead"
+            return Step(
+                change: change, summary: "drop \(id) (\(DurationText.format(removed.estimate ?? .zero)))\(waiting)",
+                before: removed.estimate ?? .zero, after: nil)
         case .detach(let id):
             let rewired = bypass(id, in: &commands)
-            let summary = rewired.isEmpty
+            let summary =
+                rewired.isEmpty
                 ? "detach \(id): nothing waited for it"
                 : "detach \(id): " + list(rewired) + " no longer wait\(rewired.count == 1 ? "s" : "") for it"
             return Step(change: change, summary: summary, before: nil, after: nil)
         case .cut(let dependency, let dependent):
             let index = position(dependent)
             guard let edge = commands[index].dependencies.firstIndex(of: dependency) else {
-                throw WhatIfError(message: "\(MessageQuoting.quoted(change.description)): \(MessageQuoting.quoted(dependent)) does not depend on \(MessageQuoting.quoted(dependency))")
+                throw WhatIfError(
+                    message:
+                        "\(MessageQuoting.quoted(change.description)): \(MessageQuoting.quoted(dependent)) does not depend on \(MessageQuoting.quoted(dependency))"
+                )
             }
             commands[index].dependencies.remove(at: edge)
-            return Step(change: change, summary: "cut \(dependency) -> \(dependent): \(dependent) no longer waits for \(dependency)",
-                        before: nil, after: nil)
+            return Step(
+                change: change, summary: "cut \(dependency) -> \(dependent): \(dependent) no longer waits for \(dependency)",
+                before: nil, after: nil)
         case .scale(let id, let factor):
             let index = position(id)
             let before = commands[index].estimate ?? .zero
             let after = before.scaled(by: factor)
             commands[index].estimate = after
-            return Step(change: change, summary: "scale \(id) by \(WhatIfChange.format(factor)): \(DurationText.format(before)) -> \(DurationText.format(after))",
-                        before: before, after: after)
+            return Step(
+                change: change,
+                summary: "scale \(id) by \(WhatIfChange.format(factor)): \(DurationText.format(before)) -> \(DurationText.format(after))",
+                before: before, after: after)
         case .setDuration(let id, let duration):
             let index = position(id)
             let before = commands[index].estimate ?? .zero
             commands[index].estimate = duration
-            return Step(change: change, summary: "set \(id): \(DurationText.format(before)) -> \(DurationText.format(duration))",
-                        before: before, after: duration)
+            return Step(
+                change: change, summary: "set \(id): \(DurationText.format(before)) -> \(DurationText.format(duration))",
+                before: before, after: duration)
         }
     }
 
@@ -106,6 +121,8 @@ struct WhatIfScenario {
     }
 
     private static func list(_ ids: [CommandID]) -> String {
-        ids.count <= 4 ? ids.map(\.rawValue).joined(separator: ", ") : ids.prefix(3).map(\.rawValue).joined(separator: ", ") + " and \(ids.count - 3) more"
+        ids.count <= 4
+            ? ids.map(\.rawValue).joined(separator: ", ")
+            : ids.prefix(3).map(\.rawValue).joined(separator: ", ") + " and \(ids.count - 3) more"
     }
 }

@@ -42,23 +42,32 @@ enum WhatIfSyntax {
         case "detach", "defer": return .detach(CommandID(argument))
         case "cut":
             guard let arrow = argument.range(of: "->") else {
-                throw WhatIfError(message: "cut needs DEPENDENCY->DEPENDENT, such as cut=auth-session->router, not \(MessageQuoting.quoted(argument))")
+                throw WhatIfError(
+                    message: "cut needs DEPENDENCY->DEPENDENT, such as cut=auth-session->router, not \(MessageQuoting.quoted(argument))")
             }
-            let dependency = trimmed(argument[..<arrow.lowerBound]), dependent = trimmed(argument[arrow.upperBound...])
+            let dependency = trimmed(argument[..<arrow.lowerBound])
+            let dependent = trimmed(argument[arrow.upperBound...])
             guard !dependency.isEmpty, !dependent.isEmpty else {
-                throw WhatIfError(message: "cut needs DEPENDENCY->DEPENDENT, such as cut=auth-session->router, not \(MessageQuoting.quoted(argument))")
+                throw WhatIfError(
+                    message: "cut needs DEPENDENCY->DEPENDENT, such as cut=auth-session->router, not \(MessageQuoting.quoted(argument))")
             }
             return .cut(dependency: CommandID(dependency), dependent: CommandID(dependent))
         case "scale":
             let (id, value) = try split(argument, verb: verb, example: "scale=database:0.5")
             guard let factor = factor(value) else {
-                throw WhatIfError(message: "invalid factor \(MessageQuoting.quoted(value)) in \(MessageQuoting.quoted(argument)); write a number from 0 to \(WhatIfChange.format(maximumFactor)), such as 0.5 or 50%")
+                throw WhatIfError(
+                    message:
+                        "invalid factor \(MessageQuoting.quoted(value)) in \(MessageQuoting.quoted(argument)); write a number from 0 to \(WhatIfChange.format(maximumFactor)), such as 0.5 or 50%"
+                )
             }
             return .scale(id, factor: factor)
         case "set":
             let (id, value) = try split(argument, verb: verb, example: "set=database:80ms")
             guard let duration = DurationText.parse(value) else {
-                throw WhatIfError(message: "invalid duration \(MessageQuoting.quoted(value)) in \(MessageQuoting.quoted(argument)): \(DurationText.problem(with: value))")
+                throw WhatIfError(
+                    message:
+                        "invalid duration \(MessageQuoting.quoted(value)) in \(MessageQuoting.quoted(argument)): \(DurationText.problem(with: value))"
+                )
             }
             return .setDuration(id, duration)
         default:
@@ -85,7 +94,8 @@ enum WhatIfSyntax {
         let percent = text.hasSuffix("%")
         if percent { text = text.dropLast() }
         guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-              let value = Double(text) else { return nil }
+            let value = Double(text)
+        else { return nil }
         let factor = percent ? value / 100 : value
         return factor <= maximumFactor ? factor : nil
     }
