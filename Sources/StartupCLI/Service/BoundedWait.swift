@@ -6,21 +6,13 @@ import StartupKit
 enum BoundedWait {
     /// `true` when `task` finished within `limit`.
     static func finishes<Value: Sendable>(_ task: Task<Value, Never>, within limit: Duration) async -> Bool {
-        let waiter = Locked<CheckedContinuation<Bool, Never>?>(nil)
-        let settle: @Sendable (Bool) -> Void = { finished in
-            waiter.withLock { box in
-                defer { box = nil }
-                return box
-            }?.resume(returning: finished)
+        let finished = OneShot<Bool>()
+        Task {
+            _ = await task.value
+            finished.resolve(true)
         }
-        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            waiter.withLock { $0 = continuation }
-            Task {
-                _ = await task.value
-                settle(true)
-            }
-            DispatchQueue.global().asyncAfter(deadline: .after(limit)) { settle(false) }
-        }
+        DispatchQueue.global().asyncAfter(deadline: .after(limit)) { finished.resolve(false) }
+        return await finished.value()
     }
 
     /// Returns once the calling task is cancelled.
