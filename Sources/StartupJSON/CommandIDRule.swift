@@ -8,12 +8,17 @@ package enum CommandIDRule {
 
     /// Why `text` cannot be a command id, as a message; `nil` when it can.
     package static func problem(with text: String) -> String? {
-        let isValid =
-            !text.isEmpty
-            && !text.unicodeScalars.dropFirst(maximumLength).contains { _ in true }
-            && !text.unicodeScalars.contains { $0.properties.isWhitespace || $0.properties.generalCategory == .control }
-        return isValid
+        isValid(text)
             ? nil
             : "invalid command id \(MessageQuoting.quoted(text)): use 1 to \(maximumLength) characters without spaces or control characters"
+    }
+
+    private static func isValid(_ text: String) -> Bool {
+        // Printable ASCII, the usual case, is checked byte by byte; anything else by Unicode properties.
+        let utf8 = text.utf8
+        if utf8.count <= maximumLength, utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) { return !utf8.isEmpty }
+        return !text.isEmpty
+            && !text.unicodeScalars.dropFirst(maximumLength).contains { _ in true }
+            && !text.unicodeScalars.contains { $0.properties.isWhitespace || $0.properties.generalCategory == .control }
     }
 }

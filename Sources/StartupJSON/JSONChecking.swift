@@ -14,21 +14,17 @@ package protocol JSONChecking {
 
 extension JSONChecking {
     /// The members of an object by key, reporting repeated keys; unknown keys are left alone.
-    package mutating func members(_ list: [JSONMember], path: String) -> [String: JSONMember] {
-        var byKey: [String: JSONMember] = [:]
-        for member in list {
-            if byKey[member.key] != nil {
-                let key = MessageQuoting.escaped(member.key)
-                report(member.keyLocation, path.isEmpty ? key : "\(path).\(key)", "duplicate key \(MessageQuoting.quoted(member.key))")
-            } else {
-                byKey[member.key] = member
-            }
+    package mutating func members(_ list: [JSONMember], path: String) -> JSONMembers {
+        var byKey = JSONMembers()
+        for member in list where !byKey.insert(member) {
+            let key = MessageQuoting.escaped(member.key)
+            report(member.keyLocation, path.isEmpty ? key : "\(path).\(key)", "duplicate key \(MessageQuoting.quoted(member.key))")
         }
         return byKey
     }
 
     /// A member that must be there, or `nil` after reporting that it is missing.
-    package mutating func required(_ members: [String: JSONMember], _ key: String, in element: JSONElement, path: String) -> JSONMember? {
+    package mutating func required(_ members: JSONMembers, _ key: String, in element: JSONElement, path: String) -> JSONMember? {
         guard let member = members[key] else {
             report(element.location, path, "missing \"\(key)\"")
             return nil
@@ -37,7 +33,7 @@ extension JSONChecking {
     }
 
     /// A member that may be left out; `nil` when absent or `null`.
-    package func present(_ members: [String: JSONMember], _ key: String) -> JSONMember? {
+    package func present(_ members: JSONMembers, _ key: String) -> JSONMember? {
         guard let member = members[key] else { return nil }
         if case .null = member.value { return nil }
         return member
@@ -71,13 +67,13 @@ extension JSONChecking {
     }
 
     /// A command id: a string of 1 to 200 characters without spaces or control characters.
-    package mutating func identifier(_ value: JSONValue, at location: JSONLocation, path: String) -> CommandID? {
+    package mutating func identifier(_ value: JSONValue, at location: JSONLocation, path: @autoclosure () -> String) -> CommandID? {
         guard case .string(let text) = value else {
-            report(location, path, "expected a command id (a string), found \(value.kindName)")
+            report(location, path(), "expected a command id (a string), found \(value.kindName)")
             return nil
         }
         if let problem = CommandIDRule.problem(with: text) {
-            report(location, path, problem)
+            report(location, path(), problem)
             return nil
         }
         return CommandID(text)

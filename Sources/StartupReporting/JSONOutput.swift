@@ -26,48 +26,57 @@ public indirect enum JSONOutput: Sendable, Equatable {
 
     /// The JSON text: compact on one line, or indented by two spaces per level.
     public func text(pretty: Bool = false) -> String {
-        var output = ""
+        var output: [UInt8] = []
+        output.reserveCapacity(4_096)
         write(to: &output, pretty: pretty, indent: 0)
-        return output
+        return String(decoding: output, as: UTF8.self)
     }
 
-    private func write(to output: inout String, pretty: Bool, indent: Int) {
+    private func write(to output: inout [UInt8], pretty: Bool, indent: Int) {
         switch self {
-        case .null: output += "null"
-        case .bool(let value): output += value ? "true" : "false"
-        case .integer(let value): output += String(value)
-        case .number(let value): output += Self.format(value)
-        case .milliseconds(let duration): output += Self.milliseconds(duration)
+        case .null: output += "null".utf8
+        case .bool(let value): output += (value ? "true" : "false").utf8
+        case .integer(let value): output += String(value).utf8
+        case .number(let value): output += Self.format(value).utf8
+        case .milliseconds(let duration): Self.writeMilliseconds(duration, to: &output)
         case .string(let value): Self.writeString(value, to: &output)
         case .array(let elements):
-            writeContainer(elements, open: "[", close: "]", to: &output, pretty: pretty, indent: indent) { element, output in
+            writeContainer(elements, open: UInt8(ascii: "["), close: UInt8(ascii: "]"), to: &output, pretty: pretty, indent: indent) {
+                element, output in
                 element.write(to: &output, pretty: pretty, indent: indent + 1)
             }
         case .object(let members):
-            writeContainer(members, open: "{", close: "}", to: &output, pretty: pretty, indent: indent) { member, output in
+            writeContainer(members, open: UInt8(ascii: "{"), close: UInt8(ascii: "}"), to: &output, pretty: pretty, indent: indent) {
+                member, output in
                 Self.writeString(member.key, to: &output)
-                output += pretty ? ": " : ":"
+                output += pretty ? ": ".utf8 : ":".utf8
                 member.value.write(to: &output, pretty: pretty, indent: indent + 1)
             }
         }
     }
 
     private func writeContainer<Element>(
-        _ elements: [Element], open: String, close: String, to output: inout String, pretty: Bool, indent: Int,
-        writeElement: (Element, inout String) -> Void
+        _ elements: [Element], open: UInt8, close: UInt8, to output: inout [UInt8], pretty: Bool, indent: Int,
+        writeElement: (Element, inout [UInt8]) -> Void
     ) {
-        output += open
+        output.append(open)
         guard !elements.isEmpty else {
-            output += close
+            output.append(close)
             return
         }
-        let inner = pretty ? "\n" + String(repeating: "  ", count: indent + 1) : ""
         for (position, element) in elements.enumerated() {
-            if position > 0 { output += "," }
-            output += inner
+            if position > 0 { output.append(UInt8(ascii: ",")) }
+            if pretty { Self.newLine(indent: indent + 1, to: &output) }
             writeElement(element, &output)
         }
-        output += pretty ? "\n" + String(repeating: "  ", count: indent) + close : close
+        if pretty { Self.newLine(indent: indent, to: &output) }
+        output.append(close)
+    }
+
+    /// A line break and two spaces per level.
+    private static func newLine(indent: Int, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\n"))
+        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * indent))
     }
 
     /// Up to three decimals, without trailing zeros: `12.5`, `3`, `0.001`.
@@ -85,34 +94,55 @@ public indirect enum JSONOutput: Sendable, Equatable {
 
     /// The duration in milliseconds with up to six decimals, from its whole nanoseconds; durations
     /// too long for that (beyond 290 years) are written through `Double`.
-    private static func milliseconds(_ duration: Duration) -> String {
-        if duration < .zero { return "-" + milliseconds(.zero - duration) }
+    private static func writeMilliseconds(_ duration: Duration, to output: inout [UInt8]) {
+        if duration < .zero {
+            output.append(UInt8(ascii: "-"))
+            return writeMilliseconds(.zero - duration, to: &output)
+        }
         let (seconds, attoseconds) = duration.components
         let nanoseconds = attoseconds / 1_000_000_000
         let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000)
         let (whole, carry) = scaled.addingReportingOverflow(nanoseconds / 1_000_000)
-        guard !overflow, !carry else { return format(duration.milliseconds) }
-        var fraction = String(nanoseconds % 1_000_000)
-        fraction = String(repeating: "0", count: 6 - fraction.count) + fraction
-        while fraction.hasSuffix("0") { fraction.removeLast() }
-        return String(whole) + (fraction.isEmpty ? "" : "." + fraction)
+        guard !overflow, !carry else { return output += format(duration.milliseconds).utf8 }
+        output += String(whole).utf8
+        var fraction = nanoseconds % 1_000_000
+        guard fraction > 0 else { return }
+        output.append(UInt8(ascii: "."))
+        var divisor: Int64 = 100_000
+        while fraction > 0 {
+            output.append(UInt8(ascii: "0") + UInt8(fraction / divisor))
+            fraction %= divisor
+            divisor /= 10
+        }
     }
 
-    private static func writeString(_ value: String, to output: inout String) {
-        output += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
-                let hex = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: output.unicodeScalars.append(scalar)
+    /// The string in quotes, escaped: quotes, backslashes, control characters, and U+2028 and
+    /// U+2029 (which end a line in JavaScript).
+    private static func writeString(_ value: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        var utf8 = value.utf8.makeIterator()
+        // The two bytes before the current one: U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
+        var previous: (UInt8, UInt8) = (0, 0)
+        while let byte = utf8.next() {
+            switch byte {
+            case UInt8(ascii: "\""): output += #"\""#.utf8
+            case UInt8(ascii: "\\"): output += #"\\"#.utf8
+            case UInt8(ascii: "\n"): output += #"\n"#.utf8
+            case UInt8(ascii: "\r"): output += #"\r"#.utf8
+            case UInt8(ascii: "\t"): output += #"\t"#.utf8
+            case 0..<0x20: output += #"\u00"#.utf8 + [hexDigit(byte >> 4), hexDigit(byte & 0xF)]
+            case 0xA8...0xA9 where previous == (0xE2, 0x80):
+                output.removeLast(2)
+                output += (byte == 0xA8 ? #"\u2028"# : #"\u2029"#).utf8
+            default: output.append(byte)
             }
+            previous = (previous.1, byte)
         }
-        output += "\""
+        output.append(UInt8(ascii: "\""))
+    }
+
+    /// The lowercase hexadecimal digit of `value` (0 to 15).
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 }

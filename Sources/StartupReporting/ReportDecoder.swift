@@ -117,7 +117,7 @@ struct ReportDecoder: JSONChecking {
     }
 
     /// The run's settings at the top of the report; every key may be absent or `null`.
-    private mutating func settings(from members: [String: JSONMember]) -> RunSettings? {
+    private mutating func settings(from members: JSONMembers) -> RunSettings? {
         let problemsBefore = problems.count
         let settings = RunSettings(
             manifestPath: present(members, "manifest").flatMap { text($0, path: "manifest") },
@@ -260,12 +260,27 @@ struct ReportDecoder: JSONChecking {
     /// nanosecond, where a `Double` loses them past about 52 days; `nil` for other forms
     /// (exponents), which are read through a `Double`. The caller has checked the range.
     private static func exactNanoseconds(milliseconds text: String) -> Int64? {
-        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let whole = Int64(parts[0]), whole >= 0 else { return nil }
-        var fraction = parts.count == 2 ? String(parts[1].prefix(6)) : ""
-        guard fraction.allSatisfy(\.isASCII), fraction.allSatisfy(\.isNumber) else { return nil }
-        fraction += String(repeating: "0", count: 6 - fraction.count)
-        guard let nanoseconds = Int64(fraction) else { return nil }
+        guard let first = text.utf8.first, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9") else { return nil }
+        var whole: Int64 = 0
+        var nanoseconds: Int64 = 0
+        var fractionDigits = -1  // -1 before the decimal point
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "."), fractionDigits < 0 {
+                fractionDigits = 0
+                continue
+            }
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            let digit = Int64(byte - UInt8(ascii: "0"))
+            if fractionDigits < 0 {
+                let (scaled, overflow) = whole.multipliedReportingOverflow(by: 10)
+                guard !overflow else { return nil }
+                whole = scaled + digit
+            } else if fractionDigits < 6 {
+                nanoseconds = nanoseconds * 10 + digit
+                fractionDigits += 1
+            }
+        }
+        for _ in max(fractionDigits, 0)..<6 { nanoseconds *= 10 }
         let (scaled, overflow) = whole.multipliedReportingOverflow(by: 1_000_000)
         return overflow ? nil : scaled.addingReportingOverflow(nanoseconds).partialValue
     }

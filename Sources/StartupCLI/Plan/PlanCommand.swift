@@ -21,8 +21,10 @@ enum PlanCommand {
             let lastRun =
                 if options.report != nil {
                     try ReportFiles.load(path, console: console)
-                } else {
+                } else if MeasuredEstimates.areWanted(by: manifest) {
                     ReportFiles.lastRun(path, console: console)
+                } else {
+                    SavedRun?.none
                 }
             if let lastRun {
                 let estimates = MeasuredEstimates(

@@ -71,18 +71,16 @@ enum ChildLauncher {
         if code == 0 { code = configureAttributes(&attributes, ownGroup: !spec.foreground) }
         if code != 0 { return .failure(.cannotRun(program, errno: code)) }
 
-        var environment = spec.environment.map { "\($0.key)=\($0.value)" }
-        if let environmentEntry { environment.append(environmentEntry) }
-        var pid: pid_t = 0
-        let result = CStringArray.with(arguments) { argv in
-            CStringArray.with(environment) { envp in
-                posix_spawn(&pid, path, &fileActions, &attributes, argv, envp)
-            }
-        }
-        guard let argvBuilt = result, let result = argvBuilt else {
+        var argv = CStringArray(arguments)
+        var envp = CStringArray(environment: spec.environment, adding: environmentEntry)
+        guard !argv.hasEmbeddedNul, !envp.hasEmbeddedNul else {
             return .failure(
                 SpawnFailure(
                     errno: EINVAL, message: "cannot run \(MessageQuoting.quoted(program)): argument or environment contains a NUL byte"))
+        }
+        var pid: pid_t = 0
+        let result = argv.withPointers { argv in
+            envp.withPointers { envp in posix_spawn(&pid, path, &fileActions, &attributes, argv, envp) }
         }
         if result != 0 {
             if usesNativeChdir, let directory = spec.workingDirectory, let problem = directoryProblem(directory) {

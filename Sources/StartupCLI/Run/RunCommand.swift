@@ -23,7 +23,7 @@ enum RunCommand {
             options.targets, from: ManifestLoading.load(options.file, console: console), for: .run, console: console)
         let manifestDirectory = ManifestFolder.path(forManifest: options.file)
         let reportPath = options.report ?? ReportFiles.defaultPath(forManifest: options.file)
-        if options.savesReport, let lastRun = ReportFiles.lastRun(reportPath, console: console) {
+        if options.savesReport, MeasuredEstimates.areWanted(by: manifest), let lastRun = ReportFiles.lastRun(reportPath, console: console) {
             // Measured durations order commands without an estimate, critical path first.
             manifest = MeasuredEstimates(run: lastRun, manifest: manifest, source: reportPath).applied(to: manifest)
         }

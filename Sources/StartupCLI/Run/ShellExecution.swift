@@ -26,15 +26,16 @@ struct ShellExecution: Sendable {
     /// The binding of every command that has a `run` line.
     func binding(for manifest: Manifest) -> ManifestBinding {
         var binding = ManifestBinding()
+        var specs = specMaker(for: manifest)
         for command in manifest.commands {
             guard let line = command.run else { continue }
             if let readiness = command.ready {
-                bindService(command, line: line, readiness: readiness, defaults: manifest.defaults, into: &binding)
+                bindService(command, line: line, readiness: readiness, specs: &specs, into: &binding)
             } else if simulate {
                 let estimate = command.estimate ?? .zero
                 binding.bind(command.id) { _ in try await Task.sleep(for: estimate) }
             } else {
-                let spec = processSpec(for: command, line: line, defaults: manifest.defaults)
+                let spec = specs.spec(for: command, line: line)
                 binding.bind(command.id) { [outputs, gracePeriod] _ in
                     let outcome = await ProcessSpawner.run(spec, terminationGracePeriod: gracePeriod)
                     let text = String(decoding: outcome.output, as: UTF8.self)
@@ -49,7 +50,7 @@ struct ShellExecution: Sendable {
 
     private func bindService(
         _ command: ManifestCommand, line: String, readiness: ManifestReadiness,
-        defaults: ManifestDefaults, into binding: inout ManifestBinding
+        specs: inout ProcessSpecMaker, into binding: inout ManifestBinding
     ) {
         let id = command.id
         if simulate {
@@ -61,8 +62,8 @@ struct ShellExecution: Sendable {
             }
             return
         }
-        let spec = processSpec(for: command, line: line, defaults: defaults)
-        let stop = command.stop.map { processSpec(for: command, line: $0, defaults: defaults) }
+        let spec = specs.spec(for: command, line: line)
+        let stop = command.stop.map { specs.spec(for: command, line: $0) }
         binding.bindService(id) { [serviceLines, gracePeriod] _, ready in
             try await ServiceRunner.run(
                 spec, readiness: readiness, stop: stop, gracePeriod: gracePeriod,
@@ -70,22 +71,10 @@ struct ShellExecution: Sendable {
         }
     }
 
-    fileprivate func processSpec(for command: ManifestCommand, line: String, defaults: ManifestDefaults) -> ProcessSpec {
-        var environment = self.environment
-        environment.merge(defaults.environment) { _, new in new }
-        environment.merge(command.environment) { _, new in new }
-        environment[ProcessSpec.commandIDVariable] = command.id.rawValue
-        environment[ProcessSpec.processTokenVariable] = nil  // the engine gives each process its own
-        let directory = command.workingDirectory ?? defaults.workingDirectory ?? "."
-        let workingDirectory =
-            directory.hasPrefix("/")
-            ? directory
-            : URL(fileURLWithPath: directory, relativeTo: URL(fileURLWithPath: manifestDirectory, isDirectory: true)).standardizedFileURL
-                .path
-        return ProcessSpec(
-            arguments: CommandLineSplitter.plan(for: line).arguments, environment: environment,
-            // No chdir in the child when it would start there anyway.
-            workingDirectory: workingDirectory == currentDirectory ? nil : workingDirectory,
+    /// The maker of `manifest`'s process specs.
+    fileprivate func specMaker(for manifest: Manifest) -> ProcessSpecMaker {
+        ProcessSpecMaker(
+            manifest: manifest, environment: environment, manifestDirectory: manifestDirectory, currentDirectory: currentDirectory,
             output: output == .stream ? .inherit : .capture)
     }
 }
@@ -96,10 +85,11 @@ extension ShellExecution {
     func stopModules(for manifest: Manifest) -> [CommandID: any LifecycleModule] {
         guard !simulate else { return [:] }
         var modules: [CommandID: any LifecycleModule] = [:]
+        var specs = specMaker(for: manifest)
         for command in manifest.commands where !command.isService {
             guard let line = command.stop else { continue }
             modules[command.id] = ShellStopModule(
-                id: command.id, spec: processSpec(for: command, line: line, defaults: manifest.defaults),
+                id: command.id, spec: specs.spec(for: command, line: line),
                 gracePeriod: gracePeriod, outputs: outputs, stopTimeout: command.timeout ?? manifest.defaults.timeout)
         }
         return modules

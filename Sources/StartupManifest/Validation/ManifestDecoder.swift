@@ -145,7 +145,7 @@ struct ManifestDecoder {
     // MARK: - Objects
 
     /// The members of an object by key, reporting unknown and repeated keys; `nil` if not an object.
-    mutating func object(_ element: JSONElement, path: String, allowed: [String], what: String) -> [String: JSONMember]? {
+    mutating func object(_ element: JSONElement, path: String, allowed: [String], what: String) -> JSONMembers? {
         guard case .object(let members) = element.value else {
             report(element.location, path, "expected \(what) as an object, found \(element.value.kindName)")
             return nil

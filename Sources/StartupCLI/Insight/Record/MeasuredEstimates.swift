@@ -30,6 +30,12 @@ struct MeasuredEstimates {
         }
     }
 
+    /// Whether `manifest` has a command a measured duration would stand in for (a `run` line and
+    /// no estimate): when it has none, the last run need not be read.
+    static func areWanted(by manifest: Manifest) -> Bool {
+        manifest.commands.contains { $0.estimate == nil && $0.run != nil }
+    }
+
     /// Whether there is nothing to use.
     var isEmpty: Bool { durations.isEmpty }
 

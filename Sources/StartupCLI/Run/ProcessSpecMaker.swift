@@ -1,0 +1,56 @@
+import Foundation
+import StartupManifest
+
+/// Turns a manifest's command lines into process specs. The environment every command starts from
+/// and each working directory are worked out once per manifest, not once per command.
+struct ProcessSpecMaker {
+    /// The CLI's environment with the manifest's defaults applied, without a process token.
+    private let baseEnvironment: [String: String]
+    /// The folder relative `cwd` values are relative to.
+    private let manifestDirectory: URL
+    /// The directory of commands without a `cwd` of their own.
+    private let defaultDirectory: String
+    /// This process's working directory: children start there without a chdir.
+    private let currentDirectory: String
+    /// Where every command's output goes.
+    private let output: OutputDestination
+    /// Each `cwd` as given, resolved (`nil` for the current directory).
+    private var resolvedDirectories: [String: String?] = [:]
+
+    /// A maker for `manifest`'s commands.
+    init(manifest: Manifest, environment: [String: String], manifestDirectory: String, currentDirectory: String, output: OutputDestination) {
+        var base = environment
+        base.merge(manifest.defaults.environment) { _, new in new }
+        base[ProcessSpec.processTokenVariable] = nil  // the engine gives each process its own
+        baseEnvironment = base
+        self.manifestDirectory = URL(fileURLWithPath: manifestDirectory, isDirectory: true)
+        defaultDirectory = manifest.defaults.workingDirectory ?? "."
+        self.currentDirectory = currentDirectory
+        self.output = output
+    }
+
+    /// The spec running `line` for `command`: its environment, `STARTUP_COMMAND_ID`, its directory.
+    mutating func spec(for command: ManifestCommand, line: String) -> ProcessSpec {
+        var environment = baseEnvironment
+        if !command.environment.isEmpty {
+            environment.merge(command.environment) { _, new in new }
+            environment[ProcessSpec.processTokenVariable] = nil
+        }
+        environment[ProcessSpec.commandIDVariable] = command.id.rawValue
+        return ProcessSpec(
+            arguments: CommandLineSplitter.plan(for: line).arguments, environment: environment,
+            workingDirectory: resolved(command.workingDirectory ?? defaultDirectory), output: output)
+    }
+
+    /// The absolute path of `directory`, or `nil` when it is the current directory (no chdir in the
+    /// child when it would start there anyway).
+    private mutating func resolved(_ directory: String) -> String? {
+        if let known = resolvedDirectories[directory] { return known }
+        let path =
+            directory.hasPrefix("/")
+            ? directory : URL(fileURLWithPath: directory, relativeTo: manifestDirectory).standardizedFileURL.path
+        let resolved = path == currentDirectory ? nil : path
+        resolvedDirectories[directory] = resolved
+        return resolved
+    }
+}
