@@ -120,6 +120,12 @@ public indirect enum JSONOutput: Sendable, Equatable {
     /// U+2029 (which end a line in JavaScript).
     private static func writeString(_ value: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
+        // Most strings (ids, statuses) need no escape: copied in one go.
+        if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0xE2 }) {
+            output += value.utf8
+            output.append(UInt8(ascii: "\""))
+            return
+        }
         var utf8 = value.utf8.makeIterator()
         // The two bytes before the current one: U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
         var previous: (UInt8, UInt8) = (0, 0)

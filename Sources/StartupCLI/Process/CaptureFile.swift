@@ -14,14 +14,19 @@ struct CaptureFile: ~Copyable {
     /// The open, close-on-exec file descriptor (the child gets it via dup2, which clears close-on-exec).
     let descriptor: Int32
 
-    /// Creates the file in `$TMPDIR` (or `/tmp`): on Linux (x86_64, arm64) an anonymous `O_TMPFILE` in one
-    /// system call, elsewhere (or where the file system lacks it) with `mkstemp`, unlinked at once.
+    /// An empty capture file, from the process's pool (see `CaptureFilePool`).
     static func create() throws(SpawnFailure) -> CaptureFile {
+        CaptureFile(descriptor: try CaptureFilePool.shared.take())
+    }
+
+    /// Creates a file in `$TMPDIR` (or `/tmp`) and returns its descriptor: on Linux (x86_64, arm64) an anonymous
+    /// `O_TMPFILE` in one system call, elsewhere (or where the file system lacks it) with `mkstemp`, unlinked at once.
+    static func makeDescriptor() throws(SpawnFailure) -> Int32 {
         var directory = getenv("TMPDIR").map { String(cString: $0) } ?? ""
         if directory.isEmpty { directory = "/tmp" }
         if let flags = Self.temporaryFileFlags {
             let anonymous = open(directory, flags, 0o600)
-            if anonymous >= 0 { return CaptureFile(descriptor: anonymous) }
+            if anonymous >= 0 { return anonymous }
         }
         if !directory.hasSuffix("/") { directory += "/" }
         var template = Array((directory + "startup-output.XXXXXX").utf8CString)
@@ -36,7 +41,7 @@ struct CaptureFile: ~Copyable {
         // thread in between is covered by closefrom in the spawn file actions (glibc 2.34+).
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        return CaptureFile(descriptor: fd)
+        return fd
     }
 
     /// `O_TMPFILE | O_RDWR | O_CLOEXEC`, or `nil` where `O_TMPFILE` is not known. `O_TMPFILE` is `__O_TMPFILE |
@@ -76,6 +81,6 @@ struct CaptureFile: ~Copyable {
     }
 
     deinit {
-        _ = close(descriptor)
+        CaptureFilePool.shared.release(descriptor)
     }
 }

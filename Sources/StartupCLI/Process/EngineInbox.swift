@@ -56,8 +56,6 @@ struct EngineInbox: Sendable {
     var killsAtOnce = false
     /// Set when `startup` became the child subreaper: orphans are reaped after each batch of exits.
     var reapsOrphans = false
-    /// Set by SIGCHLD while `startup` is the child subreaper: some child exited, maybe an adopted orphan.
-    var childExited = false
     /// The last token handed out.
     var lastToken: UInt64 = 0
     /// The loop is about to sleep, or sleeps: a sender must wake it.
@@ -71,10 +69,9 @@ struct EngineInbox: Sendable {
         var exits: [(token: UInt64, error: Int32)]
         var killsAtOnce: Bool
         var reapsOrphans: Bool
-        var childExited: Bool
 
         /// Nothing to do but wait.
-        var isEmpty: Bool { jobs.isEmpty && spawns.isEmpty && stops.isEmpty && exits.isEmpty && !childExited }
+        var isEmpty: Bool { jobs.isEmpty && spawns.isEmpty && stops.isEmpty && exits.isEmpty }
     }
 
     /// Takes everything queued; marks the loop as sleeping when there was nothing and `idle` (the loop has
@@ -82,14 +79,13 @@ struct EngineInbox: Sendable {
     mutating func take(idle: Bool) -> Batch {
         let batch = Batch(
             jobs: jobs, spawns: spawns, stops: stops, exits: exits, killsAtOnce: killsAtOnce,
-            reapsOrphans: reapsOrphans, childExited: childExited)
+            reapsOrphans: reapsOrphans)
         sleeping = batch.isEmpty && idle
         if !batch.isEmpty {
             jobs = []
             spawns = []
             stops = []
             exits = []
-            childExited = false
         }
         return batch
     }

@@ -1,5 +1,3 @@
-import Dispatch
-
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -47,11 +45,12 @@ struct EngineLoop {
     private var tokensByPid: [pid_t: UInt64] = [:]
     /// A second interrupt came: stops are SIGKILL at once.
     private var killsAtOnce = false
-    /// `startup` is the child subreaper: exited orphans are reaped.
+    /// `startup` is the child subreaper: exited orphans are reaped after every exit of a command, and at least every
+    /// `orphanSweepInterval` while none exits (`--keep-running` may wait for hours). A sweep is one `waitid`; a
+    /// SIGCHLD handler would wake two threads for every command that exits.
     private var reapsOrphans = false
-    /// SIGCHLD, watched once orphans are adopted (libdispatch reads it from a signalfd), so each orphan is reaped as
-    /// it exits, not only at the next exit of a command, which may not come while `--keep-running` waits.
-    private var childExits: (any DispatchSourceSignal)?
+    /// The longest an exited orphan stays a zombie, in milliseconds.
+    private static let orphanSweepInterval: Int32 = 100
     private let clock = ContinuousClock()
 
     init(engine: ProcessEngine) {
@@ -68,14 +67,15 @@ struct EngineLoop {
             // interrupt posted on its own must not wait for the next exit to be applied.
             if batch.reapsOrphans && !reapsOrphans {
                 reapsOrphans = true
-                watchChildExits()
+                reapOrphans()
             }
             if batch.killsAtOnce && !killsAtOnce {
                 killsAtOnce = true
                 killStoppingChildren()
             }
             var exits: [(token: UInt64, error: Int32)]
-            if batch.isEmpty && queuedSpawns.isEmpty {
+            let sleeps = batch.isEmpty && queuedSpawns.isEmpty
+            if sleeps {
                 exits = engine.waitSet.wait(timeoutMilliseconds: sleepLimit()).map { ($0, 0) }
                 engine.inbox.withLock { $0.sleeping = false }
             } else {
@@ -90,8 +90,8 @@ struct EngineLoop {
             }
             if !exits.isEmpty {
                 reap(exits)
-            } else if batch.childExited && reapsOrphans {
-                reapOrphans()
+            } else if reapsOrphans && sleeps {
+                reapOrphans()  // the sleep ended without an exit: maybe the sweep's timeout
             }
             escalateOverdueStops()
         }
@@ -251,24 +251,16 @@ struct EngineLoop {
         }
     }
 
-    /// Starts watching SIGCHLD (for good): each posts `childExited`, which makes the next turn reap orphans. Reaps
-    /// those that exited before.
-    private mutating func watchChildExits() {
-        let source = DispatchSource.makeSignalSource(signal: SIGCHLD, queue: .global())
-        source.setEventHandler { [engine] in engine.post { $0.childExited = true } }
-        source.resume()
-        childExits = source
-        reapOrphans()
-    }
-
-    /// Milliseconds until the nearest end of a grace period (rounded up), or -1 for none.
+    /// Milliseconds until the nearest end of a grace period (rounded up) or the next sweep for orphans, or -1 for
+    /// neither.
     private func sleepLimit() -> Int32 {
-        guard let deadline = children.values.compactMap(\.killDeadline).min() else { return -1 }
+        let sweep = reapsOrphans ? Self.orphanSweepInterval : -1
+        guard let deadline = children.values.compactMap(\.killDeadline).min() else { return sweep }
         let remaining = clock.now.duration(to: deadline)
         guard remaining > .zero else { return 0 }
         let (seconds, attoseconds) = remaining.components
-        let milliseconds = seconds * 1_000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-        return Int32(clamping: milliseconds)
+        let milliseconds = Int32(clamping: seconds * 1_000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+        return sweep < 0 ? milliseconds : min(milliseconds, sweep)
     }
 }
 

@@ -27,6 +27,7 @@ package final class ProcessEngine: Sendable {
 
     private init() {
         DedicatedThread.run(stackSize: Self.stackSize) { [self] in
+            Self.acceptChildSignals()
             var loop = EngineLoop(engine: self)
             loop.run()
         }
@@ -78,6 +79,16 @@ package final class ProcessEngine: Sendable {
             guard let prctl = SpawnExtensions.prctl, prctl(Self.setChildSubreaper, 1, 0, 0, 0) == 0 else { return }
             post { $0.reapsOrphans = true }
         #endif
+    }
+
+    /// Unblocks SIGCHLD on the calling thread, the engine's, which spawns every child and so is the one their exits
+    /// signal. The thread may inherit it blocked (from a Dispatch worker); a blocked SIGCHLD is never dropped as
+    /// ignored, so the kernel woke some other thread of `startup` to discard it, once for every command that exits.
+    private static func acceptChildSignals() {
+        var childSignal = sigset_t()
+        sigemptyset(&childSignal)
+        sigaddset(&childSignal, SIGCHLD)
+        pthread_sigmask(SIG_UNBLOCK, &childSignal, nil)
     }
 
     /// `PR_SET_CHILD_SUBREAPER`.
