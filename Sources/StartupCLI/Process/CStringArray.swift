@@ -1,6 +1,6 @@
-/// A NULL-terminated `char *[]` (argv, envp) built from Swift strings into one buffer, copying
-/// each string's bytes in one go.
-struct CStringArray {
+/// The strings of a NULL-terminated `char *[]` (argv, envp), kept in one buffer: made once, handed to
+/// `posix_spawn` as often as needed.
+struct CStringArray: Sendable, Hashable {
     /// The strings, each followed by a NUL byte.
     private var bytes: [UInt8] = []
     /// Where each string starts in `bytes`.
@@ -13,39 +13,43 @@ struct CStringArray {
         for string in strings { append(string) }
     }
 
-    /// An environment array: `NAME=value` for each variable, then `extra` if given.
-    init(environment: [String: String], adding extra: String?) {
+    /// An environment array: `NAME=value` for each variable.
+    init(environment: [String: String]) {
         bytes.reserveCapacity(environment.count * 48)
         offsets.reserveCapacity(environment.count + 1)
-        for (name, value) in environment {
-            offsets.append(bytes.count)
-            copy(name)
-            bytes.append(UInt8(ascii: "="))
-            copy(value)
-            bytes.append(0)
-        }
-        if let extra { append(extra) }
+        for (name, value) in environment { append(name, "=", value) }
     }
 
-    /// Adds `string`.
-    private mutating func append(_ string: String) {
+    /// This environment array with `name` set to `value` (replacing an entry for `name`), copying the other
+    /// entries' bytes in one go.
+    func setting(_ name: String, to value: String) -> CStringArray {
+        let prefix = Array(name.utf8) + [UInt8(ascii: "=")]
+        var changed = self
+        if let position = offsets.firstIndex(where: { bytes[$0...].starts(with: prefix) }) {
+            let start = offsets[position]
+            let end = position + 1 < offsets.count ? offsets[position + 1] : bytes.count
+            changed.bytes.removeSubrange(start..<end)
+            changed.offsets.remove(at: position)
+            for index in position..<changed.offsets.count { changed.offsets[index] -= end - start }
+        }
+        changed.append(name, "=", value)
+        return changed
+    }
+
+    /// Adds one string made of `parts`.
+    mutating func append(_ parts: String...) {
         offsets.append(bytes.count)
-        copy(string)
+        let start = bytes.count
+        for part in parts { bytes.append(contentsOf: part.utf8) }
+        if !hasEmbeddedNul, bytes[start...].contains(0) { hasEmbeddedNul = true }
         bytes.append(0)
     }
 
-    /// Copies the bytes of `string`, noting an embedded NUL.
-    private mutating func copy(_ string: String) {
-        let start = bytes.count
-        bytes.append(contentsOf: string.utf8)
-        if !hasEmbeddedNul, bytes[start...].contains(0) { hasEmbeddedNul = true }
-    }
-
     /// Calls `body` with the NULL-terminated array of C strings.
-    mutating func withPointers<R>(_ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
-        let offsets = offsets
-        return bytes.withUnsafeMutableBytes { buffer in
-            let base = buffer.baseAddress?.assumingMemoryBound(to: CChar.self)
+    func withPointers<R>(_ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
+        bytes.withUnsafeBytes { buffer in
+            // posix_spawn takes `char *const []` but never writes through it.
+            let base = buffer.baseAddress.map { UnsafeMutablePointer(mutating: $0.assumingMemoryBound(to: CChar.self)) }
             return withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<CChar>?.self, capacity: offsets.count + 1) { pointers in
                 for (position, offset) in offsets.enumerated() { pointers[position] = base.map { $0 + offset } }
                 pointers[offsets.count] = nil

@@ -71,8 +71,9 @@ enum ChildLauncher {
         if code == 0 { code = configureAttributes(&attributes, ownGroup: !spec.foreground) }
         if code != 0 { return .failure(.cannotRun(program, errno: code)) }
 
-        var argv = CStringArray(arguments)
-        var envp = CStringArray(environment: spec.environment, adding: environmentEntry)
+        let argv = CStringArray(arguments)
+        var envp = spec.environmentStrings
+        if let environmentEntry { envp.append(environmentEntry) }
         guard !argv.hasEmbeddedNul, !envp.hasEmbeddedNul else {
             return .failure(
                 SpawnFailure(

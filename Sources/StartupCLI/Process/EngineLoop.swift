@@ -14,6 +14,8 @@ struct RunningChild {
     let pidfd: Int32
     /// The task waiting for the exit.
     let waiter: CheckedContinuation<ChildExit, Never>
+    /// The capture file its output goes to, trimmed to its tail while it runs.
+    let captureDescriptor: Int32?
     /// SIGTERM to SIGKILL when it is stopped.
     let gracePeriod: Duration
     /// What goes with it beyond its group, found when it is stopped.
@@ -45,12 +47,14 @@ struct EngineLoop {
     private var tokensByPid: [pid_t: UInt64] = [:]
     /// A second interrupt came: stops are SIGKILL at once.
     private var killsAtOnce = false
-    /// `startup` is the child subreaper: exited orphans are reaped after every exit of a command, and at least every
-    /// `orphanSweepInterval` while none exits (`--keep-running` may wait for hours). A sweep is one `waitid`; a
+    /// `startup` is the child subreaper: exited orphans are reaped after every exit of a command, and at each
+    /// round of housekeeping while none exits (`--keep-running` may wait for hours). A sweep is one `waitid`; a
     /// SIGCHLD handler would wake two threads for every command that exits.
     private var reapsOrphans = false
-    /// The longest an exited orphan stays a zombie, in milliseconds.
-    private static let orphanSweepInterval: Int32 = 100
+    /// How often the loop sweeps for exited orphans and trims the capture files of running children, at most.
+    private static let housekeepingInterval = Duration.milliseconds(100)
+    /// When housekeeping is next due.
+    private var nextHousekeeping = ContinuousClock.now
     private let clock = ContinuousClock()
 
     init(engine: ProcessEngine) {
@@ -74,8 +78,7 @@ struct EngineLoop {
                 killStoppingChildren()
             }
             var exits: [(token: UInt64, error: Int32)]
-            let sleeps = batch.isEmpty && queuedSpawns.isEmpty
-            if sleeps {
+            if batch.isEmpty && queuedSpawns.isEmpty {
                 exits = engine.waitSet.wait(timeoutMilliseconds: sleepLimit()).map { ($0, 0) }
                 engine.inbox.withLock { $0.sleeping = false }
             } else {
@@ -88,11 +91,8 @@ struct EngineLoop {
                 if let request = queuedSpawns.popLast() { start(request) }
                 exits = batch.exits + engine.waitSet.wait(timeoutMilliseconds: 0).map { ($0, 0) }
             }
-            if !exits.isEmpty {
-                reap(exits)
-            } else if reapsOrphans && sleeps {
-                reapOrphans()  // the sleep ended without an exit: maybe the sweep's timeout
-            }
+            if !exits.isEmpty { reap(exits) }
+            keepHouse()
             escalateOverdueStops()
         }
     }
@@ -139,7 +139,8 @@ struct EngineLoop {
             ExitWatcher.watchOnThread(pid) { error in engine.post { $0.exits.append((token, error)) } }
         }
         children[request.token] = RunningChild(
-            pid: pid, isForeground: request.spec.foreground, pidfd: pidfd, waiter: request.waiter, gracePeriod: request.gracePeriod,
+            pid: pid, isForeground: request.spec.foreground, pidfd: pidfd, waiter: request.waiter,
+            captureDescriptor: request.spec.output == .capture ? request.captureDescriptor : nil, gracePeriod: request.gracePeriod,
             tree: ProcessTree(leader: pid, marker: marker))
         tokensByPid[pid] = request.token
     }
@@ -251,16 +252,32 @@ struct EngineLoop {
         }
     }
 
-    /// Milliseconds until the nearest end of a grace period (rounded up) or the next sweep for orphans, or -1 for
+    /// Whether there is housekeeping to do: orphans to reap, or running children's output to trim.
+    private var needsHousekeeping: Bool {
+        reapsOrphans || children.values.contains { $0.captureDescriptor != nil }
+    }
+
+    /// Reaps exited orphans and trims the capture files of running children to their tails, when due.
+    private mutating func keepHouse() {
+        guard needsHousekeeping else { return }
+        let now = clock.now
+        guard now >= nextHousekeeping else { return }
+        nextHousekeeping = now + Self.housekeepingInterval
+        if reapsOrphans { reapOrphans() }
+        for child in children.values {
+            if let descriptor = child.captureDescriptor { CaptureFile.trimToTail(descriptor) }
+        }
+    }
+
+    /// Milliseconds until the nearest end of a grace period or the next housekeeping (rounded up), or -1 for
     /// neither.
     private func sleepLimit() -> Int32 {
-        let sweep = reapsOrphans ? Self.orphanSweepInterval : -1
-        guard let deadline = children.values.compactMap(\.killDeadline).min() else { return sweep }
+        let deadlines = children.values.compactMap(\.killDeadline) + (needsHousekeeping ? [nextHousekeeping] : [])
+        guard let deadline = deadlines.min() else { return -1 }
         let remaining = clock.now.duration(to: deadline)
         guard remaining > .zero else { return 0 }
         let (seconds, attoseconds) = remaining.components
-        let milliseconds = Int32(clamping: seconds * 1_000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
-        return sweep < 0 ? milliseconds : min(milliseconds, sweep)
+        return Int32(clamping: seconds * 1_000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
     }
 }
 

@@ -67,6 +67,16 @@ enum SpawnExtensions {
     /// Linux `prctl`, hidden by the Glibc module.
     static let prctl: Prctl? = lookUp("prctl", as: Prctl.self)
 
+    /// C signature of `memfd_create`.
+    typealias MemfdCreate = @convention(c) (UnsafePointer<CChar>, UInt32) -> Int32
+    /// C signature of `fallocate` (`off_t` is 64 bits on the 64-bit platforms this builds for).
+    typealias Fallocate = @convention(c) (Int32, Int32, Int64, Int64) -> Int32
+
+    /// Linux `memfd_create` (glibc 2.27+), hidden by the Glibc module.
+    static let memfdCreate: MemfdCreate? = lookUp("memfd_create", as: MemfdCreate.self)
+    /// Linux `fallocate`, hidden by the Glibc module.
+    static let fallocate: Fallocate? = lookUp("fallocate", as: Fallocate.self)
+
     typealias EpollCreate1 = @convention(c) (Int32) -> Int32
     typealias EpollControl = @convention(c) (Int32, Int32, Int32, UnsafeMutableRawPointer?) -> Int32
     typealias EpollWait = @convention(c) (Int32, UnsafeMutableRawPointer?, Int32, Int32) -> Int32
