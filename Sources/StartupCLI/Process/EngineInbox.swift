@@ -52,6 +52,8 @@ struct EngineInbox: Sendable {
     var stops: [UInt64] = []
     /// Tokens of children a watcher thread saw exit, with 0 or the errno of the failed wait.
     var exits: [(token: UInt64, error: Int32)] = []
+    /// Spawns a launch thread made: the child's pid, or why it could not start.
+    var launched: [(token: UInt64, result: Result<pid_t, SpawnFailure>)] = []
     /// Set by a second interrupt: every stop from now on is SIGKILL, at once.
     var killsAtOnce = false
     /// Set when `startup` became the child subreaper: orphans are reaped after each batch of exits.
@@ -67,18 +69,19 @@ struct EngineInbox: Sendable {
         var spawns: [SpawnRequest]
         var stops: [UInt64]
         var exits: [(token: UInt64, error: Int32)]
+        var launched: [(token: UInt64, result: Result<pid_t, SpawnFailure>)]
         var killsAtOnce: Bool
         var reapsOrphans: Bool
 
         /// Nothing to do but wait.
-        var isEmpty: Bool { jobs.isEmpty && spawns.isEmpty && stops.isEmpty && exits.isEmpty }
+        var isEmpty: Bool { jobs.isEmpty && spawns.isEmpty && stops.isEmpty && exits.isEmpty && launched.isEmpty }
     }
 
     /// Takes everything queued; marks the loop as sleeping when there was nothing and `idle` (the loop has
     /// nothing of its own left to do).
     mutating func take(idle: Bool) -> Batch {
         let batch = Batch(
-            jobs: jobs, spawns: spawns, stops: stops, exits: exits, killsAtOnce: killsAtOnce,
+            jobs: jobs, spawns: spawns, stops: stops, exits: exits, launched: launched, killsAtOnce: killsAtOnce,
             reapsOrphans: reapsOrphans)
         sleeping = batch.isEmpty && idle
         if !batch.isEmpty {
@@ -86,6 +89,7 @@ struct EngineInbox: Sendable {
             spawns = []
             stops = []
             exits = []
+            launched = []
         }
         return batch
     }

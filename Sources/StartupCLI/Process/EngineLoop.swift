@@ -39,8 +39,10 @@ struct RunningChild {
 /// or a zombie), when its pid and process-group id cannot have been reused.
 struct EngineLoop {
     let engine: ProcessEngine
-    /// Spawn requests not started yet; the next to start is the last.
-    private var queuedSpawns: [SpawnRequest] = []
+    /// The threads that make the spawns.
+    private let launchThreads: LaunchThreads
+    /// Spawns handed to the launch threads and not back yet, by token; `stopped` when a stop came meanwhile.
+    private var launching: [UInt64: (request: SpawnRequest, marker: String?, stopped: Bool)] = [:]
     /// The children running, by token.
     private var children: [UInt64: RunningChild] = [:]
     /// The token of each running child, by pid (tells adopted orphans from our own children).
@@ -59,14 +61,17 @@ struct EngineLoop {
 
     init(engine: ProcessEngine) {
         self.engine = engine
+        launchThreads = LaunchThreads(count: Self.launchThreadCount, engine: engine)
     }
 
-    /// Runs forever. One spawn per turn, with the exits collected between spawns (as make reaps between
-    /// jobs): a burst of spawn requests never hides the exit of a command others wait for. The requests of the
-    /// latest turn go first (in their order), so the chain of commands that just progressed keeps moving.
+    /// Two threads make spawns: one child execs while the next is being set up, and the loop never waits for either.
+    private static let launchThreadCount = 2
+
+    /// Runs forever. Each turn hands the new spawn requests to the launch threads (in the order they came),
+    /// registers the children they made, applies stops, runs the queued jobs, and reaps the exits.
     mutating func run() -> Never {
         while true {
-            let batch = engine.inbox.withLock { $0.take(idle: queuedSpawns.isEmpty) }
+            let batch = engine.inbox.withLock { $0.take(idle: true) }
             // The sticky flags count on every turn, also one that brings nothing else: a second
             // interrupt posted on its own must not wait for the next exit to be applied.
             if batch.reapsOrphans && !reapsOrphans {
@@ -78,28 +83,23 @@ struct EngineLoop {
                 killStoppingChildren()
             }
             var exits: [(token: UInt64, error: Int32)]
-            if batch.isEmpty && queuedSpawns.isEmpty {
+            if batch.isEmpty {
                 exits = engine.waitSet.wait(timeoutMilliseconds: sleepLimit()).map { ($0, 0) }
                 engine.inbox.withLock { $0.sleeping = false }
             } else {
-                queue(batch.spawns)
+                for request in batch.spawns { start(request) }
+                for (token, result) in batch.launched { launched(token, result) }
                 if !batch.stops.isEmpty { stop(batch.stops) }
                 if !batch.jobs.isEmpty {
                     runJobs(batch.jobs)
-                    queue(engine.inbox.withLock { $0.takeSpawns() })
+                    for request in engine.inbox.withLock({ $0.takeSpawns() }) { start(request) }
                 }
-                if let request = queuedSpawns.popLast() { start(request) }
                 exits = batch.exits + engine.waitSet.wait(timeoutMilliseconds: 0).map { ($0, 0) }
             }
             if !exits.isEmpty { reap(exits) }
             keepHouse()
             escalateOverdueStops()
         }
-    }
-
-    /// Puts the requests of this turn before those of earlier turns, keeping their order.
-    private mutating func queue(_ requests: [SpawnRequest]) {
-        queuedSpawns.append(contentsOf: requests.reversed())
     }
 
     /// Runs the jobs of tasks that prefer the engine, in order.
@@ -111,14 +111,19 @@ struct EngineLoop {
         }
     }
 
-    /// Spawns a requested child and starts watching for its exit; a spawn failure resumes its task at once.
+    /// Hands a requested spawn to the launch threads.
     private mutating func start(_ request: SpawnRequest) {
-        let pid: pid_t
         let marker = ProcessTree.marker(forSpawn: request.token, of: request.spec)
-        switch ChildLauncher.launch(
-            request.spec, adding: marker, captureDescriptor: request.captureDescriptor,
-            directoryStrategy: request.directoryStrategy)
-        {
+        launching[request.token] = (request, marker, false)
+        launchThreads.submit(LaunchThreads.Launch(request: request, marker: marker))
+    }
+
+    /// Starts watching a child a launch thread made, stopping it at once if its task was cancelled meanwhile; a
+    /// spawn failure resumes its task.
+    private mutating func launched(_ token: UInt64, _ result: Result<pid_t, SpawnFailure>) {
+        guard let (request, marker, stopped) = launching.removeValue(forKey: token) else { return }
+        let pid: pid_t
+        switch result {
         case .failure(let failure):
             request.waiter.resume(returning: ChildExit(termination: failure.termination, cancellation: nil))
             return
@@ -138,6 +143,7 @@ struct EngineLoop {
             let token = request.token
             ExitWatcher.watchOnThread(pid) { error in engine.post { $0.exits.append((token, error)) } }
         }
+        defer { if stopped { stop([token]) } }
         children[request.token] = RunningChild(
             pid: pid, isForeground: request.spec.foreground, pidfd: pidfd, waiter: request.waiter,
             captureDescriptor: request.spec.output == .capture ? request.captureDescriptor : nil, gracePeriod: request.gracePeriod,
@@ -148,10 +154,13 @@ struct EngineLoop {
     /// Stops the children of cancelled tasks: SIGTERM to each group and tree (SIGKILL with no grace period or
     /// after a second interrupt), SIGKILL when the grace period ends. Tokens of finished children are ignored.
     private mutating func stop(_ tokens: [UInt64]) {
-        let unstarted = queuedSpawns.filter { tokens.contains($0.token) }
-        if !unstarted.isEmpty {
-            queuedSpawns.removeAll { tokens.contains($0.token) }
-            for request in unstarted { request.waiter.resume(returning: .cancelledBeforeStart(request.spec)) }
+        let inLaunch = Set(tokens.filter { launching[$0] != nil })
+        if !inLaunch.isEmpty {
+            for launch in launchThreads.withdraw(inLaunch) {
+                launching[launch.request.token] = nil
+                launch.request.waiter.resume(returning: .cancelledBeforeStart(launch.request.spec))
+            }
+            for token in inLaunch where launching[token] != nil { launching[token]?.stopped = true }
         }
         guard tokens.contains(where: { children[$0] != nil }) else { return }
         let processes = ProcessTree.snapshot()
@@ -246,7 +255,9 @@ struct EngineLoop {
             var info = siginfo_t()
             guard waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) == 0 else { return }
             let pid = info.childPid
-            guard pid > 0, tokensByPid[pid] == nil else { return }
+            // A child a launch thread made and has not reported yet is not known by its pid: while any is in
+            // flight, an unknown exited child may be one, and it waits for the next sweep.
+            guard pid > 0, tokensByPid[pid] == nil, launching.isEmpty else { return }
             var status: Int32 = 0
             _ = waitpid(pid, &status, WNOHANG)
         }
