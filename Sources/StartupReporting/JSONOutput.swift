@@ -103,7 +103,10 @@ public indirect enum JSONOutput: Sendable, Equatable {
         let nanoseconds = attoseconds / 1_000_000_000
         let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000)
         let (whole, carry) = scaled.addingReportingOverflow(nanoseconds / 1_000_000)
-        guard !overflow, !carry else { return output += format(duration.milliseconds).utf8 }
+        guard !overflow, !carry else {
+            output += format(duration.milliseconds).utf8
+            return
+        }
         output += String(whole).utf8
         var fraction = nanoseconds % 1_000_000
         guard fraction > 0 else { return }

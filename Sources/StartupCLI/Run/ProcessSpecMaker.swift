@@ -20,7 +20,8 @@ struct ProcessSpecMaker {
     private var resolvedDirectories: [String: String?] = [:]
 
     /// A maker for `manifest`'s commands.
-    init(manifest: Manifest, environment: [String: String], manifestDirectory: String, currentDirectory: String, output: OutputDestination) {
+    init(manifest: Manifest, environment: [String: String], manifestDirectory: String, currentDirectory: String, output: OutputDestination)
+    {
         var base = environment
         base.merge(manifest.defaults.environment) { _, new in new }
         base[ProcessSpec.processTokenVariable] = nil  // the engine gives each process its own
