@@ -31,9 +31,9 @@ struct RunningChild {
     }
 }
 
-/// The engine's thread. Each turn takes what other threads posted (in one lock), starts the requested children,
-/// stops the cancelled ones, runs the queued jobs, then collects exits (sleeping in the wait set only when there
-/// was nothing to do) and reaps them, resuming their tasks.
+/// The engine's thread. Each turn takes what other threads posted (in one lock), hands the requested spawns to the
+/// launch threads, takes in the children they made, stops the cancelled ones, runs the queued jobs, then collects
+/// exits (sleeping in the wait set only when there was nothing to do) and reaps them, resuming their tasks.
 ///
 /// Signalling and reaping happen only here, so a group is signalled only while its leader is unreaped (running
 /// or a zombie), when its pid and process-group id cannot have been reused.

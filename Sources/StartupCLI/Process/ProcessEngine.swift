@@ -6,13 +6,15 @@ import StartupKit
     import Darwin
 #endif
 
-/// The one thread that runs child processes, as make does: it spawns them, waits for their exits, reaps them
-/// and stops the ones whose task is cancelled, all in one loop (`EngineLoop`).
+/// The one thread that runs child processes, as make does: it waits for their exits, reaps them and stops the
+/// ones whose task is cancelled, all in one loop (`EngineLoop`). The `posix_spawn` calls themselves, which hold
+/// their caller until the child has exec'd, are made by two launch threads (`LaunchThreads`), so the loop never
+/// waits for one and two children exec side by side.
 ///
 /// It is also a task executor: a run whose task prefers it (`Task(executorPreference:)`, as `startup run` does)
-/// schedules its commands on the same thread, so a command's exit, the choice of the next command and its spawn
-/// follow each other with no thread hand-off. Callers on other threads hand their requests over through
-/// `inbox` and wake the loop only when it sleeps.
+/// schedules its commands on the same thread, so a command's exit and the choice of the next command follow each
+/// other with no thread hand-off. Callers on other threads hand their requests over through `inbox` and wake the
+/// loop only when it sleeps.
 package final class ProcessEngine: Sendable {
     /// The process's engine; its thread starts on first use.
     package static let shared = ProcessEngine()
