@@ -71,7 +71,7 @@ docs:
 # The CLI rows time the `startup` that `make install` installs (the Swift runtime linked in, which
 # also starts in half the time of a dynamically linked one).
 bench: static-startup
-	$(SWIFT) build --configuration release --product startup-test-server
+	$(SWIFT) build --configuration release --product startup-test-server --static-swift-stdlib --scratch-path .build-static
 	STARTUP_BIN=.build-static/release/startup $(SWIFT) run --configuration release StartupBench $(BENCH_ARGS)
 
 # A release `startup` with the Swift runtime and Foundation linked in, so it runs where no Swift
