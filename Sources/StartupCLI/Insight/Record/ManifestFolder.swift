@@ -30,9 +30,9 @@ enum ManifestFolder {
         for system in ["/dev", "/proc"] where folder == system || folder.hasPrefix(system + "/") {
             return false
         }
-        guard let type = (try? FileManager.default.attributesOfItem(atPath: file))?[.type] as? FileAttributeType else {
-            return true
-        }
-        return type == .typeRegular
+        // stat, not FileManager's attributes, which also look up the owner's user and group names.
+        var info = stat()
+        guard stat(file, &info) == 0 else { return true }
+        return (info.st_mode & S_IFMT) == S_IFREG
     }
 }
