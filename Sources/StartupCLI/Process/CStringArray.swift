@@ -1,6 +1,6 @@
-/// The strings of a NULL-terminated `char *[]` (argv, envp), kept in one buffer: made once, handed to
-/// `posix_spawn` as often as needed.
-struct CStringArray: Sendable, Hashable {
+/// The strings of a NULL-terminated `char *[]` (argv, envp), kept in one buffer, each string's bytes copied in
+/// one go.
+struct CStringArray {
     /// The strings, each followed by a NUL byte.
     private var bytes: [UInt8] = []
     /// Where each string starts in `bytes`.
@@ -18,22 +18,6 @@ struct CStringArray: Sendable, Hashable {
         bytes.reserveCapacity(environment.count * 48)
         offsets.reserveCapacity(environment.count + 1)
         for (name, value) in environment { append(name, "=", value) }
-    }
-
-    /// This environment array with `name` set to `value` (replacing an entry for `name`), copying the other
-    /// entries' bytes in one go.
-    func setting(_ name: String, to value: String) -> CStringArray {
-        let prefix = Array(name.utf8) + [UInt8(ascii: "=")]
-        var changed = self
-        if let position = offsets.firstIndex(where: { bytes[$0...].starts(with: prefix) }) {
-            let start = offsets[position]
-            let end = position + 1 < offsets.count ? offsets[position + 1] : bytes.count
-            changed.bytes.removeSubrange(start..<end)
-            changed.offsets.remove(at: position)
-            for index in position..<changed.offsets.count { changed.offsets[index] -= end - start }
-        }
-        changed.append(name, "=", value)
-        return changed
     }
 
     /// Adds one string made of `parts`.

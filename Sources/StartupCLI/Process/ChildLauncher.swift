@@ -72,7 +72,7 @@ enum ChildLauncher {
         if code != 0 { return .failure(.cannotRun(program, errno: code)) }
 
         let argv = CStringArray(arguments)
-        var envp = spec.environmentStrings
+        var envp = CStringArray(environment: spec.environment)
         if let environmentEntry { envp.append(environmentEntry) }
         guard !argv.hasEmbeddedNul, !envp.hasEmbeddedNul else {
             return .failure(

@@ -77,13 +77,12 @@ struct EngineInbox: Sendable {
         var isEmpty: Bool { jobs.isEmpty && spawns.isEmpty && stops.isEmpty && exits.isEmpty && launched.isEmpty }
     }
 
-    /// Takes everything queued; marks the loop as sleeping when there was nothing and `idle` (the loop has
-    /// nothing of its own left to do).
-    mutating func take(idle: Bool) -> Batch {
+    /// Takes everything queued; marks the loop as sleeping when there was nothing (it sleeps next).
+    mutating func take() -> Batch {
         let batch = Batch(
             jobs: jobs, spawns: spawns, stops: stops, exits: exits, launched: launched, killsAtOnce: killsAtOnce,
             reapsOrphans: reapsOrphans)
-        sleeping = batch.isEmpty && idle
+        sleeping = batch.isEmpty
         if !batch.isEmpty {
             jobs = []
             spawns = []

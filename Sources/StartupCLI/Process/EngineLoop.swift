@@ -71,7 +71,7 @@ struct EngineLoop {
     /// registers the children they made, applies stops, runs the queued jobs, and reaps the exits.
     mutating func run() -> Never {
         while true {
-            let batch = engine.inbox.withLock { $0.take(idle: true) }
+            let batch = engine.inbox.withLock { $0.take() }
             // The sticky flags count on every turn, also one that brings nothing else: a second
             // interrupt posted on its own must not wait for the next exit to be applied.
             if batch.reapsOrphans && !reapsOrphans {
@@ -268,9 +268,9 @@ struct EngineLoop {
         reapsOrphans || children.values.contains { $0.captureDescriptor != nil }
     }
 
-    /// Reaps exited orphans and trims the capture files of running children to their tails, when due.
+    /// Reaps exited orphans and trims the capture files of running children to their tails, when due. Called every
+    /// turn: between rounds it costs one clock reading.
     private mutating func keepHouse() {
-        guard needsHousekeeping else { return }
         let now = clock.now
         guard now >= nextHousekeeping else { return }
         nextHousekeeping = now + Self.housekeepingInterval

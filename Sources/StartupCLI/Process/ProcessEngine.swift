@@ -83,9 +83,10 @@ package final class ProcessEngine: Sendable {
         #endif
     }
 
-    /// Unblocks SIGCHLD on the calling thread, the engine's, which spawns every child and so is the one their exits
-    /// signal. The thread may inherit it blocked (from a Dispatch worker); a blocked SIGCHLD is never dropped as
-    /// ignored, so the kernel woke some other thread of `startup` to discard it, once for every command that exits.
+    /// Unblocks SIGCHLD on the calling thread, the engine's, before it starts the launch threads, which inherit the
+    /// mask and spawn every child, so theirs are the threads the children's exits signal. The engine's thread may
+    /// inherit SIGCHLD blocked (from a Dispatch worker); a blocked SIGCHLD is never dropped as ignored, so the kernel
+    /// woke some other thread of `startup` to discard it, once for every command that exits.
     private static func acceptChildSignals() {
         var childSignal = sigset_t()
         sigemptyset(&childSignal)

@@ -24,11 +24,7 @@ package struct ProcessSpec: Sendable, Hashable {
     /// argv; `arguments[0]` is looked up in the `PATH` of `environment` when it contains no slash.
     package var arguments: [String]
     /// The complete environment of the child (nothing is inherited implicitly; the caller merges).
-    package var environment: [String: String] {
-        didSet { environmentStrings = CStringArray(environment: environment) }
-    }
-    /// `environment` as the child's `envp` (`NAME=value`), made when the spec is, not at each spawn.
-    private(set) var environmentStrings: CStringArray
+    package var environment: [String: String]
     /// Directory the child starts in; `nil` keeps ours. Relative argv[0] / PATH entries resolve against it.
     package var workingDirectory: String?
     /// Where stdout/stderr go; stdin is `/dev/null` unless `foreground`.
@@ -45,41 +41,10 @@ package struct ProcessSpec: Sendable, Hashable {
         output: OutputDestination = .inherit,
         foreground: Bool = false
     ) {
-        self.init(
-            arguments: arguments, environment: environment, environmentStrings: CStringArray(environment: environment),
-            workingDirectory: workingDirectory, output: output, foreground: foreground)
-    }
-
-    /// Creates a spec whose `envp` is made already: `environmentStrings` must hold exactly `environment`'s
-    /// variables (`ProcessSpecMaker` derives both from one base).
-    init(
-        arguments: [String],
-        environment: [String: String],
-        environmentStrings: CStringArray,
-        workingDirectory: String? = nil,
-        output: OutputDestination = .inherit,
-        foreground: Bool = false
-    ) {
         self.arguments = arguments
         self.environment = environment
-        self.environmentStrings = environmentStrings
         self.workingDirectory = workingDirectory
         self.output = output
         self.foreground = foreground
-    }
-
-    /// Specs are equal when they run the same thing the same way (`environmentStrings` follows `environment`,
-    /// in whatever order the dictionary listed it).
-    package static func == (lhs: ProcessSpec, rhs: ProcessSpec) -> Bool {
-        lhs.arguments == rhs.arguments && lhs.environment == rhs.environment && lhs.workingDirectory == rhs.workingDirectory
-            && lhs.output == rhs.output && lhs.foreground == rhs.foreground
-    }
-
-    package func hash(into hasher: inout Hasher) {
-        hasher.combine(arguments)
-        hasher.combine(environment)
-        hasher.combine(workingDirectory)
-        hasher.combine(output)
-        hasher.combine(foreground)
     }
 }
