@@ -41,4 +41,22 @@ import Testing
         let result = try await ShellPipeline.run(#"cat commands.json | "$STARTUP" run --trace -f /dev/stdin"#, in: folder.path)
         expectEverythingInTheCurrentDirectory(result, folder)
     }
+
+    /// A manifest reached through a symbolic link is a file like any other: its commands start in, and
+    /// `.startup/` goes to, the folder of the path as given (the link's), not the current directory.
+    @Test func run_throughASymbolicLink_usesTheLinksFolder() async throws {
+        let folder = try TemporaryDirectory()
+        for name in ["real", "site"] {
+            try FileManager.default.createDirectory(atPath: folder.file(name), withIntermediateDirectories: true)
+        }
+        try folder.write("real/commands.json", manifest)
+        try FileManager.default.createSymbolicLink(atPath: folder.file("site/commands.json"), withDestinationPath: "../real/commands.json")
+        let result = try await StartupBinary.start(["run", "-f", "site/commands.json"], in: folder.path).finish()
+        #expect(result.status == 0, "stderr: \(result.error)")
+        #expect(result.output.contains("Report saved to site/.startup/last-run.json "), "\(result.output)")
+        for file in ["site/ran-here", "site/.startup/last-run.json"] {
+            #expect(FileManager.default.fileExists(atPath: folder.file(file)), "no \(file)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.file("ran-here")), "ran in the current directory")
+    }
 }

@@ -242,6 +242,31 @@ import Testing
         #expect(code == ECANCELED)
     }
 
+    /// A task cancelled at any moment around its spawn (before a launch thread takes the request, while
+    /// `posix_spawn` runs, or after the child is known) never leaves the child running: the outcome says
+    /// it was cancelled, and a child that was made is gone once `run` returns.
+    @Test func cancelledAroundTheSpawn_leavesNothingRunning() async throws {
+        let directory = try Support.makeTemporaryDirectory()
+        defer { Support.remove(directory) }
+        for round in 0..<40 {
+            let marker = directory + "/pid-\(round)"
+            let task = Task {
+                await ProcessSpawner.run(
+                    ProcessSpec(arguments: ["/bin/sh", "-c", "echo $$ > \(marker); exec sleep 30"], environment: Support.environment),
+                    terminationGracePeriod: .zero)
+            }
+            for _ in 0..<(round % 8) { await Task.yield() }
+            task.cancel()
+            let outcome = await task.value
+            let cancelledBeforeStart = if case .failedToStart(ECANCELED, _) = outcome.termination { true } else { false }
+            #expect(outcome.wasTerminated || cancelledBeforeStart, "round \(round): \(outcome)")
+            let written = (try? String(contentsOfFile: marker, encoding: .utf8)) ?? ""
+            if let pid = pid_t(written.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                #expect(kill(pid, 0) == -1 && errno == ESRCH, "round \(round): the child \(pid) outlived run()")
+            }
+        }
+    }
+
     // MARK: working directory, environment, PATH
 
     /// The working directory is honoured with addchdir_np and with the shell fallback.

@@ -6,8 +6,6 @@ import StartupManifest
 struct ProcessSpecMaker {
     /// The CLI's environment with the manifest's defaults applied, without a process token.
     private let baseEnvironment: [String: String]
-    /// `baseEnvironment` as an `envp`.
-    private let baseStrings: CStringArray
     /// The folder relative `cwd` values are relative to.
     private let manifestDirectory: URL
     /// The directory of commands without a `cwd` of their own.
@@ -26,7 +24,6 @@ struct ProcessSpecMaker {
         base.merge(manifest.defaults.environment) { _, new in new }
         base[ProcessSpec.processTokenVariable] = nil  // the engine gives each process its own
         baseEnvironment = base
-        baseStrings = CStringArray(environment: base)
         self.manifestDirectory = URL(fileURLWithPath: manifestDirectory, isDirectory: true)
         defaultDirectory = manifest.defaults.workingDirectory ?? "."
         self.currentDirectory = currentDirectory
@@ -36,16 +33,13 @@ struct ProcessSpecMaker {
     /// The spec running `line` for `command`: its environment, `STARTUP_COMMAND_ID`, its directory.
     mutating func spec(for command: ManifestCommand, line: String) -> ProcessSpec {
         var environment = baseEnvironment
-        var strings = baseStrings
         if !command.environment.isEmpty {
             environment.merge(command.environment) { _, new in new }
             environment[ProcessSpec.processTokenVariable] = nil
-            strings = CStringArray(environment: environment)
         }
         environment[ProcessSpec.commandIDVariable] = command.id.rawValue
         return ProcessSpec(
             arguments: CommandLineSplitter.plan(for: line).arguments, environment: environment,
-            environmentStrings: strings.setting(ProcessSpec.commandIDVariable, to: command.id.rawValue),
             workingDirectory: resolved(command.workingDirectory ?? defaultDirectory), output: output)
     }
 

@@ -5,7 +5,8 @@ import Foundation
 ///
 /// A manifest read from standard input (`-f -`), from something that is not a regular file (a pipe or a FIFO:
 /// `-f <(generate-manifest)` gives `/dev/fd/63`), or from under `/dev` or `/proc` (`-f /dev/stdin`) has no folder
-/// of its own: the current directory stands in.
+/// of its own: the current directory stands in. A manifest reached through a symbolic link is what the link points
+/// to, in the link's folder.
 enum ManifestFolder {
     /// The folder's path: the manifest's folder (absolute), or the current directory.
     static func path(forManifest file: String) -> String {
