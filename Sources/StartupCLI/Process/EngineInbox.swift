@@ -41,6 +41,16 @@ struct ChildExit: Sendable, Hashable {
     }
 }
 
+/// A spawn a launch thread made, as it reaches the engine.
+struct LaunchedChild: Sendable {
+    /// The spawn's token.
+    let token: UInt64
+    /// The child's pid, or why it could not start.
+    let result: Result<pid_t, SpawnFailure>
+    /// The child's pidfd, already in the engine's wait set; -1 when the engine must watch the exit some other way.
+    let pidfd: Int32
+}
+
 /// What other threads hand to the engine's thread: the lock-guarded half of the engine's state. Every field is
 /// taken in one batch by the loop; `sleeping` tells a sender whether the loop must be woken.
 struct EngineInbox: Sendable {
@@ -52,8 +62,11 @@ struct EngineInbox: Sendable {
     var stops: [UInt64] = []
     /// Tokens of children a watcher thread saw exit, with 0 or the errno of the failed wait.
     var exits: [(token: UInt64, error: Int32)] = []
-    /// Spawns a launch thread made: the child's pid, or why it could not start.
-    var launched: [(token: UInt64, result: Result<pid_t, SpawnFailure>)] = []
+    /// Spawns a launch thread made. One whose exit the wait set watches wakes no one: the loop takes it on its next
+    /// turn, or at once when it sees that child's exit or has to stop it (`awaitedLaunches`).
+    var launched: [LaunchedChild] = []
+    /// Launches the loop has to stop, or saw exit, before they arrived: their arrival wakes it.
+    var awaitedLaunches: Set<UInt64> = []
     /// Set by a second interrupt: every stop from now on is SIGKILL, at once.
     var killsAtOnce = false
     /// Set when `startup` became the child subreaper: orphans are reaped after each batch of exits.
@@ -69,12 +82,12 @@ struct EngineInbox: Sendable {
         var spawns: [SpawnRequest]
         var stops: [UInt64]
         var exits: [(token: UInt64, error: Int32)]
-        var launched: [(token: UInt64, result: Result<pid_t, SpawnFailure>)]
+        var launched: [LaunchedChild]
         var killsAtOnce: Bool
         var reapsOrphans: Bool
 
-        /// Nothing to do but wait.
-        var isEmpty: Bool { jobs.isEmpty && spawns.isEmpty && stops.isEmpty && exits.isEmpty && launched.isEmpty }
+        /// Nothing to do but wait (having taken in the launches, which need nothing more until an exit or a stop).
+        var isEmpty: Bool { jobs.isEmpty && spawns.isEmpty && stops.isEmpty && exits.isEmpty }
     }
 
     /// Takes everything queued; marks the loop as sleeping when there was nothing (it sleeps next).
@@ -88,9 +101,28 @@ struct EngineInbox: Sendable {
             spawns = []
             stops = []
             exits = []
-            launched = []
         }
+        launched = []
         return batch
+    }
+
+    /// Takes the launches that have arrived; of `tokens`, those not among them are awaited: their arrival will
+    /// wake the loop.
+    mutating func takeLaunched(awaiting tokens: some Sequence<UInt64>) -> [LaunchedChild] {
+        let arrived = launched
+        launched = []
+        for token in tokens where !arrived.contains(where: { $0.token == token }) { awaitedLaunches.insert(token) }
+        return arrived
+    }
+
+    /// Adds a launch a launch thread made; tells whether the loop must be woken for it: it sleeps and must resume a
+    /// task (the spawn failed), watch the exit itself (no pidfd), or awaits this launch.
+    mutating func arrive(_ launch: LaunchedChild) -> Bool {
+        launched.append(launch)
+        let awaited = awaitedLaunches.remove(launch.token) != nil
+        guard sleeping, awaited || launch.pidfd < 0 else { return false }
+        sleeping = false
+        return true
     }
 
     /// Takes only the queued spawn requests (those the jobs just run have posted).

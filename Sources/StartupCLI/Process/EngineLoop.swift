@@ -41,8 +41,11 @@ struct EngineLoop {
     let engine: ProcessEngine
     /// The threads that make the spawns.
     private let launchThreads: LaunchThreads
-    /// Spawns handed to the launch threads and not back yet, by token; `stopped` when a stop came meanwhile.
+    /// Spawns handed to the launch threads and not taken in yet, by token; `stopped` when a stop came meanwhile.
     private var launching: [UInt64: (request: SpawnRequest, marker: String?, stopped: Bool)] = [:]
+    /// Launches whose exit the wait set reported before the launch itself arrived (a launch thread adds the pidfd,
+    /// then hands the launch over): reaped as soon as it does.
+    private var earlyExits: Set<UInt64> = []
     /// The children running, by token.
     private var children: [UInt64: RunningChild] = [:]
     /// The token of each running child, by pid (tells adopted orphans from our own children).
@@ -82,13 +85,13 @@ struct EngineLoop {
                 killsAtOnce = true
                 killStoppingChildren()
             }
+            register(batch.launched)
             var exits: [(token: UInt64, error: Int32)]
             if batch.isEmpty {
                 exits = engine.waitSet.wait(timeoutMilliseconds: sleepLimit()).map { ($0, 0) }
                 engine.inbox.withLock { $0.sleeping = false }
             } else {
                 for request in batch.spawns { start(request) }
-                for (token, result) in batch.launched { launched(token, result) }
                 if !batch.stops.isEmpty { stop(batch.stops) }
                 if !batch.jobs.isEmpty {
                     runJobs(batch.jobs)
@@ -118,37 +121,41 @@ struct EngineLoop {
         launchThreads.submit(LaunchThreads.Launch(request: request, marker: marker))
     }
 
-    /// Starts watching a child a launch thread made, stopping it at once if its task was cancelled meanwhile; a
-    /// spawn failure resumes its task.
-    private mutating func launched(_ token: UInt64, _ result: Result<pid_t, SpawnFailure>) {
-        guard let (request, marker, stopped) = launching.removeValue(forKey: token) else { return }
-        let pid: pid_t
-        switch result {
-        case .failure(let failure):
-            request.waiter.resume(returning: ChildExit(termination: failure.termination, cancellation: nil))
-            return
-        case .success(let spawned):
-            pid = spawned
-        }
-        var pidfd: Int32 = -1
-        if request.exitStrategy == .automatic, engine.waitSet.watchesPidfds, let pidfdOpen = SpawnExtensions.pidfdOpen {
-            pidfd = pidfdOpen(pid, 0)  // pidfds are always close-on-exec
-            if pidfd >= 0, !engine.waitSet.add(pidfd: pidfd, token: request.token) {
-                _ = closeDescriptor(pidfd)
-                pidfd = -1
+    /// Takes in the children the launch threads made, stopping at once those whose task was cancelled meanwhile and
+    /// reaping those whose exit came first; a spawn failure resumes its task.
+    private mutating func register(_ launches: [LaunchedChild]) {
+        var stopped: [UInt64] = []
+        var exited: [(token: UInt64, error: Int32)] = []
+        for launch in launches {
+            guard let (request, marker, wasStopped) = launching.removeValue(forKey: launch.token) else { continue }
+            let pid: pid_t
+            switch launch.result {
+            case .failure(let failure):
+                request.waiter.resume(returning: ChildExit(termination: failure.termination, cancellation: nil))
+                continue
+            case .success(let spawned):
+                pid = spawned
             }
+            if launch.pidfd < 0 {
+                let engine = engine
+                let token = request.token
+                ExitWatcher.watchOnThread(pid) { error in engine.post { $0.exits.append((token, error)) } }
+            }
+            children[request.token] = RunningChild(
+                pid: pid, isForeground: request.spec.foreground, pidfd: launch.pidfd, waiter: request.waiter,
+                captureDescriptor: request.spec.output == .capture ? request.captureDescriptor : nil, gracePeriod: request.gracePeriod,
+                tree: ProcessTree(leader: pid, marker: marker))
+            tokensByPid[pid] = request.token
+            if wasStopped { stopped.append(request.token) }
+            if earlyExits.remove(request.token) != nil { exited.append((request.token, 0)) }
         }
-        if pidfd < 0 {
-            let engine = engine
-            let token = request.token
-            ExitWatcher.watchOnThread(pid) { error in engine.post { $0.exits.append((token, error)) } }
-        }
-        defer { if stopped { stop([token]) } }
-        children[request.token] = RunningChild(
-            pid: pid, isForeground: request.spec.foreground, pidfd: pidfd, waiter: request.waiter,
-            captureDescriptor: request.spec.output == .capture ? request.captureDescriptor : nil, gracePeriod: request.gracePeriod,
-            tree: ProcessTree(leader: pid, marker: marker))
-        tokensByPid[pid] = request.token
+        if !stopped.isEmpty { stop(stopped) }
+        if !exited.isEmpty { reap(exited) }
+    }
+
+    /// Takes in the launches that have arrived; of `tokens`, those still to come wake the loop when they do.
+    private mutating func registerArrivals(awaiting tokens: some Sequence<UInt64>) {
+        register(engine.inbox.withLock { $0.takeLaunched(awaiting: tokens) })
     }
 
     /// Stops the children of cancelled tasks: SIGTERM to each group and tree (SIGKILL with no grace period or
@@ -160,7 +167,9 @@ struct EngineLoop {
                 launching[launch.request.token] = nil
                 launch.request.waiter.resume(returning: .cancelledBeforeStart(launch.request.spec))
             }
-            for token in inLaunch where launching[token] != nil { launching[token]?.stopped = true }
+            let underway = inLaunch.filter { launching[$0] != nil }
+            for token in underway { launching[token]?.stopped = true }
+            if !underway.isEmpty { registerArrivals(awaiting: underway) }
         }
         guard tokens.contains(where: { children[$0] != nil }) else { return }
         let processes = ProcessTree.snapshot()
@@ -208,6 +217,11 @@ struct EngineLoop {
     /// Reaps exited children and resumes their tasks. A stopped child's group and tree get SIGKILL first, so
     /// nothing it started outlives it (members that ignored SIGTERM, or were started during the grace period).
     private mutating func reap(_ exits: [(token: UInt64, error: Int32)]) {
+        let early = exits.map(\.token).filter { launching[$0] != nil }
+        if !early.isEmpty {
+            earlyExits.formUnion(early)
+            registerArrivals(awaiting: early)  // Reaps those that have arrived; the others wake the loop when they do.
+        }
         let stopped = exits.contains { children[$0.token]?.signal != nil }
         let processes = stopped ? ProcessTree.snapshot() : []
         for (token, error) in exits {

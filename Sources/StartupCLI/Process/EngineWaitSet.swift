@@ -51,10 +51,12 @@ struct EngineWaitSet: ~Copyable {
         #endif
     }
 
-    /// Adds a child's pidfd under its token; `false` (with errno set) if it cannot be watched.
+    /// Adds a child's pidfd under its token (from any thread); `false` (with errno set) if it cannot be watched.
+    /// Its exit is reported once (edge-triggered), also when the child exited before it was added; the loop may
+    /// see it before the launch thread has handed the launch over, and keeps it until then.
     func add(pidfd: Int32, token: UInt64) -> Bool {
         #if os(Linux)
-            return epoll >= 0 && control(Self.controlAdd, pidfd, token: token)
+            return epoll >= 0 && control(Self.controlAdd, pidfd, token: token, events: Self.epollIn | Self.edgeTriggered)
         #else
             return false
         #endif
@@ -119,16 +121,17 @@ struct EngineWaitSet: ~Copyable {
             private static let dataOffset = 8
         #endif
         private static let epollIn: UInt32 = 0x001
+        private static let edgeTriggered: UInt32 = 1 << 31
         private static let controlAdd: Int32 = 1
         private static let controlDelete: Int32 = 2
         private static let closeOnExec: Int32 = 0o2_000_000
 
-        /// `epoll_ctl` with an `EPOLLIN` event keyed by `token`.
-        private func control(_ operation: Int32, _ descriptor: Int32, token: UInt64) -> Bool {
+        /// `epoll_ctl` with `events` (`EPOLLIN` unless told) keyed by `token`.
+        private func control(_ operation: Int32, _ descriptor: Int32, token: UInt64, events: UInt32 = epollIn) -> Bool {
             guard let epollControl = SpawnExtensions.epollControl else { return false }
             var event = [UInt8](repeating: 0, count: Self.eventSize)
             event.withUnsafeMutableBytes { bytes in
-                bytes.storeBytes(of: Self.epollIn, toByteOffset: 0, as: UInt32.self)
+                bytes.storeBytes(of: events, toByteOffset: 0, as: UInt32.self)
                 bytes.storeBytes(of: token, toByteOffset: Self.dataOffset, as: UInt64.self)
             }
             return event.withUnsafeMutableBytes { epollControl(epoll, operation, descriptor, $0.baseAddress) } == 0

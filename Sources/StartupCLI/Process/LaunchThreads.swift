@@ -1,10 +1,17 @@
 import Dispatch
 import StartupKit
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The threads that call `posix_spawn` for the engine. A spawn holds its thread until the child has exec'd (a
 /// third of a millisecond or more, even for `true`), so the engine's loop hands each spawn to one of these and
 /// goes on reaping and scheduling meanwhile, and spawns of different commands proceed side by side on different
-/// cores. Each result goes back to the loop through its inbox.
+/// cores. A thread also puts the child's pidfd in the engine's wait set, then hands the launch to the loop through
+/// its inbox without waking it: the child's exit will.
 final class LaunchThreads: Sendable {
     /// One spawn to make.
     struct Launch: Sendable {
@@ -41,7 +48,22 @@ final class LaunchThreads: Sendable {
         }
     }
 
-    /// A thread's loop: waits for a spawn, makes it, posts the pid or the failure.
+    /// Opens the pidfd of a child just made and adds it to the engine's wait set, so its exit wakes the loop, which
+    /// is not woken for the launch itself; -1 if the exit must be watched another way (see `ExitWatcher`).
+    private func watchExit(of result: Result<pid_t, SpawnFailure>, request: SpawnRequest, engine: ProcessEngine) -> Int32 {
+        guard case .success(let pid) = result, request.exitStrategy == .automatic, engine.waitSet.watchesPidfds,
+            let pidfdOpen = SpawnExtensions.pidfdOpen
+        else { return -1 }
+        let pidfd = pidfdOpen(pid, 0)  // pidfds are always close-on-exec
+        guard pidfd >= 0 else { return -1 }
+        guard engine.waitSet.add(pidfd: pidfd, token: request.token) else {
+            _ = closeDescriptor(pidfd)
+            return -1
+        }
+        return pidfd
+    }
+
+    /// A thread's loop: waits for a spawn, makes it, hands the pid or the failure to the loop.
     private func serve(_ engine: ProcessEngine) -> Never {
         while true {
             available.wait()
@@ -51,7 +73,9 @@ final class LaunchThreads: Sendable {
             let result = ChildLauncher.launch(
                 request.spec, adding: launch.marker, captureDescriptor: request.captureDescriptor,
                 directoryStrategy: request.directoryStrategy)
-            engine.post { $0.launched.append((request.token, result)) }
+            let pidfd = watchExit(of: result, request: request, engine: engine)
+            let launched = LaunchedChild(token: request.token, result: result, pidfd: pidfd)
+            if engine.inbox.withLock({ $0.arrive(launched) }) { engine.waitSet.wake() }
         }
     }
 }
