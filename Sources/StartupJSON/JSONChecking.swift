@@ -14,10 +14,11 @@ package protocol JSONChecking {
 
 extension JSONChecking {
     /// The members of an object by key, reporting repeated keys; unknown keys are left alone.
-    package mutating func members(_ list: [JSONMember], path: String) -> JSONMembers {
+    package mutating func members(_ list: [JSONMember], path: @autoclosure () -> String) -> JSONMembers {
         var byKey = JSONMembers()
         for member in list where !byKey.insert(member) {
             let key = MessageQuoting.escaped(member.key)
+            let path = path()
             report(member.keyLocation, path.isEmpty ? key : "\(path).\(key)", "duplicate key \(MessageQuoting.quoted(member.key))")
         }
         return byKey
@@ -40,27 +41,27 @@ extension JSONChecking {
     }
 
     /// A string, whatever its content.
-    package mutating func text(_ member: JSONMember, path: String) -> String? {
+    package mutating func text(_ member: JSONMember, path: @autoclosure () -> String) -> String? {
         guard case .string(let text) = member.value else {
-            report(member.valueLocation, path, "expected a string, found \(member.value.kindName)")
+            report(member.valueLocation, path(), "expected a string, found \(member.value.kindName)")
             return nil
         }
         return text
     }
 
     /// A whole number that fits in `Int`.
-    package mutating func integer(_ member: JSONMember, path: String) -> Int? {
+    package mutating func integer(_ member: JSONMember, path: @autoclosure () -> String) -> Int? {
         guard case .number(let number) = member.value, let value = number.integerValue else {
-            report(member.valueLocation, path, "expected a whole number, found \(describe(member.value))")
+            report(member.valueLocation, path(), "expected a whole number, found \(describe(member.value))")
             return nil
         }
         return value
     }
 
     /// `true` or `false`.
-    package mutating func boolean(_ member: JSONMember, path: String) -> Bool? {
+    package mutating func boolean(_ member: JSONMember, path: @autoclosure () -> String) -> Bool? {
         guard case .bool(let value) = member.value else {
-            report(member.valueLocation, path, "expected true or false, found \(describe(member.value))")
+            report(member.valueLocation, path(), "expected true or false, found \(describe(member.value))")
             return nil
         }
         return value

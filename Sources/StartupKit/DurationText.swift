@@ -26,10 +26,12 @@ public enum DurationText {
     /// The number of nanoseconds `text` writes, whatever its size; `nil` when it is not a number
     /// followed by a unit.
     private static func nanoseconds(_ text: String) -> Double? {
-        for unit in units where text.hasSuffix(unit.suffix) {
-            let number = text.dropLast(unit.suffix.count)
-            guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-                let value = Double(number)
+        // Byte by byte: the number and the unit are ASCII, so anything else fails either way.
+        let bytes = text.utf8
+        for unit in units where bytes.reversed().starts(with: unit.suffix.utf8.reversed()) {
+            let number = bytes.dropLast(unit.suffix.utf8.count)
+            guard !number.isEmpty, number.allSatisfy({ $0 == UInt8(ascii: ".") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+                let value = Double(Substring(number))
             else { return nil }
             return value * unit.milliseconds * 1_000_000
         }

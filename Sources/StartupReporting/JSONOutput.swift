@@ -123,9 +123,16 @@ public indirect enum JSONOutput: Sendable, Equatable {
     /// U+2029 (which end a line in JavaScript).
     private static func writeString(_ value: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        // Most strings (ids, statuses) need no escape: copied in one go.
-        if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0xE2 }) {
-            output += value.utf8
+        // Most strings (ids, statuses) need no escape: copied in one go from their contiguous bytes.
+        var contiguous = value
+        let copied = contiguous.withUTF8 { bytes in
+            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0xE2 }) else {
+                return false
+            }
+            output.append(contentsOf: bytes)
+            return true
+        }
+        if copied {
             output.append(UInt8(ascii: "\""))
             return
         }

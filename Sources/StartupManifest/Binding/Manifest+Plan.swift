@@ -11,19 +11,19 @@ extension Manifest {
     public func makePlan(_ binding: ManifestBinding) throws(ManifestError) -> StartupPlan {
         var problems: [ManifestProblem] = []
         let ids = Set(commands.map(\.id))
-        for id in binding.bindings.keys.sorted() where !ids.contains(id) {
+        for id in binding.bindings.keys.filter({ !ids.contains($0) }).sorted() {
             let what = if case .gate = binding.bindings[id] { "a gate" } else { "a Swift implementation" }
             problems.append(problem("", "\(what) is bound to \(MessageQuoting.quoted(id)), which the manifest does not have"))
         }
         for (index, command) in commands.enumerated() {
-            let path = "commands[\(index)] (\(MessageQuoting.quoted(command.id)))"
+            func path() -> String { "commands[\(index)] (\(MessageQuoting.quoted(command.id)))" }
             switch binding.bindings[command.id] {
             case nil where command.run != nil:
-                problems.append(problem(path, "no Swift implementation is bound to it"))
+                problems.append(problem(path(), "no Swift implementation is bound to it"))
             case .gate? where command.run != nil:
-                problems.append(problem(path, "bound to a gate, but a gate has no work: leave \"run\" out, or bind an implementation"))
+                problems.append(problem(path(), "bound to a gate, but a gate has no work: leave \"run\" out, or bind an implementation"))
             case .gate? where command.isOnDemand:
-                problems.append(problem(path, "bound to a gate, but gates are eager: leave \"onDemand\" out"))
+                problems.append(problem(path(), "bound to a gate, but gates are eager: leave \"onDemand\" out"))
             default:
                 break
             }

@@ -4,59 +4,59 @@ import StartupKit
 /// Typed readers for the values of a manifest, each reporting a precise problem when the value
 /// does not fit.
 extension ManifestDecoder {
-    mutating func string(_ member: JSONMember, path: String) -> String? {
-        guard let text = text(member, path: path) else { return nil }
+    mutating func string(_ member: JSONMember, path: @autoclosure () -> String) -> String? {
+        guard let text = text(member, path: path()) else { return nil }
         guard !text.unicodeScalars.contains("\0") else {
-            report(member.valueLocation, path, "must not contain a NUL character")
+            report(member.valueLocation, path(), "must not contain a NUL character")
             return nil
         }
         return text
     }
 
-    mutating func duration(_ member: JSONMember, path: String) -> Duration? {
+    mutating func duration(_ member: JSONMember, path: @autoclosure () -> String) -> Duration? {
         switch member.value {
         case .string(let text):
             if let duration = DurationText.parse(text) { return duration }
-            report(member.valueLocation, path, "invalid duration \(MessageQuoting.quoted(text)): \(DurationText.problem(with: text))")
+            report(member.valueLocation, path(), "invalid duration \(MessageQuoting.quoted(text)): \(DurationText.problem(with: text))")
         case .number(let number):
             let written = MessageQuoting.escaped(number.text)
             report(
-                member.valueLocation, path,
+                member.valueLocation, path(),
                 "a duration needs a unit: found the bare number \(written); write \"\(written)ms\" or \"\(written)s\"")
         default:
-            report(member.valueLocation, path, "expected a duration such as \"250ms\", found \(member.value.kindName)")
+            report(member.valueLocation, path(), "expected a duration such as \"250ms\", found \(member.value.kindName)")
         }
         return nil
     }
 
-    mutating func timeout(_ member: JSONMember, path: String) -> Duration? {
-        positiveDuration(member, path: path, what: "timeout")
+    mutating func timeout(_ member: JSONMember, path: @autoclosure () -> String) -> Duration? {
+        positiveDuration(member, path: path(), what: "timeout")
     }
 
-    mutating func budget(_ member: JSONMember, path: String) -> Duration? {
-        positiveDuration(member, path: path, what: "budget")
+    mutating func budget(_ member: JSONMember, path: @autoclosure () -> String) -> Duration? {
+        positiveDuration(member, path: path(), what: "budget")
     }
 
     /// A duration that must be longer than zero, such as a timeout or a budget.
-    private mutating func positiveDuration(_ member: JSONMember, path: String, what: String) -> Duration? {
-        guard let value = duration(member, path: path) else { return nil }
+    private mutating func positiveDuration(_ member: JSONMember, path: @autoclosure () -> String, what: String) -> Duration? {
+        guard let value = duration(member, path: path()) else { return nil }
         guard value > .zero else {
-            report(member.valueLocation, path, "a \(what) must be longer than zero")
+            report(member.valueLocation, path(), "a \(what) must be longer than zero")
             return nil
         }
         return value
     }
 
-    mutating func retries(_ member: JSONMember, path: String) -> Int? {
-        guard let value = integer(member, path: path) else { return nil }
+    mutating func retries(_ member: JSONMember, path: @autoclosure () -> String) -> Int? {
+        guard let value = integer(member, path: path()) else { return nil }
         guard (0...100).contains(value) else {
-            report(member.valueLocation, path, "retries must be from 0 to 100, found \(value)")
+            report(member.valueLocation, path(), "retries must be from 0 to 100, found \(value)")
             return nil
         }
         return value
     }
 
-    mutating func priority(_ member: JSONMember, path: String) -> CommandPriority? {
+    mutating func priority(_ member: JSONMember, path: @autoclosure () -> String) -> CommandPriority? {
         switch member.value {
         case .string("low"): return .low
         case .string("normal"): return .normal
@@ -66,38 +66,38 @@ extension ManifestDecoder {
         default: break
         }
         report(
-            member.valueLocation, path,
+            member.valueLocation, path(),
             "expected \"low\", \"normal\", \"high\" or a whole number from -1000000 to 1000000, found \(describe(member.value))")
         return nil
     }
 
     /// A `run` or `stop` line: a string with something in it; `ifEmpty` says what to do instead.
-    mutating func shellLine(_ member: JSONMember, path: String, ifEmpty: String) -> String? {
-        guard let line = string(member, path: path) else { return nil }
+    mutating func shellLine(_ member: JSONMember, path: @autoclosure () -> String, ifEmpty: String) -> String? {
+        guard let line = string(member, path: path()) else { return nil }
         guard line.contains(where: { !$0.isWhitespace }) else {
-            report(member.valueLocation, path, "empty \(member.key) line; \(ifEmpty)")
+            report(member.valueLocation, path(), "empty \(member.key) line; \(ifEmpty)")
             return nil
         }
         return line
     }
 
-    mutating func workingDirectory(_ member: JSONMember, path: String) -> String? {
-        guard let directory = string(member, path: path) else { return nil }
+    mutating func workingDirectory(_ member: JSONMember, path: @autoclosure () -> String) -> String? {
+        guard let directory = string(member, path: path()) else { return nil }
         guard !directory.isEmpty else {
-            report(member.valueLocation, path, "empty directory; use \".\" for the manifest's folder")
+            report(member.valueLocation, path(), "empty directory; use \".\" for the manifest's folder")
             return nil
         }
         return directory
     }
 
-    mutating func environment(_ member: JSONMember, path: String) -> [String: String]? {
+    mutating func environment(_ member: JSONMember, path: @autoclosure () -> String) -> [String: String]? {
         guard case .object(let members) = member.value else {
-            report(member.valueLocation, path, "expected an object of variable names to strings, found \(member.value.kindName)")
+            report(member.valueLocation, path(), "expected an object of variable names to strings, found \(member.value.kindName)")
             return nil
         }
         var environment: [String: String] = [:]
         for variable in members {
-            let variablePath = "\(path).\(MessageQuoting.escaped(variable.key))"
+            let variablePath = "\(path()).\(MessageQuoting.escaped(variable.key))"
             guard !variable.key.isEmpty, !variable.key.contains("="), !variable.key.unicodeScalars.contains("\0") else {
                 report(variable.keyLocation, variablePath, "invalid variable name \(MessageQuoting.quoted(variable.key))")
                 continue

@@ -93,51 +93,54 @@ struct ManifestDecoder {
     }
 
     private mutating func command(from element: JSONElement, index: Int) -> CommandSource? {
-        var path = "commands[\(index)]"
+        var writtenID: String?
         if case .object(let members) = element.value,
             case .string(let id)? = members.first(where: { $0.key == "id" })?.value, !id.isEmpty
         {
-            path += " (\(MessageQuoting.quoted(id)))"  // Name the command in every message about its keys.
+            writtenID = id
         }
-        guard let members = object(element, path: path, allowed: Self.commandKeys, what: "a command") else { return nil }
+        // Built only for a message: every message about the command's keys names it.
+        let path = { CommandSource.path(index: index, id: writtenID) }
+        guard let members = object(element, path: path(), allowed: Self.commandKeys, what: "a command") else { return nil }
         guard let idMember = members["id"] else {
-            report(element.location, path, "missing \"id\"")
+            report(element.location, path(), "missing \"id\"")
             return nil
         }
-        guard let id = identifier(idMember.value, at: idMember.valueLocation, path: path + ".id") else { return nil }
+        guard let id = identifier(idMember.value, at: idMember.valueLocation, path: path() + ".id") else { return nil }
 
         var dependencies: [(id: CommandID, index: Int, location: JSONLocation)] = []
         if let member = members["dependencies"] {
             if case .array(let elements) = member.value {
+                dependencies.reserveCapacity(elements.count)
                 for (position, dependency) in elements.enumerated() {
-                    if let dependencyID = identifier(dependency.value, at: dependency.location, path: "\(path).dependencies[\(position)]") {
+                    if let dependencyID = identifier(dependency.value, at: dependency.location, path: "\(path()).dependencies[\(position)]") {
                         dependencies.append((dependencyID, position, dependency.location))
                     }
                 }
             } else {
-                report(member.valueLocation, path + ".dependencies", "expected an array of command ids, found \(member.value.kindName)")
+                report(member.valueLocation, path() + ".dependencies", "expected an array of command ids, found \(member.value.kindName)")
             }
         }
         let command = ManifestCommand(
             id: id,
-            summary: members["summary"].flatMap { string($0, path: path + ".summary") },
+            summary: members["summary"].flatMap { string($0, path: path() + ".summary") },
             dependencies: dependencies.map(\.id),
             run: members["run"].flatMap {
-                shellLine($0, path: path + ".run", ifEmpty: "leave \"run\" out to make the command a milestone")
+                shellLine($0, path: path() + ".run", ifEmpty: "leave \"run\" out to make the command a milestone")
             },
-            estimate: members["estimate"].flatMap { duration($0, path: path + ".estimate") },
-            budget: members["budget"].flatMap { budget($0, path: path + ".budget") },
-            timeout: members["timeout"].flatMap { timeout($0, path: path + ".timeout") },
-            retries: members["retries"].flatMap { retries($0, path: path + ".retries") },
-            isOptional: members["optional"].flatMap { boolean($0, path: path + ".optional") } ?? false,
-            isOnDemand: members["onDemand"].flatMap { boolean($0, path: path + ".onDemand") } ?? false,
-            priority: members["priority"].flatMap { priority($0, path: path + ".priority") } ?? .normal,
-            environment: members["env"].flatMap { environment($0, path: path + ".env") } ?? [:],
-            workingDirectory: members["cwd"].flatMap { workingDirectory($0, path: path + ".cwd") },
-            stop: members["stop"].flatMap { shellLine($0, path: path + ".stop", ifEmpty: "leave \"stop\" out when nothing needs undoing") },
-            ready: members["ready"].flatMap { readiness($0, path: path + ".ready", hasRun: members["run"] != nil) })
+            estimate: members["estimate"].flatMap { duration($0, path: path() + ".estimate") },
+            budget: members["budget"].flatMap { budget($0, path: path() + ".budget") },
+            timeout: members["timeout"].flatMap { timeout($0, path: path() + ".timeout") },
+            retries: members["retries"].flatMap { retries($0, path: path() + ".retries") },
+            isOptional: members["optional"].flatMap { boolean($0, path: path() + ".optional") } ?? false,
+            isOnDemand: members["onDemand"].flatMap { boolean($0, path: path() + ".onDemand") } ?? false,
+            priority: members["priority"].flatMap { priority($0, path: path() + ".priority") } ?? .normal,
+            environment: members["env"].flatMap { environment($0, path: path() + ".env") } ?? [:],
+            workingDirectory: members["cwd"].flatMap { workingDirectory($0, path: path() + ".cwd") },
+            stop: members["stop"].flatMap { shellLine($0, path: path() + ".stop", ifEmpty: "leave \"stop\" out when nothing needs undoing") },
+            ready: members["ready"].flatMap { readiness($0, path: path() + ".ready", hasRun: members["run"] != nil) })
         return CommandSource(
-            command: command, manifestIndex: index, path: path, idLocation: idMember.valueLocation,
+            command: command, manifestIndex: index, idLocation: idMember.valueLocation,
             dependencyIndexes: dependencies.map(\.index), dependencyLocations: dependencies.map(\.location),
             dependenciesLocation: members["dependencies"]?.keyLocation ?? idMember.keyLocation)
     }
@@ -145,9 +148,9 @@ struct ManifestDecoder {
     // MARK: - Objects
 
     /// The members of an object by key, reporting unknown and repeated keys; `nil` if not an object.
-    mutating func object(_ element: JSONElement, path: String, allowed: [String], what: String) -> JSONMembers? {
+    mutating func object(_ element: JSONElement, path: @autoclosure () -> String, allowed: [String], what: String) -> JSONMembers? {
         guard case .object(let members) = element.value else {
-            report(element.location, path, "expected \(what) as an object, found \(element.value.kindName)")
+            report(element.location, path(), "expected \(what) as an object, found \(element.value.kindName)")
             return nil
         }
         for member in members where !allowed.contains(member.key) {
@@ -156,12 +159,13 @@ struct ManifestDecoder {
                 Self.keySynonyms[member.key].flatMap { allowed.contains($0) ? $0 : nil }
                 ?? IdentifierSuggestion.closest(to: member.key, in: allowed)
             let hint = meant.map { " (did you mean \"\($0)\"?)" } ?? ""
+            let path = path()
             report(
                 member.keyLocation, path.isEmpty ? key : "\(path).\(key)",
                 "unknown key \(MessageQuoting.quoted(member.key))\(hint); allowed keys: " + allowed.joined(separator: ", "))
         }
         // Problems are put in document order afterwards, so the two passes do not reorder them.
-        return self.members(members.filter { allowed.contains($0.key) }, path: path)
+        return self.members(members.filter { allowed.contains($0.key) }, path: path())
     }
 
     /// Records a problem.
@@ -174,11 +178,17 @@ struct ManifestDecoder {
 struct CommandSource {
     let command: ManifestCommand
     let manifestIndex: Int
-    /// `commands[4] ("database")`.
-    let path: String
     let idLocation: JSONLocation
     /// For each of `command.dependencies`, its position in the written array and its place.
     let dependencyIndexes: [Int]
     let dependencyLocations: [JSONLocation]
     let dependenciesLocation: JSONLocation
+
+    /// `commands[4] ("database")`: how messages name the command.
+    var path: String { Self.path(index: manifestIndex, id: command.id.rawValue) }
+
+    /// `commands[4] ("database")`, or `commands[4]` for a command without a usable id.
+    static func path(index: Int, id: String?) -> String {
+        "commands[\(index)]" + (id.map { " (\(MessageQuoting.quoted($0)))" } ?? "")
+    }
 }
