@@ -51,8 +51,9 @@ struct LaunchedChild: Sendable {
     let pidfd: Int32
 }
 
-/// What other threads hand to the engine's thread: the lock-guarded half of the engine's state. Every field is
-/// taken in one batch by the loop; `sleeping` tells a sender whether the loop must be woken.
+/// What other threads hand to the engine's thread: the lock-guarded half of the engine's state. The loop takes the
+/// queued work in one batch each turn (arrived launches also when it needs them at once); `sleeping` tells a sender
+/// whether the loop must be woken.
 struct EngineInbox: Sendable {
     /// Swift jobs of tasks that prefer the engine as their executor, in order.
     var jobs: [UnownedJob] = []
@@ -86,11 +87,13 @@ struct EngineInbox: Sendable {
         var killsAtOnce: Bool
         var reapsOrphans: Bool
 
-        /// Nothing to do but wait (having taken in the launches, which need nothing more until an exit or a stop).
+        /// Nothing to do but wait (having taken in the launches, which need nothing more before an exit, a stop or
+        /// the next round of housekeeping).
         var isEmpty: Bool { jobs.isEmpty && spawns.isEmpty && stops.isEmpty && exits.isEmpty }
     }
 
-    /// Takes everything queued; marks the loop as sleeping when there was nothing (it sleeps next).
+    /// Takes everything queued; marks the loop as sleeping when there was nothing but arrived launches (it takes
+    /// them in, then sleeps).
     mutating func take() -> Batch {
         let batch = Batch(
             jobs: jobs, spawns: spawns, stops: stops, exits: exits, launched: launched, killsAtOnce: killsAtOnce,

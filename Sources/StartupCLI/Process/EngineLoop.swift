@@ -31,9 +31,9 @@ struct RunningChild {
     }
 }
 
-/// The engine's thread. Each turn takes what other threads posted (in one lock), hands the requested spawns to the
-/// launch threads, takes in the children they made, stops the cancelled ones, runs the queued jobs, then collects
-/// exits (sleeping in the wait set only when there was nothing to do) and reaps them, resuming their tasks.
+/// The engine's thread. Each turn takes what other threads posted (in one lock), takes in the children the launch
+/// threads made, hands the requested spawns to the launch threads, stops the cancelled ones, runs the queued jobs,
+/// then collects exits (sleeping in the wait set when nothing else was posted) and reaps them, resuming their tasks.
 ///
 /// Signalling and reaping happen only here, so a group is signalled only while its leader is unreaped (running
 /// or a zombie), when its pid and process-group id cannot have been reused.
@@ -70,8 +70,8 @@ struct EngineLoop {
     /// Two threads make spawns: one child execs while the next is being set up, and the loop never waits for either.
     private static let launchThreadCount = 2
 
-    /// Runs forever. Each turn hands the new spawn requests to the launch threads (in the order they came),
-    /// registers the children they made, applies stops, runs the queued jobs, and reaps the exits.
+    /// Runs forever. Each turn registers the children the launch threads made, hands the new spawn requests to them
+    /// (in the order they came), applies stops, runs the queued jobs, and reaps the exits.
     mutating func run() -> Never {
         while true {
             let batch = engine.inbox.withLock { $0.take() }
@@ -127,7 +127,14 @@ struct EngineLoop {
         var stopped: [UInt64] = []
         var exited: [(token: UInt64, error: Int32)] = []
         for launch in launches {
-            guard let (request, marker, wasStopped) = launching.removeValue(forKey: launch.token) else { continue }
+            guard let (request, marker, wasStopped) = launching.removeValue(forKey: launch.token) else {
+                // Never happens (each launch arrives once); if it did, its pidfd is not left in the wait set.
+                if launch.pidfd >= 0 {
+                    engine.waitSet.remove(pidfd: launch.pidfd)
+                    _ = closeDescriptor(launch.pidfd)
+                }
+                continue
+            }
             let pid: pid_t
             switch launch.result {
             case .failure(let failure):
@@ -171,7 +178,7 @@ struct EngineLoop {
             for token in underway { launching[token]?.stopped = true }
             if !underway.isEmpty { registerArrivals(awaiting: underway) }
         }
-        guard tokens.contains(where: { children[$0] != nil }) else { return }
+        guard tokens.contains(where: { children[$0].map { $0.signal == nil } ?? false }) else { return }
         let processes = ProcessTree.snapshot()
         for token in tokens {
             guard var child = children[token], child.signal == nil else { continue }
@@ -269,17 +276,19 @@ struct EngineLoop {
             var info = siginfo_t()
             guard waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) == 0 else { return }
             let pid = info.childPid
-            // A child a launch thread made and has not reported yet is not known by its pid: while any is in
-            // flight, an unknown exited child may be one, and it waits for the next sweep.
+            // A child a launch thread made and the loop has not taken in yet (it may wait in the inbox) is not
+            // known by its pid: while any is in flight, an unknown exited child may be one, and it waits for the
+            // next sweep.
             guard pid > 0, tokensByPid[pid] == nil, launching.isEmpty else { return }
             var status: Int32 = 0
             _ = waitpid(pid, &status, WNOHANG)
         }
     }
 
-    /// Whether there is housekeeping to do: orphans to reap, or running children's output to trim.
+    /// Whether there is housekeeping to do: orphans to reap, or running children's output to trim, counting the
+    /// launches not taken in yet (their arrival does not wake the loop; the next round takes them in).
     private var needsHousekeeping: Bool {
-        reapsOrphans || children.values.contains { $0.captureDescriptor != nil }
+        reapsOrphans || !launching.isEmpty || children.values.contains { $0.captureDescriptor != nil }
     }
 
     /// Reaps exited orphans and trims the capture files of running children to their tails, when due. Called every

@@ -26,7 +26,7 @@ final class LaunchThreads: Sendable {
     /// Counts the pending spawns; a thread waits on it for the next.
     private let available = DispatchSemaphore(value: 0)
 
-    /// Starts `count` threads that post each spawn's result to `engine`.
+    /// Starts `count` threads that hand each launch over to `engine`.
     init(count: Int, engine: ProcessEngine) {
         for _ in 0..<count {
             DedicatedThread.run { [self] in serve(engine) }

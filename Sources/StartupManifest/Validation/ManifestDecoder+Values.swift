@@ -97,16 +97,16 @@ extension ManifestDecoder {
         }
         var environment: [String: String] = [:]
         for variable in members {
-            let variablePath = "\(path()).\(MessageQuoting.escaped(variable.key))"
+            func variablePath() -> String { "\(path()).\(MessageQuoting.escaped(variable.key))" }
             guard !variable.key.isEmpty, !variable.key.contains("="), !variable.key.unicodeScalars.contains("\0") else {
-                report(variable.keyLocation, variablePath, "invalid variable name \(MessageQuoting.quoted(variable.key))")
+                report(variable.keyLocation, variablePath(), "invalid variable name \(MessageQuoting.quoted(variable.key))")
                 continue
             }
             guard environment[variable.key] == nil else {
-                report(variable.keyLocation, variablePath, "duplicate variable \(MessageQuoting.quoted(variable.key))")
+                report(variable.keyLocation, variablePath(), "duplicate variable \(MessageQuoting.quoted(variable.key))")
                 continue
             }
-            if let value = string(variable, path: variablePath) { environment[variable.key] = value }
+            if let value = string(variable, path: variablePath()) { environment[variable.key] = value }
         }
         return environment
     }

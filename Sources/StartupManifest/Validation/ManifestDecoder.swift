@@ -113,7 +113,8 @@ struct ManifestDecoder {
             if case .array(let elements) = member.value {
                 dependencies.reserveCapacity(elements.count)
                 for (position, dependency) in elements.enumerated() {
-                    if let dependencyID = identifier(dependency.value, at: dependency.location, path: "\(path()).dependencies[\(position)]") {
+                    if let dependencyID = identifier(dependency.value, at: dependency.location, path: "\(path()).dependencies[\(position)]")
+                    {
                         dependencies.append((dependencyID, position, dependency.location))
                     }
                 }
@@ -137,7 +138,9 @@ struct ManifestDecoder {
             priority: members["priority"].flatMap { priority($0, path: path() + ".priority") } ?? .normal,
             environment: members["env"].flatMap { environment($0, path: path() + ".env") } ?? [:],
             workingDirectory: members["cwd"].flatMap { workingDirectory($0, path: path() + ".cwd") },
-            stop: members["stop"].flatMap { shellLine($0, path: path() + ".stop", ifEmpty: "leave \"stop\" out when nothing needs undoing") },
+            stop: members["stop"].flatMap {
+                shellLine($0, path: path() + ".stop", ifEmpty: "leave \"stop\" out when nothing needs undoing")
+            },
             ready: members["ready"].flatMap { readiness($0, path: path() + ".ready", hasRun: members["run"] != nil) })
         return CommandSource(
             command: command, manifestIndex: index, idLocation: idMember.valueLocation,
