@@ -270,6 +270,27 @@ import Testing
         }
     }
 
+    #if os(Linux)
+        /// A running command's long output is cut to its tail while it runs, not only once it ends, also when it
+        /// is the only command (no other child keeps the engine's housekeeping going). The child watches its own
+        /// output file's allocated blocks shrink (a bounded wait inside the child), then reports them.
+        @Test func aRunningCommandsLongOutput_isTrimmedWhileItRuns() async {
+            let blocks = "stat -L -c %b /proc/$$/fd/1"
+            let outcome = await sh(
+                """
+                head -c 3000000 /dev/zero
+                i=0
+                while [ "$(\(blocks))" -gt 1024 ] && [ $i -lt 3000 ]; do sleep 0.01; i=$((i+1)); done
+                echo; echo "blocks $(\(blocks))"
+                """)
+            #expect(outcome.termination == .exited(0))
+            #expect(outcome.outputTruncated)
+            let report = Support.text(outcome).split(separator: "\n").last.map(String.init) ?? ""
+            let allocated = Int(report.dropFirst("blocks ".count)) ?? .max
+            #expect(report.hasPrefix("blocks ") && allocated <= 1024, "512-byte blocks still held: \(report)")
+        }
+    #endif
+
     // MARK: working directory, environment, PATH
 
     /// The working directory is honoured with addchdir_np and with the shell fallback.
