@@ -25,8 +25,8 @@ extension SavedRun {
     /// Writes the report, pretty-printed, so that readers see the old file or the whole new one,
     /// never a half-written file; missing parent folders are made.
     ///
-    /// - Throws: The file system's error when the folder cannot be made or the file written.
-    public func save(to path: String) throws {
+    /// - Throws: ``FileWriteError`` when the folder cannot be made or the file written.
+    public func save(to path: String) throws(FileWriteError) {
         try AtomicFileWriter.write(json().text(pretty: true) + "\n", to: path)
     }
 }

@@ -1,7 +1,12 @@
-import Foundation
 import StartupCLI
 
-let environment = ProcessInfo.processInfo.environment
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+let environment = ProcessEnvironment.current()
 let console = Console.standard(environment: environment)
 let code = await StartupTool.main(
     Array(CommandLine.arguments.dropFirst()), environment: environment, console: console, handlesSignals: true)

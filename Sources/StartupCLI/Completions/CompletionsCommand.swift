@@ -1,5 +1,10 @@
-import Foundation
 import StartupManifest
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// `startup completions`: prints a shell's completion script, or, for the scripts,
 /// the command ids of a manifest.

@@ -1,4 +1,3 @@
-import Foundation
 import StartupManifest
 
 /// Turns a manifest's command lines into process specs. The environment every command starts from
@@ -7,7 +6,7 @@ struct ProcessSpecMaker {
     /// The CLI's environment with the manifest's defaults applied, without a process token.
     private let baseEnvironment: [String: String]
     /// The folder relative `cwd` values are relative to.
-    private let manifestDirectory: URL
+    private let manifestDirectory: String
     /// The directory of commands without a `cwd` of their own.
     private let defaultDirectory: String
     /// This process's working directory: children start there without a chdir.
@@ -24,7 +23,7 @@ struct ProcessSpecMaker {
         base.merge(manifest.defaults.environment) { _, new in new }
         base[ProcessSpec.processTokenVariable] = nil  // the engine gives each process its own
         baseEnvironment = base
-        self.manifestDirectory = URL(fileURLWithPath: manifestDirectory, isDirectory: true)
+        self.manifestDirectory = manifestDirectory
         defaultDirectory = manifest.defaults.workingDirectory ?? "."
         self.currentDirectory = currentDirectory
         self.output = output
@@ -49,7 +48,7 @@ struct ProcessSpecMaker {
         if let known = resolvedDirectories[directory] { return known }
         let path =
             directory.hasPrefix("/")
-            ? directory : URL(fileURLWithPath: directory, relativeTo: manifestDirectory).standardizedFileURL.path
+            ? directory : FilePaths.standardized(directory, in: manifestDirectory)
         let resolved = path == currentDirectory ? nil : path
         resolvedDirectories[directory] = resolved
         return resolved

@@ -1,4 +1,3 @@
-import Foundation
 import StartupKit
 import StartupManifest
 import StartupReporting
@@ -65,7 +64,7 @@ enum RunCommand {
         let saved = SavedRun(
             report: report,
             settings: RunSettings(
-                manifestPath: URL(fileURLWithPath: options.file).standardizedFileURL.path, isSimulated: options.simulate,
+                manifestPath: FilePaths.standardized(options.file), isSimulated: options.simulate,
                 jobs: options.jobs, wallBudget: options.budget,
                 budgets: Dictionary(
                     manifest.commands.compactMap { command in command.budget.map { (command.id, $0) } },

@@ -1,4 +1,3 @@
-import Foundation
 import StartupKit
 import StartupManifest
 
@@ -21,7 +20,7 @@ struct ShellExecution: Sendable {
     static let cutNote =
         "[… earlier output cut here: grouped output keeps the last \(CaptureFile.tailLimit / 1024) KiB of each command; --output stream shows all of it]\n"
     /// This process's working directory, where children start unless told otherwise.
-    private let currentDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
+    private let currentDirectory = FilePaths.standardized(FilePaths.currentDirectory() ?? ".")
 
     /// The binding of every command that has a `run` line.
     func binding(for manifest: Manifest) -> ManifestBinding {

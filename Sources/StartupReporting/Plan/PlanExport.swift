@@ -1,4 +1,3 @@
-import Foundation
 import StartupKit
 
 /// Machine-readable forms of a plan: JSON, a Graphviz digraph and a Mermaid flowchart.
@@ -62,7 +61,7 @@ public enum PlanExport {
         for (position, id) in plan.ids.enumerated() { names[id] = "c\(position)" }
         var lines = ["flowchart LR"]
         for id in plan.ids {
-            let label = id.rawValue.replacingOccurrences(of: "\"", with: "#quot;")
+            let label = id.rawValue.replacing("\"", with: "#quot;")
             lines.append("  \(names[id]!)[\"\(label)\"]")
         }
         for id in plan.ids {
@@ -85,6 +84,6 @@ public enum PlanExport {
     }
 
     private static func quoted(_ id: CommandID) -> String {
-        "\"" + id.rawValue.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        "\"" + id.rawValue.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import StartupKit
 import StartupManifest
 import StartupReporting
@@ -23,7 +22,7 @@ enum PlotCommand {
     /// `startup run commands.json`, after the manifest the report names.
     static func title(of run: SavedRun, report: String) -> String {
         let name =
-            run.settings.manifestPath.map { URL(fileURLWithPath: $0).lastPathComponent } ?? URL(fileURLWithPath: report).lastPathComponent
+            FilePaths.lastComponent(run.settings.manifestPath ?? report)
         return "startup run \(name)"
     }
 

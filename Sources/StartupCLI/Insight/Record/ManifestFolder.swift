@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The folder a manifest stands for: what its `cwd` values are relative to, where commands start, and where
 /// `.startup/` (the last run's report, the trace) goes.
@@ -11,8 +15,8 @@ enum ManifestFolder {
     /// The folder's path: the manifest's folder (absolute), or the current directory.
     static func path(forManifest file: String) -> String {
         hasFolderOfItsOwn(file)
-            ? URL(fileURLWithPath: file).deletingLastPathComponent().path
-            : FileManager.default.currentDirectoryPath
+            ? FilePaths.folder(of: file)
+            : FilePaths.currentDirectory() ?? "."
     }
 
     /// The folder as the user would write it before a file name: `""` for a manifest given as `commands.json` (or
@@ -27,7 +31,7 @@ enum ManifestFolder {
     /// where it is read).
     private static func hasFolderOfItsOwn(_ file: String) -> Bool {
         guard file != "-" else { return false }
-        let folder = URL(fileURLWithPath: file).deletingLastPathComponent().standardizedFileURL.path
+        let folder = FilePaths.standardized(FilePaths.folder(of: file))
         for system in ["/dev", "/proc"] where folder == system || folder.hasPrefix(system + "/") {
             return false
         }

@@ -1,7 +1,12 @@
-import Foundation
 import StartupKit
 import StartupManifest
 import StartupReporting
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Finds, reads and writes run reports for the subcommands, turning failures into the message
 /// and exit code the user sees: 66 for a missing or unreadable file, 65 for one that is not a
@@ -10,8 +15,8 @@ enum ReportFiles {
     /// `.startup/last-run.json` in the manifest's folder (see `ManifestFolder`): where `startup run`
     /// saves its report and `startup plan` looks for it, unless `--report` says otherwise.
     static func defaultPath(forManifest file: String) -> String {
-        URL(fileURLWithPath: ManifestFolder.path(forManifest: file), isDirectory: true)
-            .appendingPathComponent(".startup/last-run.json").path
+        let folder = ManifestFolder.path(forManifest: file)
+        return (folder == "/" ? "" : folder) + "/.startup/last-run.json"
     }
 
     /// The default report's path as the user would write it: `.startup/last-run.json` for a
@@ -33,7 +38,7 @@ enum ReportFiles {
     /// The last run's report, if there is a usable one: a missing file is no report, and one that
     /// cannot be used is reported as a warning and ignored.
     static func lastRun(_ path: String, console: Console) -> SavedRun? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard access(path, F_OK) == 0 else { return nil }
         do {
             return try SavedRun.load(path: path)
         } catch {
@@ -52,7 +57,8 @@ enum ReportFiles {
             return true
         } catch {
             console.err(
-                "\(isWarning ? "warning" : "error"): cannot write the \(what) to \(MessageQuoting.escaped(path)): \(error.localizedDescription)\n"
+                "\(isWarning ? "warning" : "error"): cannot write the \(what) to \(MessageQuoting.escaped(path)): \(error.reason)"
+                    + (error.folder.map { " (making the folder \(MessageQuoting.escaped($0)))" } ?? "") + "\n"
             )
             return false
         }

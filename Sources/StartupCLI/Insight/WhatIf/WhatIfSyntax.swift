@@ -41,7 +41,7 @@ enum WhatIfSyntax {
         case "drop": return .drop(CommandID(argument))
         case "detach", "defer": return .detach(CommandID(argument))
         case "cut":
-            guard let arrow = argument.range(of: "->") else {
+            guard let arrow = argument.firstRange(of: "->") else {
                 throw WhatIfError(
                     message: "cut needs DEPENDENCY->DEPENDENT, such as cut=auth-session->router, not \(MessageQuoting.quoted(argument))")
             }

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+@testable import StartupReporting
+
+@Suite struct AtomicFileWriterTests {
+    private let folder: String
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("atomic-writer-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    private func contents(_ path: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: path).sorted()
+    }
+
+    @Test func writesTheText_makingMissingFolders_andLeavesNoTemporaryFile() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/a/b/report.json"
+        try AtomicFileWriter.write("{\"é\": 1}\n", to: path)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "{\"é\": 1}\n")
+        #expect(try contents(folder + "/a/b") == ["report.json"])
+    }
+
+    @Test func replacesAnOldFileWhole() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/report.json"
+        try String(repeating: "old ", count: 10_000).write(toFile: path, atomically: false, encoding: .utf8)
+        try AtomicFileWriter.write("new", to: path)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "new")
+        #expect(try contents(folder) == ["report.json"])
+    }
+
+    @Test func aFileWhereAFolderShouldBe_isNamed_andNothingIsLeft() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "".write(toFile: folder + "/blocker", atomically: false, encoding: .utf8)
+        #expect(throws: FileWriteError(path: folder + "/blocker/sub/r.json", code: ENOTDIR, folder: folder + "/blocker")) {
+            try AtomicFileWriter.write("x", to: folder + "/blocker/sub/r.json")
+        }
+        #expect(try contents(folder) == ["blocker"])
+    }
+
+    @Test func aFolderInTheFilesPlace_failsTheRename_andTheTemporaryFileIsRemoved() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/report.json/inside", withIntermediateDirectories: true)
+        let error = #expect(throws: FileWriteError.self) { try AtomicFileWriter.write("x", to: folder + "/report.json") }
+        #expect(error?.code == EISDIR)
+        #expect(error?.description == "is a directory")
+        #expect(try contents(folder) == ["report.json"])
+    }
+
+    @Test func aRelativePath_isRelativeToTheCurrentFolder() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // The temporary folder, reached from the current one by `..` up to the root: no chdir, which
+        // would move every test running beside this one.
+        let depth = FileManager.default.currentDirectoryPath.split(separator: "/").count
+        let relative = String(repeating: "../", count: depth) + folder.dropFirst()
+        try AtomicFileWriter.write("below", to: relative + "/made/below.json")
+        #expect(try String(contentsOfFile: folder + "/made/below.json", encoding: .utf8) == "below")
+        #expect(try contents(folder + "/made") == ["below.json"])
+    }
+
+    @Test func theMessageNamesTheFolderThatCouldNotBeMade() {
+        #expect(FileWriteError(path: "out/r.json", code: ENOTDIR, folder: "out").description == "not a directory (making the folder out)")
+        #expect(FileWriteError(path: "r.json", code: EACCES).description == "permission denied")
+    }
+}
