@@ -17,7 +17,7 @@ package struct ExitCode: RawRepresentable, Error, Sendable, Hashable {
     package static let usage = ExitCode(rawValue: 64)
     /// The manifest was read but is invalid.
     package static let invalidManifest = ExitCode(rawValue: 65)
-    /// The manifest file is missing, a directory, or unreadable.
+    /// The manifest file is missing, a directory, unreadable, or over 256 MiB.
     package static let manifestUnreadable = ExitCode(rawValue: 66)
     /// A file could not be written (such as the trace).
     package static let cannotCreate = ExitCode(rawValue: 73)

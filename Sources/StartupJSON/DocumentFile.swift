@@ -16,16 +16,21 @@ package enum DocumentFile {
         path == standardInputPath ? "<stdin>" : path
     }
 
+    /// The most a document may hold: 256 MiB, far more than a manifest of a million commands, and a
+    /// bound for a device that never ends (`/dev/zero`).
+    package static let sizeLimit = 256 << 20
+
     /// The document's bytes, read to the end with blocking reads, so a pipe whose writer is slow
     /// is waited for rather than refused.
     ///
     /// - Parameters:
     ///   - path: Absolute or relative to the current directory, or `-` for standard input.
     ///   - kind: What the file should be, for the message (`"a manifest file"`).
+    ///   - limit: The most bytes it may hold.
     /// - Throws: ``DocumentError`` with code `.unreadable` naming the reason.
-    package static func bytes(atPath path: String, kind: String) throws(DocumentError) -> [UInt8] {
+    package static func bytes(atPath path: String, kind: String, limit: Int = sizeLimit) throws(DocumentError) -> [UInt8] {
         if path == standardInputPath {
-            return try read(STDIN_FILENO, path: path)
+            return try read(STDIN_FILENO, path: path, limit: limit)
         }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
@@ -36,16 +41,19 @@ package enum DocumentFile {
         if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
             throw unreadable(path, reason(EISDIR, kind: kind))
         }
-        return try read(descriptor, path: path)
+        return try read(descriptor, path: path, limit: limit)
     }
 
-    /// Everything `descriptor` holds, to its end.
-    private static func read(_ descriptor: Int32, path: String) throws(DocumentError) -> [UInt8] {
+    /// Everything `descriptor` holds, to its end, if that is at most `limit` bytes.
+    private static func read(_ descriptor: Int32, path: String, limit: Int) throws(DocumentError) -> [UInt8] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress!, $0.count) }
             if count > 0 {
+                guard bytes.count + count <= limit else {
+                    throw unreadable(path, "is larger than \(limit >> 20) MiB, the most a document may hold")
+                }
                 bytes += chunk[..<count]
             } else if count == 0 {
                 return bytes

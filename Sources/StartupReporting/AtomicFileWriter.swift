@@ -7,37 +7,65 @@
 /// Writes a file so that readers see the old content or the whole new one, never a half-written
 /// file: the text goes to a new temporary file beside it, which is then renamed over it. The file
 /// is not flushed to the disk (no `fsync`): a crash of the machine, not of the process, may lose the
-/// new content, as it may for make's and ninja's files.
+/// new content, as it may for make's and ninja's files. A path naming a device or a FIFO
+/// (`/dev/stdout`, `/dev/null`) is written to in place: renaming over it would replace it.
 package enum AtomicFileWriter {
-    /// Writes `text` to `path`, making missing parent folders.
+    /// Writes `text` to `path`, making missing parent folders. A trailing `/` or `.` component names
+    /// the same file (`out/r.json/` is `out/r.json`), as it did when Foundation wrote these files.
     ///
     /// - Throws: ``FileWriteError`` when the folder cannot be made or the file written; the
     ///   temporary file is removed and the old file, if any, is left as it was.
     package static func write(_ text: String, to path: String) throws(FileWriteError) {
-        let folder = folder(of: path)
-        var (descriptor, temporary) = createTemporary(beside: path, in: folder)
+        let file = fileName(path)
+        guard let name = file.split(separator: "/").last, name != ".." else { throw FileWriteError(path: path, code: EISDIR) }
+        var text = text
+        var status = stat()
+        if stat(file, &status) == 0, status.st_mode & S_IFMT == S_IFCHR || status.st_mode & S_IFMT == S_IFIFO {
+            return try writeInPlace(&text, to: file, reportedAs: path)
+        }
+        let folder = folder(of: file)
+        var (descriptor, temporary) = createTemporary(named: String(name), in: folder)
         if descriptor < 0, errno == ENOENT || errno == ENOTDIR {
             try makeFolders(folder, for: path)
-            (descriptor, temporary) = createTemporary(beside: path, in: folder)
+            (descriptor, temporary) = createTemporary(named: String(name), in: folder)
         }
         guard descriptor >= 0 else { throw FileWriteError(path: path, code: errno) }
-        var text = text
         var failure = text.withUTF8 { writeAll($0, to: descriptor) }
         if close(descriptor) != 0, failure == 0 { failure = errno }
-        if failure == 0, rename(temporary, path) != 0 { failure = errno }
+        if failure == 0, rename(temporary, file) != 0 { failure = errno }
         if failure != 0 {
             unlink(temporary)
             throw FileWriteError(path: path, code: failure)
         }
     }
 
-    /// A new file beside `path` (`.name.<random>.tmp`), opened for writing, and its path; the
-    /// descriptor is negative, with `errno` set, when none could be made.
-    private static func createTemporary(beside path: String, in folder: String) -> (Int32, String) {
-        let name = path.split(separator: "/").last.map(String.init) ?? "file"
+    /// Writes to a device or FIFO that is there already, without creating or truncating anything.
+    private static func writeInPlace(_ text: inout String, to file: String, reportedAs path: String) throws(FileWriteError) {
+        let descriptor = open(file, O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileWriteError(path: path, code: errno) }
+        var failure = text.withUTF8 { writeAll($0, to: descriptor) }
+        if close(descriptor) != 0, failure == 0 { failure = errno }
+        if failure != 0 { throw FileWriteError(path: path, code: failure) }
+    }
+
+    /// `path` without empty and `.` components: `out//./r.json/` is `out/r.json`.
+    private static func fileName(_ path: String) -> String {
+        let joined = path.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
+        return path.hasPrefix("/") ? "/" + joined : joined
+    }
+
+    /// A new file in `folder` for the file `name` (`.name.<random>.tmp`, the name cut so that it stays
+    /// within a file name's 255 bytes), opened for writing, and its path; the descriptor is negative,
+    /// with `errno` set, when none could be made.
+    private static func createTemporary(named name: String, in folder: String) -> (Int32, String) {
+        var stem = ""
+        for character in name {
+            guard stem.utf8.count + character.utf8.count <= 200 else { break }
+            stem.append(character)
+        }
         var temporary = ""
         for _ in 0..<8 {
-            temporary = (folder == "/" ? "/" : folder + "/") + ".\(name).\(UInt32.random(in: .min ... .max)).tmp"
+            temporary = (folder == "/" ? "/" : folder + "/") + ".\(stem).\(UInt32.random(in: .min ... .max)).tmp"
             let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
             if descriptor >= 0 || errno != EEXIST { return (descriptor, temporary) }
         }

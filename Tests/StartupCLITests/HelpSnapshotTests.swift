@@ -56,7 +56,7 @@ import Testing
           N    with -- CMD: CMD's own exit status (128 + the signal if a signal killed it)
           64   usage error: unknown subcommand, option or target, bad value
           65   the manifest or report file was read but is invalid (every problem is listed)
-          66   the manifest or report file is missing, a directory, or unreadable
+          66   the manifest or report file is missing, a directory, unreadable, or over 256 MiB
           73   a file could not be written (trace, report, plot)
           74   standard output could not be written (a full disk, > /dev/full)
           130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
@@ -104,7 +104,7 @@ import Testing
           N    with -- CMD: CMD's own exit status (128 + the signal if a signal killed it)
           64   usage error: unknown subcommand, option or target, bad value
           65   the manifest or report file was read but is invalid (every problem is listed)
-          66   the manifest or report file is missing, a directory, or unreadable
+          66   the manifest or report file is missing, a directory, unreadable, or over 256 MiB
           73   a file could not be written (trace, report, plot)
           74   standard output could not be written (a full disk, > /dev/full)
           130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
@@ -179,7 +179,7 @@ import Testing
           N    with -- CMD: CMD's own exit status (128 + the signal if a signal killed it)
           64   usage error: unknown subcommand, option or target, bad value
           65   the manifest or report file was read but is invalid (every problem is listed)
-          66   the manifest or report file is missing, a directory, or unreadable
+          66   the manifest or report file is missing, a directory, unreadable, or over 256 MiB
           73   a file could not be written (trace, report, plot)
           74   standard output could not be written (a full disk, > /dev/full)
           130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
@@ -204,7 +204,7 @@ import Testing
           N    with -- CMD: CMD's own exit status (128 + the signal if a signal killed it)
           64   usage error: unknown subcommand, option or target, bad value
           65   the manifest or report file was read but is invalid (every problem is listed)
-          66   the manifest or report file is missing, a directory, or unreadable
+          66   the manifest or report file is missing, a directory, unreadable, or over 256 MiB
           73   a file could not be written (trace, report, plot)
           74   standard output could not be written (a full disk, > /dev/full)
           130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
@@ -234,7 +234,7 @@ import Testing
           N    with -- CMD: CMD's own exit status (128 + the signal if a signal killed it)
           64   usage error: unknown subcommand, option or target, bad value
           65   the manifest or report file was read but is invalid (every problem is listed)
-          66   the manifest or report file is missing, a directory, or unreadable
+          66   the manifest or report file is missing, a directory, unreadable, or over 256 MiB
           73   a file could not be written (trace, report, plot)
           74   standard output could not be written (a full disk, > /dev/full)
           130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
@@ -264,7 +264,7 @@ import Testing
           N    with -- CMD: CMD's own exit status (128 + the signal if a signal killed it)
           64   usage error: unknown subcommand, option or target, bad value
           65   the manifest or report file was read but is invalid (every problem is listed)
-          66   the manifest or report file is missing, a directory, or unreadable
+          66   the manifest or report file is missing, a directory, unreadable, or over 256 MiB
           73   a file could not be written (trace, report, plot)
           74   standard output could not be written (a full disk, > /dev/full)
           130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
@@ -298,7 +298,7 @@ import Testing
           N    with -- CMD: CMD's own exit status (128 + the signal if a signal killed it)
           64   usage error: unknown subcommand, option or target, bad value
           65   the manifest or report file was read but is invalid (every problem is listed)
-          66   the manifest or report file is missing, a directory, or unreadable
+          66   the manifest or report file is missing, a directory, unreadable, or over 256 MiB
           73   a file could not be written (trace, report, plot)
           74   standard output could not be written (a full disk, > /dev/full)
           130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed

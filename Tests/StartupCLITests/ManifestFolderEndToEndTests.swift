@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import StartupCLI
+
 /// A manifest with no folder of its own (`-f <(generate-manifest)`, a pipe as `/dev/stdin`): its commands start in,
 /// and `.startup/` goes to, the current directory, as for `-f -`; never `/dev/fd` or `/proc/<pid>/fd`.
 @Suite struct ManifestFolderEndToEndTests {
@@ -58,5 +60,29 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: folder.file(file)), "no \(file)")
         }
         #expect(!FileManager.default.fileExists(atPath: folder.file("ran-here")), "ran in the current directory")
+    }
+
+    /// A path with `..` after a symbolic link to a folder is the folder the kernel reaches (`link/..` is the link
+    /// target's parent): the manifest read, its commands' folder and `.startup/` agree on it.
+    @Test func run_throughALinkAndDotDot_runsWhereTheManifestIs() async throws {
+        let folder = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: folder.file("real/sub"), withIntermediateDirectories: true)
+        try folder.write("real/commands.json", manifest)
+        try FileManager.default.createSymbolicLink(atPath: folder.file("link"), withDestinationPath: "real/sub")
+        let result = try await StartupBinary.start(["run", "-f", "link/../commands.json"], in: folder.path).finish()
+        #expect(result.status == 0, "stderr: \(result.error)")
+        for file in ["real/ran-here", "real/.startup/last-run.json"] {
+            #expect(FileManager.default.fileExists(atPath: folder.file(file)), "no \(file)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.file("ran-here")), "ran in the current directory")
+    }
+
+    /// Only `/dev`, `/dev/fd` and `/proc` hold stand-ins for descriptors: a manifest in a folder below `/dev`
+    /// (`/dev/shm`) has that folder.
+    @Test func aManifestBelowDev_hasItsOwnFolder() throws {
+        #expect(ManifestFolder.path(forManifest: "/dev/shm/app/commands.json") == "/dev/shm/app")
+        #expect(ManifestFolder.path(forManifest: "/dev/stdin") == FileManager.default.currentDirectoryPath)
+        #expect(ManifestFolder.path(forManifest: "/dev/fd/63") == FileManager.default.currentDirectoryPath)
+        #expect(ManifestFolder.path(forManifest: "/proc/self/fd/0") == FileManager.default.currentDirectoryPath)
     }
 }

@@ -65,4 +65,28 @@ import Testing
         #expect(FileWriteError(path: "out/r.json", code: ENOTDIR, folder: "out").description == "not a directory (making the folder out)")
         #expect(FileWriteError(path: "r.json", code: EACCES).description == "permission denied")
     }
+
+    @Test func aTrailingSlashOrDot_namesTheSameFile_andMakesNoFolderOfIt() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try AtomicFileWriter.write("one", to: folder + "/out/r.json/")
+        try AtomicFileWriter.write("two", to: folder + "/out/./s.json/.")
+        #expect(try String(contentsOfFile: folder + "/out/r.json", encoding: .utf8) == "one")
+        #expect(try String(contentsOfFile: folder + "/out/s.json", encoding: .utf8) == "two")
+        #expect(try contents(folder + "/out") == ["r.json", "s.json"])
+        #expect(throws: FileWriteError(path: folder + "/out/..", code: EISDIR)) { try AtomicFileWriter.write("x", to: folder + "/out/..") }
+    }
+
+    @Test func aLongestFileName_fitsItsTemporaryFile() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let name = String(repeating: "é", count: 127) + "a"  // 255 bytes, the most a name may have
+        try AtomicFileWriter.write("long", to: folder + "/" + name)
+        #expect(try String(contentsOfFile: folder + "/" + name, encoding: .utf8) == "long")
+        #expect(try contents(folder) == [name])
+    }
+
+    @Test func aDevice_isWrittenToInPlace_notReplaced() throws {
+        try AtomicFileWriter.write("discarded", to: "/dev/null")
+        let type = try FileManager.default.attributesOfItem(atPath: "/dev/null")[.type] as? FileAttributeType
+        #expect(type == .typeCharacterSpecial)
+    }
 }

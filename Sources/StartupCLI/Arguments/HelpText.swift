@@ -12,7 +12,7 @@ package enum HelpText {
           N    with -- CMD: CMD's own exit status (128 + the signal if a signal killed it)
           64   usage error: unknown subcommand, option or target, bad value
           65   the manifest or report file was read but is invalid (every problem is listed)
-          66   the manifest or report file is missing, a directory, or unreadable
+          66   the manifest or report file is missing, a directory, unreadable, or over 256 MiB
           73   a file could not be written (trace, report, plot)
           74   standard output could not be written (a full disk, > /dev/full)
           130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed

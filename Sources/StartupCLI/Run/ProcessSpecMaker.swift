@@ -48,7 +48,7 @@ struct ProcessSpecMaker {
         if let known = resolvedDirectories[directory] { return known }
         let path =
             directory.hasPrefix("/")
-            ? directory : FilePaths.standardized(directory, in: manifestDirectory)
+            ? directory : FilePaths.absolute(directory, in: manifestDirectory)
         let resolved = path == currentDirectory ? nil : path
         resolvedDirectories[directory] = resolved
         return resolved

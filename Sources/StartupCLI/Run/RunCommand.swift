@@ -64,7 +64,7 @@ enum RunCommand {
         let saved = SavedRun(
             report: report,
             settings: RunSettings(
-                manifestPath: FilePaths.standardized(options.file), isSimulated: options.simulate,
+                manifestPath: FilePaths.absolute(options.file), isSimulated: options.simulate,
                 jobs: options.jobs, wallBudget: options.budget,
                 budgets: Dictionary(
                     manifest.commands.compactMap { command in command.budget.map { (command.id, $0) } },

@@ -20,7 +20,7 @@ struct ShellExecution: Sendable {
     static let cutNote =
         "[… earlier output cut here: grouped output keeps the last \(CaptureFile.tailLimit / 1024) KiB of each command; --output stream shows all of it]\n"
     /// This process's working directory, where children start unless told otherwise.
-    private let currentDirectory = FilePaths.standardized(FilePaths.currentDirectory() ?? ".")
+    private let currentDirectory = FilePaths.currentDirectory() ?? "."
 
     /// The binding of every command that has a `run` line.
     func binding(for manifest: Manifest) -> ManifestBinding {

@@ -73,6 +73,19 @@ import Testing
             ))
     }
 
+    @Test func run_reportToADevice_writesThroughIt_andReadsNoLastRunFromIt() async throws {
+        let folder = try TemporaryDirectory()
+        let file = try folder.write("commands.json", sample)
+        let (code, console) = await run(["run", "-f", file, "--report", "/dev/null", "--output", "quiet"])
+        #expect(code == .success)
+        #expect(!console.capturedError.contains("warning"), "\(console.capturedError)")
+        let type = try FileManager.default.attributesOfItem(atPath: "/dev/null")[.type] as? FileAttributeType
+        #expect(type == .typeCharacterSpecial)
+        // A device that never ends is not read as the last run (it ran out of memory before).
+        let (zero, _) = await run(["run", "-f", file, "--report", "/dev/zero", "--output", "quiet"])
+        #expect(zero == .success)
+    }
+
     // MARK: - Measured estimates
 
     @Test func plan_usesMeasuredDurationsForCommandsWithoutEstimates_andSaysWhich() async throws {

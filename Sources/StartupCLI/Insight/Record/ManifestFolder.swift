@@ -27,12 +27,13 @@ enum ManifestFolder {
         return file.hasPrefix("/") && folder.isEmpty ? "/" : folder.isEmpty ? "" : folder + "/"
     }
 
-    /// Whether `file` is a regular file outside `/dev` and `/proc` (a missing file counts: its error is reported
-    /// where it is read).
+    /// Whether `file` is a regular file that is not a stand-in for a descriptor: one in `/dev` or `/dev/fd`
+    /// (`/dev/stdin`), or under `/proc` (`/proc/self/fd/0`). A folder below `/dev`, such as `/dev/shm`, is a
+    /// folder of its own. A missing file counts: its error is reported where it is read.
     private static func hasFolderOfItsOwn(_ file: String) -> Bool {
         guard file != "-" else { return false }
         let folder = FilePaths.standardized(FilePaths.folder(of: file))
-        for system in ["/dev", "/proc"] where folder == system || folder.hasPrefix(system + "/") {
+        if folder == "/dev" || folder == "/dev/fd" || folder == "/proc" || folder.hasPrefix("/proc/") {
             return false
         }
         // stat, not FileManager's attributes, which also look up the owner's user and group names.

@@ -35,10 +35,13 @@ enum ReportFiles {
         }
     }
 
-    /// The last run's report, if there is a usable one: a missing file is no report, and one that
-    /// cannot be used is reported as a warning and ignored.
+    /// The last run's report, if there is a usable one: a missing file, or one that is not a regular
+    /// file, is no report, and one that cannot be used is reported as a warning and ignored.
     static func lastRun(_ path: String, console: Console) -> SavedRun? {
-        guard access(path, F_OK) == 0 else { return nil }
+        // Only a regular file: a device or FIFO given as --report (/dev/stdout) is where the report goes, not one
+        // to read (/dev/zero never ends, a FIFO waits for a writer).
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
         do {
             return try SavedRun.load(path: path)
         } catch {
