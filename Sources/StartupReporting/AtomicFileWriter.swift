@@ -39,10 +39,12 @@ package enum AtomicFileWriter {
         }
     }
 
-    /// Writes to a device or FIFO that is there already, without creating or truncating anything.
+    /// Writes to a device or FIFO that is there already, without creating or truncating anything. A FIFO
+    /// nobody reads fails at once (`ENXIO`) rather than waiting for a reader.
     private static func writeInPlace(_ text: inout String, to file: String, reportedAs path: String) throws(FileWriteError) {
-        let descriptor = open(file, O_WRONLY | O_CLOEXEC)
+        let descriptor = open(file, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw FileWriteError(path: path, code: errno) }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         var failure = text.withUTF8 { writeAll($0, to: descriptor) }
         if close(descriptor) != 0, failure == 0 { failure = errno }
         if failure != 0 { throw FileWriteError(path: path, code: failure) }

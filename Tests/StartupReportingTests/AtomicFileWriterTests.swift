@@ -89,4 +89,12 @@ import Testing
         let type = try FileManager.default.attributesOfItem(atPath: "/dev/null")[.type] as? FileAttributeType
         #expect(type == .typeCharacterSpecial)
     }
+
+    @Test func aFIFONobodyReads_failsAtOnce_andIsLeftInPlace() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(mkfifo(folder + "/fifo", 0o600) == 0)
+        #expect(throws: FileWriteError(path: folder + "/fifo", code: ENXIO)) { try AtomicFileWriter.write("x", to: folder + "/fifo") }
+        let type = try FileManager.default.attributesOfItem(atPath: folder + "/fifo")[.type] as? FileAttributeType
+        #expect(type != .typeRegular)
+    }
 }
