@@ -74,14 +74,17 @@ package enum AtomicFileWriter {
         return (-1, temporary)
     }
 
-    /// Writes every byte, retrying short writes and interruptions; `0`, or the `errno` of the failure.
+    /// Writes every byte, retrying short writes and interruptions; `0`, or the `errno` of the failure
+    /// (`EIO` for a device that takes nothing, which would otherwise be retried forever).
     private static func writeAll(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32) -> Int32 {
         var offset = 0
         while offset < bytes.count {
             let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if written > 0 {
                 offset += written
-            } else if written < 0, errno != EINTR {
+            } else if written == 0 {
+                return EIO
+            } else if errno != EINTR {
                 return errno
             }
         }
