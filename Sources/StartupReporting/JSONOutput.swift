@@ -1,6 +1,6 @@
 /// JSON to write: objects keep their keys in the order given, so output is stable for people and
 /// diffs.
-public indirect enum JSONOutput: Sendable, Equatable {
+public enum JSONOutput: Sendable, Equatable {
     /// `null`.
     case null
     /// `true` or `false`.
@@ -34,9 +34,9 @@ public indirect enum JSONOutput: Sendable, Equatable {
 
     private func write(to output: inout [UInt8], pretty: Bool, indent: Int) {
         switch self {
-        case .null: output += "null".utf8
-        case .bool(let value): output += (value ? "true" : "false").utf8
-        case .integer(let value): output += String(value).utf8
+        case .null: output.append(contentsOf: Self.nullText)
+        case .bool(let value): output.append(contentsOf: value ? Self.trueText : Self.falseText)
+        case .integer(let value): Self.writeInteger(value, to: &output)
         case .number(let value): output += Self.format(value).utf8
         case .milliseconds(let duration): Self.writeMilliseconds(duration, to: &output)
         case .string(let value): Self.writeString(value, to: &output)
@@ -49,11 +49,16 @@ public indirect enum JSONOutput: Sendable, Equatable {
             writeContainer(members, open: UInt8(ascii: "{"), close: UInt8(ascii: "}"), to: &output, pretty: pretty, indent: indent) {
                 member, output in
                 Self.writeString(member.key, to: &output)
-                output += pretty ? ": ".utf8 : ":".utf8
+                output.append(UInt8(ascii: ":"))
+                if pretty { output.append(UInt8(ascii: " ")) }
                 member.value.write(to: &output, pretty: pretty, indent: indent + 1)
             }
         }
     }
+
+    private static let nullText = Array("null".utf8)
+    private static let trueText = Array("true".utf8)
+    private static let falseText = Array("false".utf8)
 
     private func writeContainer<Element>(
         _ elements: [Element], open: UInt8, close: UInt8, to output: inout [UInt8], pretty: Bool, indent: Int,
@@ -76,7 +81,32 @@ public indirect enum JSONOutput: Sendable, Equatable {
     /// A line break and two spaces per level.
     private static func newLine(indent: Int, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\n"))
-        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * indent))
+        for _ in 0..<(2 * indent) { output.append(UInt8(ascii: " ")) }
+    }
+
+    /// The decimal digits of `value`, without making a string.
+    private static func writeInteger(_ value: Int, to output: inout [UInt8]) {
+        if value < 0 {
+            output.append(UInt8(ascii: "-"))
+            // The magnitude of Int.min does not fit in Int; it does in UInt.
+            return writeDigits(value.magnitude, to: &output)
+        }
+        writeDigits(UInt(value), to: &output)
+    }
+
+    /// The decimal digits of `value`, most significant first.
+    private static func writeDigits(_ value: UInt, to output: inout [UInt8]) {
+        guard value >= 10 else {
+            output.append(UInt8(ascii: "0") + UInt8(value))
+            return
+        }
+        let start = output.count
+        var rest = value
+        while rest > 0 {
+            output.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        }
+        output[start...].reverse()
     }
 
     /// Up to three decimals, without trailing zeros: `12.5`, `3`, `0.001`.
@@ -107,7 +137,7 @@ public indirect enum JSONOutput: Sendable, Equatable {
             output += format(duration.milliseconds).utf8
             return
         }
-        output += String(whole).utf8
+        writeDigits(UInt(whole), to: &output)
         var fraction = nanoseconds % 1_000_000
         guard fraction > 0 else { return }
         output.append(UInt8(ascii: "."))

@@ -335,6 +335,20 @@ import Testing
         #expect(lines == ["PATH=/usr/bin:/bin", "STARTUP_TEST_VALUE=a b=c"])
     }
 
+    /// A child's own variables are added to the shared ones, or replace them: each name once.
+    @Test func ownVariablesReplaceSharedOnes_eachNameOnce() async throws {
+        let shared = SharedEnvironment(["PATH": "/usr/bin:/bin", "A": "shared", "B": "shared"])
+        let environment = ChildEnvironment(shared: shared, own: ["B": "own", "C": "own"])
+        let outcome = await ProcessSpawner.run(ProcessSpec(arguments: ["env"], environment: environment, output: .capture))
+        #expect(outcome.termination == .exited(0))
+        let lines = Support.text(outcome).split(separator: "\n").map(String.init).sorted()
+        #expect(lines == ["A=shared", "B=own", "C=own", "PATH=/usr/bin:/bin"])
+        // The shared strings are left as they were for the next child.
+        let plain = await ProcessSpawner.run(
+            ProcessSpec(arguments: ["env"], environment: ChildEnvironment(shared: shared), output: .capture))
+        #expect(Support.text(plain).split(separator: "\n").map(String.init).sorted() == ["A=shared", "B=shared", "PATH=/usr/bin:/bin"])
+    }
+
     /// argv[0] is looked up in the PATH of the child environment, not ours.
     @Test func executableIsLookedUpInTheChildsPath() async throws {
         let directory = try Support.makeTemporaryDirectory()

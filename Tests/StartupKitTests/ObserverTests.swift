@@ -1,4 +1,5 @@
 import Dispatch
+import StartupKitTesting
 import Testing
 
 @testable import StartupKit
@@ -49,6 +50,28 @@ import Testing
                 "started a #1", "finished a succeeded", "started b #1", "finished b succeeded", "started c #1", "finished c succeeded",
             ])
         guard case .runFinished? = observer.events.all.last else {
+            Issue.record("runFinished missing or not last")
+            return
+        }
+    }
+
+    /// With a batch window, held-back events still all arrive, in order, and the run's end does
+    /// not wait for the window: the clock never moves here, so only the end can release them.
+    @Test(.timeLimit(.minutes(5))) func run_withABatchWindow_deliversEveryEventInOrder_andEndsWithoutWaitingForIt() async throws {
+        let events = EventCollector()
+        var builder = StartupPlanBuilder()
+        builder.add("a") { _ in }
+        builder.add("b", dependsOn: ["a"]) { _ in }
+        builder.add("c", dependsOn: ["b"]) { _ in }
+        let options = StartupOrchestrator.Options(observers: [events], eventBatchWindow: .seconds(3_600))
+        let report = await StartupOrchestrator(try builder.build(), options: options, clock: ManualClock()).run()
+
+        #expect(report.status == .succeeded)
+        #expect(
+            events.summaries == [
+                "started a #1", "finished a succeeded", "started b #1", "finished b succeeded", "started c #1", "finished c succeeded",
+            ])
+        guard case .runFinished? = events.all.last else {
             Issue.record("runFinished missing or not last")
             return
         }

@@ -21,10 +21,14 @@ import Testing
 
     private func machine(
         _ commands: [(String, [String], CommandOptions)], slots: Int? = nil,
-        policy: FailurePolicy = .continueIndependent, events: Bool = false
+        policy: FailurePolicy = .continueIndependent, events: Bool = false, eventWindow: Duration = .zero
     ) throws -> (Machine, StartupPlan) {
         let plan = try plan(commands)
-        return (Machine(plan: plan, maxConcurrency: slots, failurePolicy: policy, recordsEvents: events), plan)
+        return (
+            Machine(
+                plan: plan, maxConcurrency: slots, failurePolicy: policy, recordsEvents: events, eventBatchWindow: eventWindow),
+            plan
+        )
     }
 
     private func ms(_ value: Int) -> Duration { .milliseconds(value) }
@@ -362,6 +366,56 @@ import Testing
         }
         let closed = machine.close(at: ms(4))
         #expect(closed.finished && closed.deliver?.0 == 1 && closed.deliver?.1 == nil)
+    }
+
+    @Test func events_withABatchWindow_waitForItsEnd_butTheReportGoesAtOnce() throws {
+        var (machine, plan) = try machine([("a", [], .init()), ("b", ["a"], .init())], events: true, eventWindow: ms(20))
+        guard case .wait = machine.takeEvents(1) else {
+            Issue.record("listener did not wait")
+            return
+        }
+        // The first events after a quiet time go at once.
+        #expect(machine.begin(at: ms(0), cancelled: false).deliver?.1?.map(Self.summary) == ["run 2"])
+        guard case .wait = machine.takeEvents(1) else {
+            Issue.record("listener did not wait")
+            return
+        }
+        // Within the window of that wake: held back, with one flush at the window's end.
+        let (a, arrival) = machine.workerArrived(at: ms(1))
+        #expect(arrival.deliver == nil && arrival.flushEvents == ms(20))
+        let (b, ended) = machine.attemptEnded(runJob(a), outcome: .succeeded, at: ms(2))
+        #expect(ended.deliver == nil && ended.flushEvents == nil, "a flush is due already")
+        let flushed = machine.flushEvents(at: ms(20))
+        #expect(flushed.deliver?.1?.map(Self.summary) == ["started a #1 @1ms", "finished a succeeded x1 @2ms", "started b #1 @2ms"])
+        guard case .wait = machine.takeEvents(1) else {
+            Issue.record("listener did not wait")
+            return
+        }
+        let (_, last) = machine.attemptEnded(runJob(b), outcome: .succeeded, at: ms(25))
+        #expect(last.deliver == nil && last.flushEvents == ms(40))
+        // The run's end does not wait for the window: it goes at once, with what was held back.
+        let reported = machine.reportMade(RunResult(machine).report(plan: plan), settlement: 1)
+        #expect(reported.deliver?.1?.map(Self.summary) == ["finished b succeeded x1 @25ms", "report succeeded"])
+        guard case .wait = machine.takeEvents(1) else {
+            Issue.record("listener did not wait")
+            return
+        }
+        let closed = machine.close(at: ms(26))
+        #expect(closed.finished && closed.deliver?.0 == 1 && closed.deliver?.1 == nil)
+        #expect(machine.flushEvents(at: ms(40)).deliver == nil, "a late flush finds nothing")
+    }
+
+    @Test func events_withABatchWindow_goAtOnceWhenItIsOver() throws {
+        var (machine, _) = try machine([("a", [], .init())], events: true, eventWindow: ms(20))
+        _ = machine.takeEvents(1)
+        #expect(machine.begin(at: ms(0), cancelled: false).deliver != nil)
+        guard case .wait = machine.takeEvents(1) else {
+            Issue.record("listener did not wait")
+            return
+        }
+        let (_, arrival) = machine.workerArrived(at: ms(20))
+        #expect(arrival.deliver?.1?.map(Self.summary) == ["started a #1 @20ms"])
+        #expect(arrival.flushEvents == nil)
     }
 
     // MARK: - Services

@@ -87,4 +87,16 @@ import Testing
         ])
         #expect(value.text() == #"{"s":"a\"b\\c\n\u0001","n":1.235,"i":-3,"x":null}"#)
     }
+
+    @Test func jsonOutput_writesWholeNumbersAndMillisecondsExactly() {
+        let value = JSONOutput.array([
+            .integer(0), .integer(7), .integer(1_234_567_890), .integer(-10), .integer(.max), .integer(.min),
+            .milliseconds(.zero), .milliseconds(.nanoseconds(42)), .milliseconds(.milliseconds(12_000)),
+            .milliseconds(.nanoseconds(-1_500_000)),
+        ])
+        #expect(
+            value.text() == "[0,7,1234567890,-10,9223372036854775807,-9223372036854775808,0,0.000042,12000,-1.5]")
+        #expect(
+            JSONOutput.object([("a", .array([.null, .bool(true)]))]).text(pretty: true) == "{\n  \"a\": [\n    null,\n    true\n  ]\n}")
+    }
 }

@@ -1,6 +1,6 @@
 /// The strings of a NULL-terminated `char *[]` (argv, envp), kept in one buffer, each string's bytes copied in
 /// one go.
-struct CStringArray {
+struct CStringArray: Sendable {
     /// The strings, each followed by a NUL byte.
     private var bytes: [UInt8] = []
     /// Where each string starts in `bytes`.
@@ -11,13 +11,6 @@ struct CStringArray {
     /// An array of `strings`.
     init(_ strings: [String]) {
         for string in strings { append(string) }
-    }
-
-    /// An environment array: `NAME=value` for each variable.
-    init(environment: [String: String]) {
-        bytes.reserveCapacity(environment.count * 48)
-        offsets.reserveCapacity(environment.count + 1)
-        for (name, value) in environment { append(name, "=", value) }
     }
 
     /// Adds one string made of `parts`.
@@ -31,14 +24,21 @@ struct CStringArray {
 
     /// Calls `body` with the NULL-terminated array of C strings.
     func withPointers<R>(_ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
-        bytes.withUnsafeBytes { buffer in
-            // posix_spawn takes `char *const []` but never writes through it.
-            let base = buffer.baseAddress.map { UnsafeMutablePointer(mutating: $0.assumingMemoryBound(to: CChar.self)) }
-            return withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<CChar>?.self, capacity: offsets.count + 1) { pointers in
-                for (position, offset) in offsets.enumerated() { pointers[position] = base.map { $0 + offset } }
-                pointers[offsets.count] = nil
+        withAddresses { addresses in
+            withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<CChar>?.self, capacity: addresses.count + 1) { pointers in
+                for (position, address) in addresses.enumerated() { pointers[position] = address }
+                pointers[addresses.count] = nil
                 return body(UnsafePointer(pointers.baseAddress!))
             }
+        }
+    }
+
+    /// Calls `body` with the address of each string, valid only during the call.
+    func withAddresses<R>(_ body: (LazyMapCollection<[Int], UnsafeMutablePointer<CChar>>) -> R) -> R {
+        bytes.withUnsafeBytes { buffer in
+            // posix_spawn takes `char *const []` but never writes through it. There is a base address whenever there
+            // is a string to point at.
+            body(offsets.lazy.map { UnsafeMutablePointer(mutating: buffer.baseAddress!.assumingMemoryBound(to: CChar.self)) + $0 })
         }
     }
 }

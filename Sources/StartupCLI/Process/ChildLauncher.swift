@@ -72,16 +72,15 @@ enum ChildLauncher {
         if code != 0 { return .failure(.cannotRun(program, errno: code)) }
 
         let argv = CStringArray(arguments)
-        var envp = CStringArray(environment: spec.environment)
-        if let environmentEntry { envp.append(environmentEntry) }
-        guard !argv.hasEmbeddedNul, !envp.hasEmbeddedNul else {
+        var pid: pid_t = 0
+        let result = spec.environment.withCStrings(adding: environmentEntry) { envp -> Int32? in
+            guard let envp, !argv.hasEmbeddedNul else { return nil }
+            return argv.withPointers { argv in posix_spawn(&pid, path, &fileActions, &attributes, argv, envp) }
+        }
+        guard let result else {
             return .failure(
                 SpawnFailure(
                     errno: EINVAL, message: "cannot run \(MessageQuoting.quoted(program)): argument or environment contains a NUL byte"))
-        }
-        var pid: pid_t = 0
-        let result = argv.withPointers { argv in
-            envp.withPointers { envp in posix_spawn(&pid, path, &fileActions, &attributes, argv, envp) }
         }
         if result != 0 {
             if usesNativeChdir, let directory = spec.workingDirectory, let problem = directoryProblem(directory) {

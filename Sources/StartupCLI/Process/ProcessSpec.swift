@@ -24,7 +24,7 @@ package struct ProcessSpec: Sendable, Hashable {
     /// argv; `arguments[0]` is looked up in the `PATH` of `environment` when it contains no slash.
     package var arguments: [String]
     /// The complete environment of the child (nothing is inherited implicitly; the caller merges).
-    package var environment: [String: String]
+    package var environment: ChildEnvironment
     /// Directory the child starts in; `nil` keeps ours. Relative argv[0] / PATH entries resolve against it.
     package var workingDirectory: String?
     /// Where stdout/stderr go; stdin is `/dev/null` unless `foreground`.
@@ -36,7 +36,7 @@ package struct ProcessSpec: Sendable, Hashable {
     /// Creates a spec.
     package init(
         arguments: [String],
-        environment: [String: String],
+        environment: ChildEnvironment,
         workingDirectory: String? = nil,
         output: OutputDestination = .inherit,
         foreground: Bool = false
@@ -46,5 +46,18 @@ package struct ProcessSpec: Sendable, Hashable {
         self.workingDirectory = workingDirectory
         self.output = output
         self.foreground = foreground
+    }
+
+    /// Creates a spec whose child gets exactly `environment`.
+    package init(
+        arguments: [String],
+        environment: [String: String],
+        workingDirectory: String? = nil,
+        output: OutputDestination = .inherit,
+        foreground: Bool = false
+    ) {
+        self.init(
+            arguments: arguments, environment: ChildEnvironment(environment), workingDirectory: workingDirectory, output: output,
+            foreground: foreground)
     }
 }

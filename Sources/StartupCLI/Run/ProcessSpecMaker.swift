@@ -3,8 +3,9 @@ import StartupManifest
 /// Turns a manifest's command lines into process specs. The environment every command starts from
 /// and each working directory are worked out once per manifest, not once per command.
 struct ProcessSpecMaker {
-    /// The CLI's environment with the manifest's defaults applied, without a process token.
-    private let baseEnvironment: [String: String]
+    /// The CLI's environment with the manifest's defaults applied, without a process token: shared by every
+    /// command's process.
+    private let baseEnvironment: SharedEnvironment
     /// The folder relative `cwd` values are relative to.
     private let manifestDirectory: String
     /// The directory of commands without a `cwd` of their own.
@@ -22,7 +23,7 @@ struct ProcessSpecMaker {
         var base = environment
         base.merge(manifest.defaults.environment) { _, new in new }
         base[ProcessSpec.processTokenVariable] = nil  // the engine gives each process its own
-        baseEnvironment = base
+        baseEnvironment = SharedEnvironment(base)
         self.manifestDirectory = manifestDirectory
         defaultDirectory = manifest.defaults.workingDirectory ?? "."
         self.currentDirectory = currentDirectory
@@ -31,14 +32,11 @@ struct ProcessSpecMaker {
 
     /// The spec running `line` for `command`: its environment, `STARTUP_COMMAND_ID`, its directory.
     mutating func spec(for command: ManifestCommand, line: String) -> ProcessSpec {
-        var environment = baseEnvironment
-        if !command.environment.isEmpty {
-            environment.merge(command.environment) { _, new in new }
-            environment[ProcessSpec.processTokenVariable] = nil
-        }
-        environment[ProcessSpec.commandIDVariable] = command.id.rawValue
+        var own = command.environment
+        own[ProcessSpec.processTokenVariable] = nil  // the engine gives each process its own
+        own[ProcessSpec.commandIDVariable] = command.id.rawValue
         return ProcessSpec(
-            arguments: CommandLineSplitter.plan(for: line).arguments, environment: environment,
+            arguments: CommandLineSplitter.plan(for: line).arguments, environment: ChildEnvironment(shared: baseEnvironment, own: own),
             workingDirectory: resolved(command.workingDirectory ?? defaultDirectory), output: output)
     }
 

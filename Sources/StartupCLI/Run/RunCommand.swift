@@ -50,7 +50,7 @@ enum RunCommand {
             plan,
             options: .init(
                 maxConcurrency: options.jobs, failurePolicy: options.failFast ? .failFast : .continueIndependent,
-                observers: observers, whenAServiceEnds: .keepRunning))
+                observers: observers, whenAServiceEnds: .keepRunning, eventBatchWindow: progressInterval))
 
         let interrupts = handlesSignals ? InterruptHandler() : nil
         defer { interrupts?.stop() }
@@ -137,6 +137,10 @@ enum RunCommand {
         if console.isOutputClosed { exitCode = .outputClosed }
         if let exitCode { throw exitCode }
     }
+
+    /// How often progress lines are printed at most, in batches: a busy run then wakes the printing
+    /// task a few dozen times a second rather than once per command, and a person sees no delay.
+    static let progressInterval = Duration.milliseconds(20)
 
     /// Starts the run; it prefers the process engine's thread, so scheduling and spawning share
     /// one loop.

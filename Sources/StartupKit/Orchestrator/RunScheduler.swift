@@ -39,6 +39,9 @@ final class RunScheduler: Sendable {
     private let services = Locked<[Int: ServiceAttempt]>([:])
     /// The run's one shutdown.
     private let shutdownOnce = ShutdownOnce()
+    /// Guards the timer that flushes held-back events (``EventMailbox``), so the run's end can
+    /// cancel it.
+    private let eventFlush = Locked<Task<Void, Never>?>(nil)
     /// The command outputs of this run.
     let outputs: OutputStore
     /// The plan being run.
@@ -66,7 +69,8 @@ final class RunScheduler: Sendable {
         machine = Locked(
             Machine(
                 plan: plan, maxConcurrency: options.maxConcurrency, failurePolicy: options.failurePolicy,
-                recordsEvents: recordsEvents, opensGates: opensGates, serviceEndPolicy: options.whenAServiceEnds))
+                recordsEvents: recordsEvents, opensGates: opensGates, serviceEndPolicy: options.whenAServiceEnds,
+                eventBatchWindow: options.eventBatchWindow))
     }
 
     // MARK: - The owner
@@ -335,6 +339,16 @@ final class RunScheduler: Sendable {
         }
     }
 
+    /// Flushes the held-back events at `due` (run time), by a timer on the run's clock.
+    private func flushEvents(at due: Duration) {
+        let timer = Task { [clock] in
+            guard (try? await clock.sleep(due - clock.elapsed())) != nil else { return }
+            let now = clock.elapsed()
+            self.perform(self.machine.withLock { $0.flushEvents(at: now) })
+        }
+        eventFlush.withLock { $0 = timer }
+    }
+
     private func perform(_ actions: Actions) {
         for (worker, step) in actions.resume { worker.resume(returning: step) }
         for (waiter, outcome) in actions.resolve { waiter.resume(returning: outcome) }
@@ -346,7 +360,9 @@ final class RunScheduler: Sendable {
         if actions.cancelWorkers { owner.post(.cancelWorkers) }
         if actions.settled { owner.post(.settled) }
         if actions.shutDown { beginShutdown() }
+        if let due = actions.flushEvents { flushEvents(at: due) }
         if actions.finished {
+            eventFlush.withLock { $0 }?.cancel()
             owner.post(.finished)
             owner.finish()
         }

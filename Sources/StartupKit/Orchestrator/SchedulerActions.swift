@@ -5,6 +5,8 @@ struct SchedulerActions<Worker, Listener, Waiter, Reader> {
     var resume: [(Worker, WorkerStep)] = []
     /// The waiting listener and what to hand it: events, or `nil` for the end.
     var deliver: (Listener, [StartupEvent]?)?
+    /// Held-back events are due at this run time: flush them then (``EventMailbox``).
+    var flushEvents: Duration?
     /// Waiting tasks to resume, each with how its wait ended.
     var resolve: [(Waiter, WaitOutcome)] = []
     /// Tasks waiting for the report, and the report just made.

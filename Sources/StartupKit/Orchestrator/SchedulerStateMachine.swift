@@ -96,9 +96,10 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
     ///   - recordsEvents: Whether events are kept for a listener.
     ///   - opensGates: Whether every gate is open from the start (``StartupOrchestrator/run()``).
     ///   - serviceEndPolicy: Whether a service that ends by itself asks for the shutdown.
+    ///   - eventBatchWindow: The least time between two wakes of the listener (``EventMailbox``).
     init(
         plan: StartupPlan, maxConcurrency: Int?, failurePolicy: FailurePolicy, recordsEvents: Bool, opensGates: Bool = false,
-        serviceEndPolicy: ServiceEndPolicy = .shutDown
+        serviceEndPolicy: ServiceEndPolicy = .shutDown, eventBatchWindow: Duration = .zero
     ) {
         commands = plan.storage.commands
         readyKeys = plan.storage.readyKeys
@@ -112,7 +113,7 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
         wanted = Array(repeating: !hasOnDemand, count: plan.count)
         opened = Array(repeating: opensGates, count: plan.count)
         countdown = ReleaseCountdown(graph: plan.storage.graph, direction: .dependencyOrder)
-        mailbox = EventMailbox(enabled: recordsEvents)
+        mailbox = EventMailbox(enabled: recordsEvents, window: eventBatchWindow)
     }
 
     // MARK: - Inputs
@@ -379,6 +380,14 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
         mailbox.take(listener)
     }
 
+    /// The event batch window is over: the events held back go to the listener.
+    mutating func flushEvents(at reading: Duration) -> Actions {
+        let now = advance(to: reading)
+        var actions = Actions()
+        if let (listener, events) = mailbox.flush(at: now) { actions.deliver = (listener, events) }
+        return actions
+    }
+
     // MARK: - Decisions
 
     /// An input's time, made to move forward: the later of its reading and every earlier input's.
@@ -618,8 +627,12 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
             actions.resolve += resolved
             resolved.removeAll()
         }
-        if mailbox.isEnabled, actions.deliver == nil, let handOver = mailbox.handOver() {
-            actions.deliver = handOver
+        if mailbox.isEnabled, actions.deliver == nil {
+            switch mailbox.handOver(at: latest) {
+            case .none: break
+            case .deliver(let listener, let events): actions.deliver = (listener, events)
+            case .flush(let due): actions.flushEvents = due
+            }
         }
         return actions
     }

@@ -20,6 +20,12 @@ public struct StartupOrchestrator: Sendable {
         /// What the run does when a service ends by itself after it was ready: shut down
         /// (the default) or keep running.
         public var whenAServiceEnds: ServiceEndPolicy
+        /// How long events may wait to be delivered together. Zero (the default) delivers each
+        /// scheduling decision's events at once; a window such as 20 ms delivers in batches, at
+        /// most one per window, which saves a busy run a wake-up of the observers' task per
+        /// command. The run's end and a service ending by itself are delivered at once. By the
+        /// run's clock.
+        public var eventBatchWindow: Duration
 
         /// Creates options.
         ///
@@ -30,18 +36,22 @@ public struct StartupOrchestrator: Sendable {
         ///   - cancellationGrace: How long a timed-out attempt may take to return once cancelled
         ///     before it is abandoned; 100 ms by default.
         ///   - whenAServiceEnds: `.shutDown` (default) or `.keepRunning`.
+        ///   - eventBatchWindow: How long events may wait to be delivered together; zero (default)
+        ///     for at once.
         public init(
             maxConcurrency: Int? = nil, failurePolicy: FailurePolicy = .continueIndependent,
             observers: [any StartupObserver] = [], cancellationGrace: Duration = .milliseconds(100),
-            whenAServiceEnds: ServiceEndPolicy = .shutDown
+            whenAServiceEnds: ServiceEndPolicy = .shutDown, eventBatchWindow: Duration = .zero
         ) {
             precondition(maxConcurrency.map { $0 > 0 } ?? true, "maxConcurrency must be at least 1")
             precondition(cancellationGrace >= .zero, "cancellationGrace must not be negative")
+            precondition(eventBatchWindow >= .zero, "eventBatchWindow must not be negative")
             self.maxConcurrency = maxConcurrency
             self.failurePolicy = failurePolicy
             self.observers = observers
             self.cancellationGrace = cancellationGrace
             self.whenAServiceEnds = whenAServiceEnds
+            self.eventBatchWindow = eventBatchWindow
         }
     }
 
