@@ -21,12 +21,9 @@ struct CaptureFile: ~Copyable {
     /// The open, close-on-exec file descriptor (the child gets it via dup2, which clears close-on-exec).
     let descriptor: Int32
 
-    /// Creates an empty capture file.
+    /// Creates an empty capture file: a spare one from the pool, else one made now.
     static func create() throws(SpawnFailure) -> CaptureFile {
-        if let memfdCreate = SpawnExtensions.memfdCreate {
-            let descriptor = memfdCreate("startup-output", memfdCloseOnExec)
-            if descriptor >= 0 { return CaptureFile(descriptor: descriptor) }
-        }
+        if let descriptor = CaptureFilePool.shared.take() ?? makeMemoryFile() { return CaptureFile(descriptor: descriptor) }
         var directory = getenv("TMPDIR").map { String(cString: $0) } ?? ""
         if directory.isEmpty { directory = "/tmp" }
         if let flags = Self.temporaryFileFlags {
@@ -47,6 +44,13 @@ struct CaptureFile: ~Copyable {
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         return CaptureFile(descriptor: fd)
+    }
+
+    /// A new empty memory file, close-on-exec; `nil` where there are none (not Linux) or none could be made.
+    static func makeMemoryFile() -> Int32? {
+        guard let memfdCreate = SpawnExtensions.memfdCreate else { return nil }
+        let descriptor = memfdCreate("startup-output", memfdCloseOnExec)
+        return descriptor >= 0 ? descriptor : nil
     }
 
     /// `MFD_CLOEXEC`.
@@ -106,6 +110,6 @@ struct CaptureFile: ~Copyable {
     }
 
     deinit {
-        _ = close(descriptor)
+        CaptureFilePool.shared.retire(descriptor)
     }
 }

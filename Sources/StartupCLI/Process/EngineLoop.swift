@@ -234,10 +234,9 @@ struct EngineLoop {
         for (token, error) in exits {
             guard var child = children.removeValue(forKey: token) else { continue }
             tokensByPid[child.pid] = nil
-            if child.pidfd >= 0 {
-                engine.waitSet.remove(pidfd: child.pidfd)
-                _ = closeDescriptor(child.pidfd)
-            }
+            // Closing the pidfd takes it out of the wait set (a spawn's child may hold a copy until it execs; the
+            // exit was reported already, and an unknown token is ignored).
+            if child.pidfd >= 0 { _ = closeDescriptor(child.pidfd) }
             if child.signal != nil {
                 // The group is ours to signal only while its leader is our unreaped zombie: after
                 // a failed wait (the leader was reaped elsewhere) its id may belong to another group.
@@ -272,14 +271,14 @@ struct EngineLoop {
     /// Reaps exited children that are not the engine's: orphans adopted as the child subreaper. Stops at the
     /// first exited child that is the engine's (its own exit is being handled), as `waitid` shows one at a time.
     private func reapOrphans() {
+        // A child a launch thread made and the loop has not taken in yet (it may wait in the inbox) is not known
+        // by its pid: while any is in flight, an unknown exited child may be one, and it waits for the next sweep.
+        guard launching.isEmpty else { return }
         while true {
             var info = siginfo_t()
             guard waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) == 0 else { return }
             let pid = info.childPid
-            // A child a launch thread made and the loop has not taken in yet (it may wait in the inbox) is not
-            // known by its pid: while any is in flight, an unknown exited child may be one, and it waits for the
-            // next sweep.
-            guard pid > 0, tokensByPid[pid] == nil, launching.isEmpty else { return }
+            guard pid > 0, tokensByPid[pid] == nil else { return }
             var status: Int32 = 0
             _ = waitpid(pid, &status, WNOHANG)
         }

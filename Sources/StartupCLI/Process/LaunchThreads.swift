@@ -76,6 +76,8 @@ final class LaunchThreads: Sendable {
             let pidfd = watchExit(of: result, request: request, engine: engine)
             let launched = LaunchedChild(token: request.token, result: result, pidfd: pidfd)
             if engine.inbox.withLock({ $0.arrive(launched) }) { engine.waitSet.wake() }
+            // Off the path to the next spawn: this thread waits for the next launch anyway.
+            CaptureFilePool.shared.replenish()
         }
     }
 }
