@@ -45,6 +45,24 @@ import Testing
             #expect(identity(descriptor) != before, "still open after the replenish")
         }
 
+        @Test func aRetiredFileWithOutput_isClosedAtOnce_soItsMemoryIsFreed() throws {
+            let pool = CaptureFilePool()
+            let descriptor = try #require(CaptureFile.makeMemoryFile())
+            #expect(write(descriptor, "output", 6) == 6)
+            let before = try #require(identity(descriptor))
+            pool.retire(descriptor)
+            #expect(identity(descriptor) != before, "a file holding output was kept open")
+        }
+
+        @Test func closeRetired_closesTheEmptyOnes() throws {
+            let pool = CaptureFilePool()
+            let descriptor = try #require(CaptureFile.makeMemoryFile())
+            let before = try #require(identity(descriptor))
+            pool.retire(descriptor)
+            pool.closeRetired()
+            #expect(identity(descriptor) != before)
+        }
+
         @Test func retiredFilesBeyondTheLimit_areClosedAtOnce() throws {
             let pool = CaptureFilePool()
             var retired: [(Int32, [UInt64])] = []

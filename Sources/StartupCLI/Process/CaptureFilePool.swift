@@ -6,9 +6,10 @@ import StartupKit
     import Darwin
 #endif
 
-/// Capture files made ahead, and used ones closed afterwards, by the launch threads once a launch is handed over:
-/// between one command's exit and the next command's spawn, the engine's thread then neither makes nor closes a
-/// memory file (together about 12 µs a command, on the path a `-j` slot waits on).
+/// Capture files made ahead, and used empty ones closed afterwards, by the launch threads once a launch is handed
+/// over: between one command's exit and the next command's spawn, the engine's thread then neither makes nor
+/// closes a memory file (together about 12 µs a command, on the path a `-j` slot waits on). A file that holds
+/// output is closed at once, so no memory is kept; the engine closes the empty ones left when nothing runs.
 final class CaptureFilePool: Sendable {
     /// The process's pool.
     static let shared = CaptureFilePool()
@@ -38,14 +39,27 @@ final class CaptureFilePool: Sendable {
         }
     }
 
-    /// Takes back a used capture file, closed on the next `replenish()` (at once past `retiredLimit`).
+    /// Takes back a used capture file: one that holds output is closed at once (its memory is freed), an empty
+    /// one on the next `replenish()` or `closeRetired()` (at once past `retiredLimit`).
     func retire(_ descriptor: Int32) {
-        let closesNow = state.withLock { state in
-            guard state.retired.count < Self.retiredLimit else { return true }
-            state.retired.append(descriptor)
-            return false
-        }
+        let isEmpty = lseek(descriptor, 0, SEEK_END) == 0
+        let closesNow =
+            !isEmpty
+            || state.withLock { state in
+                guard state.retired.count < Self.retiredLimit else { return true }
+                state.retired.append(descriptor)
+                return false
+            }
         if closesNow { _ = closeDescriptor(descriptor) }
+    }
+
+    /// Closes the used files (the engine's thread does, when it has nothing running).
+    func closeRetired() {
+        let retired = state.withLock { state in
+            defer { state.retired = [] }
+            return state.retired
+        }
+        for descriptor in retired { _ = closeDescriptor(descriptor) }
     }
 
     /// Closes the used files and, once files are asked for, makes spares up to `spareCount`.

@@ -88,6 +88,8 @@ struct EngineLoop {
             register(batch.launched)
             var exits: [(token: UInt64, error: Int32)]
             if batch.isEmpty {
+                // Nothing runs: no launch thread may come to close the used capture files (`--keep-running`).
+                if children.isEmpty && launching.isEmpty { CaptureFilePool.shared.closeRetired() }
                 exits = engine.waitSet.wait(timeoutMilliseconds: sleepLimit()).map { ($0, 0) }
                 engine.inbox.withLock { $0.sleeping = false }
             } else {

@@ -50,7 +50,8 @@ enum RunCommand {
             plan,
             options: .init(
                 maxConcurrency: options.jobs, failurePolicy: options.failFast ? .failFast : .continueIndependent,
-                observers: observers, whenAServiceEnds: .keepRunning, eventBatchWindow: progressInterval))
+                observers: observers, whenAServiceEnds: .keepRunning,
+                eventBatchWindow: progressInterval(output: options.output, hasServices: manifest.commands.contains(where: \.isService))))
 
         let interrupts = handlesSignals ? InterruptHandler() : nil
         defer { interrupts?.stop() }
@@ -138,9 +139,13 @@ enum RunCommand {
         if let exitCode { throw exitCode }
     }
 
-    /// How often progress lines are printed at most, in batches: a busy run then wakes the printing
-    /// task a few dozen times a second rather than once per command, and a person sees no delay.
-    static let progressInterval = Duration.milliseconds(20)
+    /// How long progress lines may wait to be printed together: 20 ms, so a busy run wakes the
+    /// printing task a few dozen times a second rather than once per command, and a person sees no
+    /// delay. None when other lines reach the terminal on their own (commands' output streamed,
+    /// services' output): a command's line must come before what its dependents print.
+    static func progressInterval(output: OutputMode, hasServices: Bool) -> Duration {
+        output == .stream || hasServices ? .zero : .milliseconds(20)
+    }
 
     /// Starts the run; it prefers the process engine's thread, so scheduling and spawning share
     /// one loop.

@@ -39,9 +39,16 @@ final class RunScheduler: Sendable {
     private let services = Locked<[Int: ServiceAttempt]>([:])
     /// The run's one shutdown.
     private let shutdownOnce = ShutdownOnce()
-    /// Guards the timer that flushes held-back events (``EventMailbox``), so the run's end can
-    /// cancel it.
-    private let eventFlush = Locked<Task<Void, Never>?>(nil)
+    /// The timer that flushes held-back events (``EventMailbox``).
+    private enum FlushTimer {
+        case idle
+        case armed(Task<Void, Never>)
+        /// The run is over: a timer armed now is cancelled at once.
+        case finished
+    }
+
+    /// Guards the flush timer, so the run's end cancels it whichever of the two comes first.
+    private let eventFlush = Locked(FlushTimer.idle)
     /// The command outputs of this run.
     let outputs: OutputStore
     /// The plan being run.
@@ -346,7 +353,14 @@ final class RunScheduler: Sendable {
             let now = clock.elapsed()
             self.perform(self.machine.withLock { $0.flushEvents(at: now) })
         }
-        eventFlush.withLock { $0 = timer }
+        let kept = eventFlush.withLock { state in
+            guard case .finished = state else {
+                state = .armed(timer)  // an earlier timer has flushed already: no flush is due before this one
+                return true
+            }
+            return false
+        }
+        if !kept { timer.cancel() }
     }
 
     private func perform(_ actions: Actions) {
@@ -362,7 +376,12 @@ final class RunScheduler: Sendable {
         if actions.shutDown { beginShutdown() }
         if let due = actions.flushEvents { flushEvents(at: due) }
         if actions.finished {
-            eventFlush.withLock { $0 }?.cancel()
+            let armed = eventFlush.withLock { state -> Task<Void, Never>? in
+                defer { state = .finished }
+                guard case .armed(let timer) = state else { return nil }
+                return timer
+            }
+            armed?.cancel()
             owner.post(.finished)
             owner.finish()
         }
