@@ -76,4 +76,20 @@ import Testing
             return
         }
     }
+
+    /// An absurd window is taken as the longest one: its flush timer sleeps on a real clock without
+    /// trapping, and the run still ends at once with every event.
+    @Test(.timeLimit(.minutes(5))) func run_withAnAbsurdBatchWindow_takesTheLongestOne_andEnds() async throws {
+        let options = StartupOrchestrator.Options(observers: [], eventBatchWindow: .seconds(Int64.max))
+        #expect(options.eventBatchWindow == StartupOrchestrator.Options.longestEventBatchWindow)
+        let events = EventCollector()
+        var builder = StartupPlanBuilder()
+        builder.add("a") { _ in }
+        builder.add("b", dependsOn: ["a"]) { _ in }
+        let report = await StartupOrchestrator(
+            try builder.build(), options: .init(observers: [events], eventBatchWindow: .seconds(Int64.max))
+        ).run()
+        #expect(report.status == .succeeded)
+        #expect(events.summaries == ["started a #1", "finished a succeeded", "started b #1", "finished b succeeded"])
+    }
 }

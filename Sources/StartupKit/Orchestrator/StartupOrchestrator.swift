@@ -24,8 +24,10 @@ public struct StartupOrchestrator: Sendable {
         /// scheduling decision's events at once; a window such as 20 ms delivers in batches, at
         /// most one per window, which saves a busy run a wake-up of the observers' task per
         /// command. The run's end and a service ending by itself are delivered at once. By the
-        /// run's clock.
+        /// run's clock; at most an hour (a longer window is taken as an hour).
         public var eventBatchWindow: Duration
+        /// The longest ``eventBatchWindow``.
+        public static let longestEventBatchWindow = Duration.seconds(3_600)
 
         /// Creates options.
         ///
@@ -37,7 +39,7 @@ public struct StartupOrchestrator: Sendable {
         ///     before it is abandoned; 100 ms by default.
         ///   - whenAServiceEnds: `.shutDown` (default) or `.keepRunning`.
         ///   - eventBatchWindow: How long events may wait to be delivered together; zero (default)
-        ///     for at once.
+        ///     for at once, at most an hour.
         public init(
             maxConcurrency: Int? = nil, failurePolicy: FailurePolicy = .continueIndependent,
             observers: [any StartupObserver] = [], cancellationGrace: Duration = .milliseconds(100),
@@ -51,7 +53,8 @@ public struct StartupOrchestrator: Sendable {
             self.observers = observers
             self.cancellationGrace = cancellationGrace
             self.whenAServiceEnds = whenAServiceEnds
-            self.eventBatchWindow = eventBatchWindow
+            // A clock cannot sleep for any duration at all (a timer past the year 2^63 seconds traps).
+            self.eventBatchWindow = min(eventBatchWindow, Self.longestEventBatchWindow)
         }
     }
 
