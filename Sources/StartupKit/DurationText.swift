@@ -40,6 +40,7 @@ public enum DurationText {
 
     /// A short human form: `850ms`, `1.25s`, `2m05s`.
     public static func format(_ duration: Duration) -> String {
+        if duration < .zero { return "-" + format(.zero - duration) }
         let milliseconds = duration.milliseconds
         switch milliseconds {
         case ..<10: return trimmed(milliseconds, decimals: 1) + "ms"
@@ -57,10 +58,16 @@ public enum DurationText {
         var scale = 1
         for _ in 0..<decimals { scale *= 10 }
         let scaled = Int((value * Double(scale)).rounded())
-        var fraction = String(scaled % scale)
-        fraction = String(repeating: "0", count: decimals - fraction.count) + fraction
-        while fraction.hasSuffix("0") { fraction.removeLast() }
-        return "\(scaled / scale)" + (fraction.isEmpty ? "" : "." + fraction)
+        let whole = String(scaled / scale)
+        var fraction = (scaled % scale).magnitude
+        var places = decimals
+        while places > 0, fraction % 10 == 0 {
+            fraction /= 10
+            places -= 1
+        }
+        guard places > 0 else { return whole }
+        let digits = String(fraction)
+        return whole + "." + String(repeating: "0", count: places - digits.count) + digits
     }
 }
 

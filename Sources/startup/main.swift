@@ -6,6 +6,7 @@ import StartupCLI
     import Darwin
 #endif
 
+MallocArenas.padGrowth()
 let environment = ProcessEnvironment.current()
 let console = Console.standard(environment: environment)
 let code = await StartupTool.main(

@@ -87,11 +87,12 @@ package final class Console: Sendable {
             }
         case .standardStreams:
             if descriptor == STDOUT_FILENO, isOutputClosed { return }
-            var bytes = Array(text.utf8)
-            bytes.withUnsafeMutableBytes { buffer in
+            var text = text
+            text.withUTF8 { buffer in
+                guard let start = buffer.baseAddress else { return }
                 var offset = 0
                 while offset < buffer.count {
-                    let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                    let written = systemWrite(descriptor, start + offset, buffer.count - offset)
                     if written < 0 {
                         let failure = errno
                         if failure == EINTR { continue }

@@ -87,7 +87,7 @@ enum SpawnExtensions {
     static let epollWait: EpollWait? = lookUp("epoll_wait", as: EpollWait.self)
 
     /// Finds `symbol` in the global symbol scope and casts it to the C function type `type`.
-    private static func lookUp<F>(_ symbol: String, as type: F.Type) -> F? {
+    static func lookUp<F>(_ symbol: String, as type: F.Type) -> F? {
         guard let handle = dlopen(nil, RTLD_NOW), let address = dlsym(handle, symbol) else { return nil }
         return unsafeBitCast(address, to: type)
     }

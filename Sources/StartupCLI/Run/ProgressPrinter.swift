@@ -14,6 +14,20 @@ struct ProgressPrinter: StartupObserver {
     let services: Set<CommandID>
 
     func observe(_ event: StartupEvent) {
+        let text = text(for: event)
+        if !text.isEmpty { console.out(text) }
+    }
+
+    /// Events that arrived together are written at once: a busy run makes one write per batch, not
+    /// one per command.
+    func observe(contentsOf events: [StartupEvent]) {
+        var text = ""
+        for event in events { text += self.text(for: event) }
+        if !text.isEmpty { console.out(text) }
+    }
+
+    /// The lines an event prints, or nothing.
+    func text(for event: StartupEvent) -> String {
         switch event {
         case .commandFinished(let id, let status, _, let start, let end):
             let duration = start.map { DurationText.format(end - $0) } ?? ""
@@ -23,18 +37,16 @@ struct ProgressPrinter: StartupObserver {
             if mode == .grouped, start != nil, !isService {
                 text += Self.indented(outputs.output(of: id))
             }
-            console.out(text)
+            return text
         case .commandRetrying(let id, let attempt, let outcome, let delay, _):
             let reason = outcome.detail ?? outcome.name
-            console.out(
+            return
                 "\(style.yellow("↻")) \(id.rawValue.padded(to: idWidth)) attempt \(attempt) failed (\(reason)); retrying in \(DurationText.format(delay))\n"
-            )
         case .serviceEnded(let error, _):
-            console.out(
+            return
                 "\(style.red("✗")) \(error.service.rawValue.padded(to: idWidth)) ended by itself: \(error.underlying.map { "\($0)" } ?? "it returned")\n"
-            )
         case .runStarted, .commandStarted, .runFinished:
-            break
+            return ""
         }
     }
 

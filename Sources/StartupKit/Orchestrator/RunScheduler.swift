@@ -300,10 +300,9 @@ final class RunScheduler: Sendable {
     /// one: the only place they are called, so a slow one delays the events, never the commands.
     private func deliverEvents() async {
         while let events = await nextEvents() {
-            let streams = subscribers.current()
-            for event in events {
-                for observer in observers { observer.observe(event) }
-                for stream in streams { stream.yield(event) }
+            for observer in observers { observer.observe(contentsOf: events) }
+            for stream in subscribers.current() {
+                for event in events { stream.yield(event) }
             }
         }
         subscribers.finish()
