@@ -77,6 +77,44 @@ import Testing
         }
     }
 
+    /// Records the batches it is handed, and nothing through `observe(_:)`.
+    final class BatchCollector: StartupObserver {
+        private let batches = Locked<[[StartupEvent]]>([])
+
+        func observe(_ event: StartupEvent) {
+            batches.withLock { $0.append([event]) }
+        }
+
+        func observe(contentsOf events: [StartupEvent]) {
+            batches.withLock { $0.append(events) }
+        }
+
+        var all: [[StartupEvent]] { batches.withLock { $0 } }
+    }
+
+    /// Events held back by a window reach an observer that takes batches in one call, each event
+    /// once and in order; an observer that takes them one at a time sees the same events.
+    @Test func run_withABatchWindow_handsHeldEventsOverTogether() async throws {
+        let batches = BatchCollector()
+        let events = EventCollector()
+        var builder = StartupPlanBuilder()
+        builder.add("a") { _ in }
+        builder.add("b", dependsOn: ["a"]) { _ in }
+        builder.add("c", dependsOn: ["a"]) { _ in }
+        let options = StartupOrchestrator.Options(observers: [batches, events], eventBatchWindow: .seconds(3_600))
+        let report = await StartupOrchestrator(try builder.build(), options: options, clock: ManualClock()).run()
+
+        #expect(report.status == .succeeded)
+        let flattened = batches.all.flatMap { $0 }
+        #expect(flattened.count == events.all.count)
+        #expect(zip(flattened, events.all).allSatisfy { "\($0)" == "\($1)" })
+        #expect(batches.all.contains { $0.count > 1 })
+        guard case .runFinished? = flattened.last else {
+            Issue.record("runFinished missing or not last")
+            return
+        }
+    }
+
     /// An absurd window is taken as the longest one: its flush timer sleeps on a real clock without
     /// trapping, and the run still ends at once with every event.
     @Test(.timeLimit(.minutes(5))) func run_withAnAbsurdBatchWindow_takesTheLongestOne_andEnds() async throws {
