@@ -41,47 +41,46 @@ public enum JSONOutput: Sendable, Equatable {
         case .milliseconds(let duration): Self.writeMilliseconds(duration, to: &output)
         case .string(let value): Self.writeString(value, to: &output)
         case .array(let elements):
-            writeContainer(elements, open: UInt8(ascii: "["), close: UInt8(ascii: "]"), to: &output, pretty: pretty, indent: indent) {
-                element, output in
-                element.write(to: &output, pretty: pretty, indent: indent + 1)
+            guard !elements.isEmpty else { return output.append(contentsOf: Self.emptyArrayText) }
+            output.append(UInt8(ascii: "["))
+            for index in elements.indices {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                if pretty { Self.newLine(indent: indent + 1, to: &output) }
+                elements[index].write(to: &output, pretty: pretty, indent: indent + 1)
             }
+            if pretty { Self.newLine(indent: indent, to: &output) }
+            output.append(UInt8(ascii: "]"))
         case .object(let members):
-            writeContainer(members, open: UInt8(ascii: "{"), close: UInt8(ascii: "}"), to: &output, pretty: pretty, indent: indent) {
-                member, output in
-                Self.writeString(member.key, to: &output)
+            guard !members.isEmpty else { return output.append(contentsOf: Self.emptyObjectText) }
+            output.append(UInt8(ascii: "{"))
+            for index in members.indices {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                if pretty { Self.newLine(indent: indent + 1, to: &output) }
+                Self.writeString(members[index].key, to: &output)
                 output.append(UInt8(ascii: ":"))
                 if pretty { output.append(UInt8(ascii: " ")) }
-                member.value.write(to: &output, pretty: pretty, indent: indent + 1)
+                members[index].value.write(to: &output, pretty: pretty, indent: indent + 1)
             }
+            if pretty { Self.newLine(indent: indent, to: &output) }
+            output.append(UInt8(ascii: "}"))
         }
     }
 
     private static let nullText = Array("null".utf8)
     private static let trueText = Array("true".utf8)
     private static let falseText = Array("false".utf8)
-
-    private func writeContainer<Element>(
-        _ elements: [Element], open: UInt8, close: UInt8, to output: inout [UInt8], pretty: Bool, indent: Int,
-        writeElement: (Element, inout [UInt8]) -> Void
-    ) {
-        output.append(open)
-        guard !elements.isEmpty else {
-            output.append(close)
-            return
-        }
-        for (position, element) in elements.enumerated() {
-            if position > 0 { output.append(UInt8(ascii: ",")) }
-            if pretty { Self.newLine(indent: indent + 1, to: &output) }
-            writeElement(element, &output)
-        }
-        if pretty { Self.newLine(indent: indent, to: &output) }
-        output.append(close)
-    }
+    private static let emptyArrayText = Array("[]".utf8)
+    private static let emptyObjectText = Array("{}".utf8)
+    /// A line break and the spaces of 32 levels, cut to the level needed.
+    private static let lineBreakAndSpaces = [UInt8(ascii: "\n")] + Array(repeating: UInt8(ascii: " "), count: 64)
 
     /// A line break and two spaces per level.
     private static func newLine(indent: Int, to output: inout [UInt8]) {
-        output.append(UInt8(ascii: "\n"))
-        for _ in 0..<(2 * indent) { output.append(UInt8(ascii: " ")) }
+        let spaces = 2 * indent
+        output.append(contentsOf: lineBreakAndSpaces[...min(spaces, lineBreakAndSpaces.count - 1)])
+        if spaces >= lineBreakAndSpaces.count {
+            output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: spaces - lineBreakAndSpaces.count + 1))
+        }
     }
 
     /// The decimal digits of `value`, without making a string.
@@ -153,16 +152,15 @@ public enum JSONOutput: Sendable, Equatable {
     /// U+2029 (which end a line in JavaScript).
     private static func writeString(_ value: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        // Most strings (ids, statuses) need no escape: copied in one go from their contiguous bytes.
-        var contiguous = value
-        let copied = contiguous.withUTF8 { bytes in
-            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0xE2 }) else {
+        // Most strings (keys, ids, statuses) need no escape: copied in one go from their contiguous bytes.
+        let copied = value.utf8.withContiguousStorageIfAvailable { bytes in
+            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0xE2 {
                 return false
             }
             output.append(contentsOf: bytes)
             return true
         }
-        if copied {
+        if copied == true {
             output.append(UInt8(ascii: "\""))
             return
         }

@@ -156,7 +156,13 @@ struct ManifestDecoder {
             report(element.location, path(), "expected \(what) as an object, found \(element.value.kindName)")
             return nil
         }
-        for member in members where !allowed.contains(member.key) {
+        var known: [JSONMember] = []
+        known.reserveCapacity(members.count)
+        for member in members {
+            if allowed.contains(member.key) {
+                known.append(member)
+                continue
+            }
             let key = MessageQuoting.escaped(member.key)
             let meant =
                 Self.keySynonyms[member.key].flatMap { allowed.contains($0) ? $0 : nil }
@@ -167,8 +173,8 @@ struct ManifestDecoder {
                 member.keyLocation, path.isEmpty ? key : "\(path).\(key)",
                 "unknown key \(MessageQuoting.quoted(member.key))\(hint); allowed keys: " + allowed.joined(separator: ", "))
         }
-        // Problems are put in document order afterwards, so the two passes do not reorder them.
-        return self.members(members.filter { allowed.contains($0.key) }, path: path())
+        // Problems are put in document order afterwards, so reporting duplicates after unknown keys reorders nothing.
+        return self.members(known, path: path())
     }
 
     /// Records a problem.
