@@ -71,6 +71,9 @@ enum RunCommand {
                     manifest.commands.compactMap { command in command.budget.map { (command.id, $0) } },
                     uniquingKeysWith: { first, _ in first })))
         let violations = report.status == .cancelled ? [] : saved.budgetViolations
+        // Written beside the summary, on another thread: the report of a large run takes a few milliseconds.
+        async let reportJSON: String? =
+            options.savesReport || options.format == .json ? saved.json().text(pretty: true) + "\n" : nil
 
         if options.format == .text {
             console.out(
@@ -95,8 +98,9 @@ enum RunCommand {
         let ending = await session.hold()
         if let code = ending.exitCode { exitCode = options.command != nil ? code : exitCode ?? code }
 
-        if options.format == .json {
-            console.out(saved.json().text(pretty: true) + "\n")
+        let savedJSON = await reportJSON
+        if options.format == .json, let savedJSON {
+            console.out(savedJSON)
         }
         var written: [String] = []
         if options.trace {
@@ -110,9 +114,9 @@ enum RunCommand {
                 exitCode = exitCode ?? .cannotCreate
             }
         }
-        if options.savesReport {
+        if options.savesReport, let savedJSON {
             if ReportFiles.write(
-                saved.json().text(pretty: true) + "\n", to: reportPath, what: "report", console: console,
+                savedJSON, to: reportPath, what: "report", console: console,
                 isWarning: options.report == nil)
             {
                 let shown = options.report ?? ReportFiles.displayPath(forManifest: options.file)
