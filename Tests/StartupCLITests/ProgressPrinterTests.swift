@@ -16,7 +16,9 @@ import Testing
         .commandFinished("database", status: .succeeded, attempts: 1, startOffset: .zero, at: .milliseconds(1_250)),
         .commandRetrying("cache", failedAttempt: 1, outcome: .failed(Broken()), delay: .milliseconds(200), at: .seconds(2)),
         .commandFinished("cache", status: .failed(Broken()), attempts: 2, startOffset: .seconds(2), at: .microseconds(2_002_500)),
-        .commandFinished("seed", status: .skipped(SkipReason(failedCommand: "cache", dependency: "cache")), attempts: 0, startOffset: nil, at: .seconds(3)),
+        .commandFinished(
+            "seed", status: .skipped(SkipReason(failedCommand: "cache", dependency: "cache")), attempts: 0, startOffset: nil,
+            at: .seconds(3)),
         .commandFinished("api", status: .succeeded, attempts: 1, startOffset: .seconds(3), at: .seconds(4)),
         .serviceEnded(ServiceEndedError(service: "api", wasReady: true, underlying: nil), at: .seconds(5)),
     ]
