@@ -10,8 +10,12 @@ package enum StartupTool {
     ///   - environment: The environment (for commands, `NO_COLOR`, `COLUMNS`).
     ///   - console: Where to print.
     ///   - handlesSignals: Whether SIGINT and SIGTERM interrupt a run (true for the binary).
+    ///   - exitProcess: Told the code a run ends with as soon as everything is written and nothing runs.
+    ///     The binary exits there, without freeing the run's objects one by one first and returning (about
+    ///     2 ms for 1,000 commands); in-process callers leave it `nil`, or return from it to go on.
     package static func main(
-        _ arguments: [String], environment: [String: String], console: Console, handlesSignals: Bool = false
+        _ arguments: [String], environment: [String: String], console: Console, handlesSignals: Bool = false,
+        exitProcess: (@Sendable (ExitCode) -> Void)? = nil
     ) async -> ExitCode {
         let invocation: Invocation
         do {
@@ -42,7 +46,8 @@ package enum StartupTool {
             CompletionsCommand.printIDs(ofManifest: manifest, console: console)
         case .run(let options):
             do {
-                try await RunCommand.execute(options, console: console, environment: environment, handlesSignals: handlesSignals)
+                try await RunCommand.execute(
+                    options, console: console, environment: environment, handlesSignals: handlesSignals, exitProcess: exitProcess)
             } catch {
                 return error
             }

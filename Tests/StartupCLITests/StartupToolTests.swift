@@ -1,4 +1,5 @@
 import Foundation
+import StartupKit
 import Testing
 
 @testable import StartupCLI
@@ -92,6 +93,27 @@ import Testing
         #expect(text.contains(#"- cache "#) && text.contains(#"dependency "database" did not succeed"#))
         #expect(text.contains("Failures:\n  ✗ database: exit status 3\n    │ cannot connect"))
         #expect(text.contains("✓ logging"))
+    }
+
+    /// The binary exits where a run ends (`exitProcess`), with the code the run would return, once
+    /// its output and report are written.
+    @Test(arguments: [(#"{"id": "ok", "run": "true"}"#, ExitCode.success), (#"{"id": "broken", "run": "exit 3"}"#, .failure)])
+    func run_tellsTheProcessItsExitCode_afterEverythingIsWritten(command: String, expected: ExitCode) async throws {
+        let folder = try TemporaryDirectory()
+        let file = try folder.write("commands.json", #"{"version": 1, "commands": ["# + command + "]}")
+        let console = Console.capturing()
+        let told = Locked<[(ExitCode, output: String, reportSaved: Bool)]>([])
+        let code = await StartupTool.main(["run", "-f", file], environment: [:], console: console) { code in
+            let saved = FileManager.default.fileExists(atPath: folder.file(".startup/last-run.json"))
+            told.withLock { $0.append((code, console.capturedOutput, saved)) }
+        }
+        #expect(code == expected)
+        let calls = told.withLock { $0 }
+        try #require(calls.count == 1)
+        #expect(calls[0].0 == expected)
+        #expect(calls[0].output == console.capturedOutput)
+        #expect(calls[0].output.contains("Report saved to "))
+        #expect(calls[0].reportSaved)
     }
 
     @Test func run_jsonFormat_printsOnlyTheReport() async throws {

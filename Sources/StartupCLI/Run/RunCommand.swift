@@ -16,8 +16,12 @@ enum RunCommand {
     ///   - handlesSignals: Whether SIGINT, SIGTERM, SIGHUP and a closed standard output interrupt
     ///     the run, and `startup` adopts its commands' orphans (the binary); in-process callers
     ///     cancel the calling task instead.
-    static func execute(_ options: RunOptions, console: Console, environment: [String: String], handlesSignals: Bool) async throws(ExitCode)
-    {
+    ///   - exitProcess: Told the exit code once everything is written and nothing runs; the binary
+    ///     exits there (see ``StartupTool/main(_:environment:console:handlesSignals:exitProcess:)``).
+    static func execute(
+        _ options: RunOptions, console: Console, environment: [String: String], handlesSignals: Bool,
+        exitProcess: (@Sendable (ExitCode) -> Void)? = nil
+    ) async throws(ExitCode) {
         var manifest = try ManifestLoading.select(
             options.targets, from: ManifestLoading.load(options.file, console: console), for: .run, console: console)
         let manifestDirectory = ManifestFolder.path(forManifest: options.file)
@@ -140,6 +144,8 @@ enum RunCommand {
             console.err("error: over budget: " + violations.map(\.description).joined(separator: "; ") + "\n")
         }
         if console.isOutputClosed { exitCode = .outputClosed }
+        // Everything is written and nothing runs: the binary ends here, the run's objects left unfreed.
+        exitProcess?(exitCode ?? .success)
         if let exitCode { throw exitCode }
     }
 
