@@ -40,7 +40,10 @@ public enum DurationText {
 
     /// A short human form: `850ms`, `1.25s`, `2m05s`.
     public static func format(_ duration: Duration) -> String {
-        if duration < .zero { return "-" + format(.zero - duration) }
+        if duration < .zero {
+            let magnitude = format(.zero - duration)
+            return magnitude == format(.zero) ? magnitude : "-" + magnitude
+        }
         let milliseconds = duration.milliseconds
         switch milliseconds {
         case ..<10: return trimmed(milliseconds, decimals: 1) + "ms"

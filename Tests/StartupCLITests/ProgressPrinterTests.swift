@@ -49,6 +49,26 @@ import Testing
         #expect(lines.contains("    │ migrated 3 tables") == (mode == .grouped))
     }
 
+    /// A batch whose grouped output passes the limit is written in parts, nothing lost or repeated.
+    @Test func aBatchOfLargeOutputs_printsEachOnce() {
+        let outputs = CommandOutputs()
+        let ids = (0..<5).map { CommandID("command-\($0)") }
+        for (index, id) in ids.enumerated() {
+            outputs.record(String(repeating: "\(index) line of output\n", count: 2_000), for: id)
+        }
+        let events = ids.map { StartupEvent.commandFinished($0, status: .succeeded, attempts: 1, startOffset: .zero, at: .seconds(1)) }
+        func printer(_ console: Console) -> ProgressPrinter {
+            ProgressPrinter(console: console, style: Style(enabled: false), outputs: outputs, mode: .grouped, idWidth: 9, services: [])
+        }
+        let single = Console.capturing()
+        for event in events { printer(single).observe(event) }
+        let batched = Console.capturing()
+        printer(batched).observe(contentsOf: events)
+
+        #expect(single.capturedOutput.utf8.count > 2 * ProgressPrinter.batchLimit)
+        #expect(batched.capturedOutput == single.capturedOutput)
+    }
+
     @Test func aBatchWithoutLines_writesNothing() {
         let console = Console.capturing()
         printer(console, mode: .grouped).observe(contentsOf: [.runStarted(commandCount: 1), .commandStarted("a", attempt: 1, at: .zero)])

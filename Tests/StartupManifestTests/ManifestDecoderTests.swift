@@ -168,7 +168,8 @@ import Testing
     @Test(arguments: [
         (Duration.zero, "0ms"), (.microseconds(40), "0ms"), (.microseconds(50), "0.1ms"), (.microseconds(9_960), "10ms"),
         (.microseconds(2_000), "2ms"), (.milliseconds(1_010), "1.01s"), (.milliseconds(1_050), "1.05s"),
-        (.seconds(2), "2s"), (.milliseconds(59_999), "60s"), (.microseconds(-2_500), "-2.5ms"), (.seconds(-90), "-1m30s"),
+        (.seconds(2), "2s"), (.milliseconds(59_999), "60s"), (.microseconds(-2_500), "-2.5ms"), (.microseconds(-40), "0ms"),
+        (.seconds(-90), "-1m30s"),
     ])
     func durationText_formatsDecimalsWithoutTrailingZeros(duration: Duration, text: String) {
         #expect(DurationText.format(duration) == text)

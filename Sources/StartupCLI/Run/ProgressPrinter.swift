@@ -19,12 +19,22 @@ struct ProgressPrinter: StartupObserver {
     }
 
     /// Events that arrived together are written at once: a busy run makes one write per batch, not
-    /// one per command.
+    /// one per command, and one per `batchLimit` bytes of grouped output, so a batch never holds
+    /// more than that of the commands' output on top of what they keep.
     func observe(contentsOf events: [StartupEvent]) {
         var text = ""
-        for event in events { text += self.text(for: event) }
+        for event in events {
+            text += self.text(for: event)
+            if text.utf8.count >= Self.batchLimit {
+                console.out(text)
+                text = ""
+            }
+        }
         if !text.isEmpty { console.out(text) }
     }
+
+    /// Text of a batch beyond which it is written before the rest of the batch is formatted.
+    static let batchLimit = 64 << 10
 
     /// The lines an event prints, or nothing.
     func text(for event: StartupEvent) -> String {

@@ -152,7 +152,7 @@ enum RunCommand {
     /// How long progress lines may wait to be printed together: 20 ms, so a busy run wakes the
     /// printing task a few dozen times a second rather than once per command, and a person sees no
     /// delay. None when other lines reach the terminal on their own (commands' output streamed,
-    /// services' output): a command's line must come before what its dependents print.
+    /// services' output): a command's line should not wait behind what its dependents print.
     static func progressInterval(output: OutputMode, hasServices: Bool) -> Duration {
         output == .stream || hasServices ? .zero : .milliseconds(20)
     }

@@ -300,8 +300,10 @@ final class RunScheduler: Sendable {
     /// one: the only place they are called, so a slow one delays the events, never the commands.
     private func deliverEvents() async {
         while let events = await nextEvents() {
+            // The streams subscribed when the batch is handed over get it, after the observers.
+            let streams = subscribers.current()
             for observer in observers { observer.observe(contentsOf: events) }
-            for stream in subscribers.current() {
+            for stream in streams {
                 for event in events { stream.yield(event) }
             }
         }
