@@ -126,7 +126,8 @@ enum ChildLauncher {
         var noSignals = sigset_t()
         sigemptyset(&noSignals)
         // Ignored dispositions survive exec (e.g. SIGPIPE, which Swift programs often ignore, and SIGINT
-        // and SIGTERM while `startup run` handles them), so every signal is reset. It is also the fewest system
+        // and SIGTERM while `startup run` handles them), so every signal is reset (but glibc's two internal ones,
+        // which no set can name and its child leaves ignored). It is also the fewest system
         // calls: glibc's child sets each signal of this set once, but asks after each other one first (and
         // sets it too when it has a handler), 107 calls where this takes 64.
         var allSignals = sigset_t()

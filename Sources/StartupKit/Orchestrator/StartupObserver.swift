@@ -5,8 +5,7 @@
 /// command's start or its measured duration. Events that arrive together (a busy run, or one with an
 /// ``StartupOrchestrator/Options/eventBatchWindow``) are handed to each observer in turn through
 /// ``observe(contentsOf:)``, the first observer before the second, and then to the run's event
-/// streams. The run's `run()` returns after
-/// the observers have seen ``StartupEvent/runFinished(_:)``.
+/// streams. The run's `run()` returns after the observers have seen ``StartupEvent/runFinished(_:)``.
 public protocol StartupObserver: Sendable {
     /// Handles one event.
     func observe(_ event: StartupEvent)
