@@ -120,13 +120,18 @@ import Testing
     @Test(.timeLimit(.minutes(5))) func run_withAnAbsurdBatchWindow_takesTheLongestOne_andEnds() async throws {
         let options = StartupOrchestrator.Options(observers: [], eventBatchWindow: .seconds(Int64.max))
         #expect(options.eventBatchWindow == StartupOrchestrator.Options.longestEventBatchWindow)
+        var setLater = StartupOrchestrator.Options()
+        setLater.eventBatchWindow = .seconds(Int64.max)
+        #expect(setLater.eventBatchWindow == StartupOrchestrator.Options.longestEventBatchWindow)
+        setLater.eventBatchWindow = .milliseconds(20)
+        #expect(setLater.eventBatchWindow == .milliseconds(20))
         let events = EventCollector()
         var builder = StartupPlanBuilder()
         builder.add("a") { _ in }
         builder.add("b", dependsOn: ["a"]) { _ in }
-        let report = await StartupOrchestrator(
-            try builder.build(), options: .init(observers: [events], eventBatchWindow: .seconds(Int64.max))
-        ).run()
+        setLater.observers = [events]
+        setLater.eventBatchWindow = .seconds(Int64.max)
+        let report = await StartupOrchestrator(try builder.build(), options: setLater).run()
         #expect(report.status == .succeeded)
         #expect(events.summaries == ["started a #1", "finished a succeeded", "started b #1", "finished b succeeded"])
     }

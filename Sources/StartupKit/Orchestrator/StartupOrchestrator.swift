@@ -25,7 +25,9 @@ public struct StartupOrchestrator: Sendable {
         /// most one per window, which saves a busy run a wake-up of the observers' task per
         /// command. The run's end and a service ending by itself are delivered at once. By the
         /// run's clock; at most an hour (a longer window is taken as an hour).
-        public var eventBatchWindow: Duration
+        public var eventBatchWindow: Duration {
+            didSet { eventBatchWindow = Self.checkedBatchWindow(eventBatchWindow) }
+        }
         /// The longest ``eventBatchWindow``.
         public static let longestEventBatchWindow = Duration.seconds(3_600)
 
@@ -47,14 +49,19 @@ public struct StartupOrchestrator: Sendable {
         ) {
             precondition(maxConcurrency.map { $0 > 0 } ?? true, "maxConcurrency must be at least 1")
             precondition(cancellationGrace >= .zero, "cancellationGrace must not be negative")
-            precondition(eventBatchWindow >= .zero, "eventBatchWindow must not be negative")
             self.maxConcurrency = maxConcurrency
             self.failurePolicy = failurePolicy
             self.observers = observers
             self.cancellationGrace = cancellationGrace
             self.whenAServiceEnds = whenAServiceEnds
-            // A clock cannot sleep for any duration at all (a timer past the year 2^63 seconds traps).
-            self.eventBatchWindow = min(eventBatchWindow, Self.longestEventBatchWindow)
+            self.eventBatchWindow = Self.checkedBatchWindow(eventBatchWindow)
+        }
+
+        /// `window`, at most ``longestEventBatchWindow``: a clock cannot sleep for any duration at all
+        /// (a timer past the year 2^63 seconds traps). Set in the initializer or later alike.
+        private static func checkedBatchWindow(_ window: Duration) -> Duration {
+            precondition(window >= .zero, "eventBatchWindow must not be negative")
+            return min(window, longestEventBatchWindow)
         }
     }
 
