@@ -17,11 +17,15 @@ extension JSONChecking {
     package mutating func members(_ list: [JSONMember], path: @autoclosure () -> String) -> JSONMembers {
         var byKey = JSONMembers()
         for member in list where !byKey.insert(member) {
-            let key = MessageQuoting.escaped(member.key)
-            let path = path()
-            report(member.keyLocation, path.isEmpty ? key : "\(path).\(key)", "duplicate key \(MessageQuoting.quoted(member.key))")
+            reportRepeatedKey(member, path: path())
         }
         return byKey
+    }
+
+    /// Reports a member whose key came earlier in its object (the earlier one is the one read).
+    package mutating func reportRepeatedKey(_ member: JSONMember, path: String) {
+        let key = MessageQuoting.escaped(member.key)
+        report(member.keyLocation, path.isEmpty ? key : "\(path).\(key)", "duplicate key \(MessageQuoting.quoted(member.key))")
     }
 
     /// A member that must be there, or `nil` after reporting that it is missing.

@@ -1,3 +1,4 @@
+import StartupJSON
 import StartupKit
 import Testing
 
@@ -132,6 +133,36 @@ import Testing
     ])
     func decode_rootProblems(json: String, expected: String) {
         #expect(problems(json) == [expected])
+    }
+
+    @Test func commandMembers_keepEveryCommandKeyOnce_andNoOther() {
+        var members = CommandMembers()
+        for key in ManifestDecoder.commandKeys {
+            let member = JSONMember(key: key, keyLocation: .init(line: 1, column: 1), value: .null, valueLocation: .init(line: 1, column: 1))
+            #expect(members.keep(member) == .kept, "\(key)")
+            #expect(members.keep(member) == .repeated, "\(key)")
+        }
+        for key in ["", "ID", "depends_on", "dependencies ", "$schema", "version"] {
+            let member = JSONMember(key: key, keyLocation: .init(line: 1, column: 1), value: .null, valueLocation: .init(line: 1, column: 1))
+            #expect(members.keep(member) == .unknown, "\(key)")
+        }
+    }
+
+    @Test func decode_repeatedAndUnknownKeysOfACommand_areEachReported_andTheFirstValueIsRead() throws {
+        let json = """
+            {"version": 1, "commands": [
+              {"id": "a", "run": "true", "bogus": 1, "run": "false", "id": "b", "estimate": "1s", "estimate": 7}
+            ]}
+            """
+        #expect(
+            problems(json) == [
+                #"commands[0] ("a").bogus: unknown key "bogus"; allowed keys: id, summary, dependencies, run, estimate, budget, timeout, retries, optional, onDemand, priority, env, cwd, stop, ready"#,
+                #"commands[0] ("a").run: duplicate key "run""#,
+                #"commands[0] ("a").id: duplicate key "id""#,
+                #"commands[0] ("a").estimate: duplicate key "estimate""#,
+            ])
+        let valid = try Manifest.decode(Array(#"{"version": 1, "commands": [{"id": "a", "run": "true"}, {"run": "x", "id": "b"}]}"#.utf8))
+        #expect(valid.commands.map(\.id) == ["a", "b"] && valid.commands.map(\.run) == ["true", "x"])
     }
 
     @Test func decode_invalidJSON_reportsSyntaxWithPlace() throws {

@@ -135,12 +135,35 @@ public struct StartupPlanBuilder: Sendable {
     /// - Complexity: O(commands + edges), without recursion; suggestions for unknown ids cost a
     ///   bounded amount each, after indexing the ids once (`IdentifierSuggestionIndex`).
     public func build() throws(PlanError) -> StartupPlan {
+        let graph = Self.graph(of: commands.map(\.id)) { commands[$0].dependencies }
+        switch graph {
+        case .success(let (index, graph)):
+            return StartupPlan(storage: PlanStorage(commands: commands, index: index, graph: graph))
+        case .failure(let error):
+            throw error
+        }
+    }
+
+    /// The problems `build()` would report for commands with these ids and dependencies, without
+    /// making the plan: how a manifest checks its graph before anything is bound to it.
+    package static func issues(ids: [CommandID], dependencies: (Int) -> [CommandID]) -> [PlanIssue] {
+        switch graph(of: ids, dependencies: dependencies) {
+        case .success: []
+        case .failure(let error): error.issues
+        }
+    }
+
+    /// Each id's position and the sorted graph of the commands `ids` names, `dependencies(i)` being what the i-th
+    /// depends on; or every problem, in declaration order.
+    private static func graph(
+        of ids: [CommandID], dependencies: (Int) -> [CommandID]
+    ) -> Result<([CommandID: Int], DependencyGraph), PlanError> {
         var issues: [PlanIssue] = []
         var index: [CommandID: Int] = [:]
-        index.reserveCapacity(commands.count)
-        var isDuplicate = [Bool](repeating: false, count: commands.count)
-        for position in commands.indices {
-            let id = commands[position].id
+        index.reserveCapacity(ids.count)
+        var isDuplicate = [Bool](repeating: false, count: ids.count)
+        for position in ids.indices {
+            let id = ids[position]
             // One hash lookup per command; a duplicate puts the first position back.
             if let first = index.updateValue(position, forKey: id) {
                 index[id] = first
@@ -149,18 +172,18 @@ public struct StartupPlanBuilder: Sendable {
             }
         }
 
-        var dependencyStart = [Int](repeating: 0, count: commands.count + 1)
+        var dependencyStart = [Int](repeating: 0, count: ids.count + 1)
         var dependencyList: [Int] = []
-        dependencyList.reserveCapacity(commands.count * 4)
-        var lastNamedBy = [Int](repeating: -1, count: commands.count)
+        dependencyList.reserveCapacity(ids.count * 4)
+        var lastNamedBy = [Int](repeating: -1, count: ids.count)
         var suggestions: IdentifierSuggestionIndex?  // Built at the first unknown dependency.
-        for position in commands.indices {
+        for position in ids.indices {
             // A duplicate keeps no edges: the error already names it, and its edges would confuse.
             if !isDuplicate[position] {
-                for (dependencyIndex, dependency) in commands[position].dependencies.enumerated() {
+                for (dependencyIndex, dependency) in dependencies(position).enumerated() {
                     guard let target = index[dependency] else {
-                        let id = commands[position].id
-                        if suggestions == nil { suggestions = IdentifierSuggestionIndex(commands.map(\.id.rawValue)) }
+                        let id = ids[position]
+                        if suggestions == nil { suggestions = IdentifierSuggestionIndex(ids.map(\.rawValue)) }
                         let suggestion = suggestions?.closest(to: dependency.rawValue, excluding: id.rawValue).map { CommandID($0) }
                         issues.append(
                             .unknownDependency(
@@ -169,7 +192,7 @@ public struct StartupPlanBuilder: Sendable {
                         continue
                     }
                     if target == position {
-                        issues.append(.selfDependency(commands[position].id, commandIndex: position, dependencyIndex: dependencyIndex))
+                        issues.append(.selfDependency(ids[position], commandIndex: position, dependencyIndex: dependencyIndex))
                     } else if lastNamedBy[target] != position {
                         lastNamedBy[target] = position
                         dependencyList.append(target)
@@ -181,7 +204,7 @@ public struct StartupPlanBuilder: Sendable {
 
         switch DependencyGraph.make(dependencyStart: dependencyStart, dependencyList: dependencyList) {
         case .success(let graph) where issues.isEmpty:
-            return StartupPlan(storage: PlanStorage(commands: commands, index: index, graph: graph))
+            return .success((index, graph))
         case .success:
             break
         case .failure(let unsorted):
@@ -189,12 +212,13 @@ public struct StartupPlanBuilder: Sendable {
                 dependencyList[dependencyStart[command]..<dependencyStart[command + 1]]
             }
             for cycle in cycles {
-                issues.append(.cycle(cycle.map { commands[$0].id }, commandIndex: cycle[0]))
+                issues.append(.cycle(cycle.map { ids[$0] }, commandIndex: cycle[0]))
             }
         }
-        throw PlanError(
-            issues: issues.enumerated()
-                .sorted { ($0.element.commandIndex, $0.offset) < ($1.element.commandIndex, $1.offset) }
-                .map(\.element))
+        return .failure(
+            PlanError(
+                issues: issues.enumerated()
+                    .sorted { ($0.element.commandIndex, $0.offset) < ($1.element.commandIndex, $1.offset) }
+                    .map(\.element)))
     }
 }

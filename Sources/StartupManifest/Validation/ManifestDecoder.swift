@@ -63,11 +63,17 @@ struct ManifestDecoder {
         // The JSON Schema an editor checks the file with; nothing else reads it.
         if let member = members["$schema"] { _ = string(member, path: "$schema") }
         let defaults = members["defaults"].map { self.defaults(from: $0) } ?? ManifestDefaults()
+        var commands: [ManifestCommand] = []
         var sources: [CommandSource] = []
         if let member = members["commands"] {
             if case .array(let elements) = member.value {
+                commands.reserveCapacity(elements.count)
+                sources.reserveCapacity(elements.count)
                 for (index, element) in elements.enumerated() {
-                    if let source = command(from: element, index: index) { sources.append(source) }
+                    if let (command, source) = command(from: element, index: index) {
+                        commands.append(command)
+                        sources.append(source)
+                    }
                 }
             } else {
                 report(member.valueLocation, "commands", "expected an array of commands, found \(member.value.kindName)")
@@ -77,7 +83,7 @@ struct ManifestDecoder {
         }
         problems += ManifestGraphCheck.problems(in: sources)
         guard let version else { return nil }
-        return Manifest(version: version, defaults: defaults, commands: sources.map(\.command))
+        return Manifest(version: version, defaults: defaults, commands: commands)
     }
 
     private mutating func defaults(from member: JSONMember) -> ManifestDefaults {
@@ -92,24 +98,35 @@ struct ManifestDecoder {
             workingDirectory: members["cwd"].flatMap { workingDirectory($0, path: "defaults.cwd") })
     }
 
-    private mutating func command(from element: JSONElement, index: Int) -> CommandSource? {
+    /// The command an element of `commands` describes, and where its parts are written; `nil` when it is not usable.
+    /// Its members are sorted into their keys in one pass, reporting unknown and repeated keys (the first stays).
+    private mutating func command(from element: JSONElement, index: Int) -> (ManifestCommand, CommandSource)? {
         var writtenID: String?
-        if case .object(let members) = element.value,
-            case .string(let id)? = members.first(where: { $0.key == "id" })?.value, !id.isEmpty
-        {
+        if case .object(let list) = element.value, case .string(let id)? = list.first(where: { $0.key == "id" })?.value, !id.isEmpty {
             writtenID = id
         }
         // Built only for a message: every message about the command's keys names it.
         let path = { CommandSource.path(index: index, id: writtenID) }
-        guard let members = object(element, path: path(), allowed: Self.commandKeys, what: "a command") else { return nil }
-        guard let idMember = members["id"] else {
+        guard case .object(let list) = element.value else {
+            report(element.location, path(), "expected a command as an object, found \(element.value.kindName)")
+            return nil
+        }
+        var members = CommandMembers()
+        for member in list {
+            switch members.keep(member) {
+            case .kept: continue
+            case .repeated: reportRepeatedKey(member, path: path())
+            case .unknown: reportUnknownKey(member, path: path(), allowed: Self.commandKeys)
+            }
+        }
+        guard let idMember = members.id else {
             report(element.location, path(), "missing \"id\"")
             return nil
         }
         guard let id = identifier(idMember.value, at: idMember.valueLocation, path: path() + ".id") else { return nil }
 
         var dependencies: [(id: CommandID, index: Int, location: JSONLocation)] = []
-        if let member = members["dependencies"] {
+        if let member = members.dependencies {
             if case .array(let elements) = member.value {
                 dependencies.reserveCapacity(elements.count)
                 for (position, dependency) in elements.enumerated() {
@@ -124,28 +141,29 @@ struct ManifestDecoder {
         }
         let command = ManifestCommand(
             id: id,
-            summary: members["summary"].flatMap { string($0, path: path() + ".summary") },
+            summary: members.summary.flatMap { string($0, path: path() + ".summary") },
             dependencies: dependencies.map(\.id),
-            run: members["run"].flatMap {
+            run: members.run.flatMap {
                 shellLine($0, path: path() + ".run", ifEmpty: "leave \"run\" out to make the command a milestone")
             },
-            estimate: members["estimate"].flatMap { duration($0, path: path() + ".estimate") },
-            budget: members["budget"].flatMap { budget($0, path: path() + ".budget") },
-            timeout: members["timeout"].flatMap { timeout($0, path: path() + ".timeout") },
-            retries: members["retries"].flatMap { retries($0, path: path() + ".retries") },
-            isOptional: members["optional"].flatMap { boolean($0, path: path() + ".optional") } ?? false,
-            isOnDemand: members["onDemand"].flatMap { boolean($0, path: path() + ".onDemand") } ?? false,
-            priority: members["priority"].flatMap { priority($0, path: path() + ".priority") } ?? .normal,
-            environment: members["env"].flatMap { environment($0, path: path() + ".env") } ?? [:],
-            workingDirectory: members["cwd"].flatMap { workingDirectory($0, path: path() + ".cwd") },
-            stop: members["stop"].flatMap {
+            estimate: members.estimate.flatMap { duration($0, path: path() + ".estimate") },
+            budget: members.budget.flatMap { budget($0, path: path() + ".budget") },
+            timeout: members.timeout.flatMap { timeout($0, path: path() + ".timeout") },
+            retries: members.retries.flatMap { retries($0, path: path() + ".retries") },
+            isOptional: members.optional.flatMap { boolean($0, path: path() + ".optional") } ?? false,
+            isOnDemand: members.onDemand.flatMap { boolean($0, path: path() + ".onDemand") } ?? false,
+            priority: members.priority.flatMap { priority($0, path: path() + ".priority") } ?? .normal,
+            environment: members.env.flatMap { environment($0, path: path() + ".env") } ?? [:],
+            workingDirectory: members.cwd.flatMap { workingDirectory($0, path: path() + ".cwd") },
+            stop: members.stop.flatMap {
                 shellLine($0, path: path() + ".stop", ifEmpty: "leave \"stop\" out when nothing needs undoing")
             },
-            ready: members["ready"].flatMap { readiness($0, path: path() + ".ready", hasRun: members["run"] != nil) })
-        return CommandSource(
-            command: command, manifestIndex: index, idLocation: idMember.valueLocation,
+            ready: members.ready.flatMap { readiness($0, path: path() + ".ready", hasRun: members.run != nil) })
+        let source = CommandSource(
+            id: command.id, dependencies: command.dependencies, manifestIndex: index, idLocation: idMember.valueLocation,
             dependencyIndexes: dependencies.map(\.index), dependencyLocations: dependencies.map(\.location),
-            dependenciesLocation: members["dependencies"]?.keyLocation ?? idMember.keyLocation)
+            dependenciesLocation: members.dependencies?.keyLocation ?? idMember.keyLocation)
+        return (command, source)
     }
 
     // MARK: - Objects
@@ -161,20 +179,24 @@ struct ManifestDecoder {
         for member in members {
             if allowed.contains(member.key) {
                 known.append(member)
-                continue
+            } else {
+                reportUnknownKey(member, path: path(), allowed: allowed)
             }
-            let key = MessageQuoting.escaped(member.key)
-            let meant =
-                Self.keySynonyms[member.key].flatMap { allowed.contains($0) ? $0 : nil }
-                ?? IdentifierSuggestion.closest(to: member.key, in: allowed)
-            let hint = meant.map { " (did you mean \"\($0)\"?)" } ?? ""
-            let path = path()
-            report(
-                member.keyLocation, path.isEmpty ? key : "\(path).\(key)",
-                "unknown key \(MessageQuoting.quoted(member.key))\(hint); allowed keys: " + allowed.joined(separator: ", "))
         }
         // Problems are put in document order afterwards, so reporting duplicates after unknown keys reorders nothing.
         return self.members(known, path: path())
+    }
+
+    /// Reports a key that is not one of `allowed`, with the key meant where it can tell.
+    private mutating func reportUnknownKey(_ member: JSONMember, path: String, allowed: [String]) {
+        let key = MessageQuoting.escaped(member.key)
+        let meant =
+            Self.keySynonyms[member.key].flatMap { allowed.contains($0) ? $0 : nil }
+            ?? IdentifierSuggestion.closest(to: member.key, in: allowed)
+        let hint = meant.map { " (did you mean \"\($0)\"?)" } ?? ""
+        report(
+            member.keyLocation, path.isEmpty ? key : "\(path).\(key)",
+            "unknown key \(MessageQuoting.quoted(member.key))\(hint); allowed keys: " + allowed.joined(separator: ", "))
     }
 
     /// Records a problem.
@@ -185,7 +207,8 @@ struct ManifestDecoder {
 
 /// A decoded command with where its parts were written, for the graph check's messages.
 struct CommandSource {
-    let command: ManifestCommand
+    let id: CommandID
+    let dependencies: [CommandID]
     let manifestIndex: Int
     let idLocation: JSONLocation
     /// For each of `command.dependencies`, its position in the written array and its place.
@@ -194,7 +217,7 @@ struct CommandSource {
     let dependenciesLocation: JSONLocation
 
     /// `commands[4] ("database")`: how messages name the command.
-    var path: String { Self.path(index: manifestIndex, id: command.id.rawValue) }
+    var path: String { Self.path(index: manifestIndex, id: id.rawValue) }
 
     /// `commands[4] ("database")`, or `commands[4]` for a command without a usable id.
     static func path(index: Int, id: String?) -> String {

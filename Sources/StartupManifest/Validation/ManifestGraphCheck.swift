@@ -1,21 +1,13 @@
 import StartupKit
 
-/// Checks a manifest's commands as a graph, with StartupKit's own builder, and words the problems
+/// Checks a manifest's commands as a graph, with StartupKit's own builder's checks, and words the problems
 /// in terms of the manifest: `commands[4] ("database").dependencies[1]: unknown command "confg"`.
 enum ManifestGraphCheck {
     /// The graph problems of the commands: duplicate ids, unknown dependencies, self-dependencies,
     /// cycles.
     static func problems(in sources: [CommandSource]) -> [ManifestProblem] {
-        var builder = StartupPlanBuilder()
-        for source in sources {
-            builder.add(source.command.id, dependsOn: source.command.dependencies) { _ in }
-        }
-        do {
-            _ = try builder.build()
-            return []
-        } catch {
-            return error.issues.map { problem(for: $0, sources: sources) }
-        }
+        StartupPlanBuilder.issues(ids: sources.map(\.id)) { sources[$0].dependencies }
+            .map { problem(for: $0, sources: sources) }
     }
 
     private static func problem(for issue: PlanIssue, sources: [CommandSource]) -> ManifestProblem {
