@@ -136,15 +136,16 @@ import Testing
     }
 
     @Test func commandMembers_keepEveryCommandKeyOnce_andNoOther() {
+        func member(_ key: String) -> JSONMember {
+            JSONMember(key: key, keyLocation: .init(line: 1, column: 1), value: .null, valueLocation: .init(line: 1, column: 1))
+        }
         var members = CommandMembers()
         for key in ManifestDecoder.commandKeys {
-            let member = JSONMember(key: key, keyLocation: .init(line: 1, column: 1), value: .null, valueLocation: .init(line: 1, column: 1))
-            #expect(members.keep(member) == .kept, "\(key)")
-            #expect(members.keep(member) == .repeated, "\(key)")
+            #expect(members.keep(member(key)) == .kept, "\(key)")
+            #expect(members.keep(member(key)) == .repeated, "\(key)")
         }
         for key in ["", "ID", "depends_on", "dependencies ", "$schema", "version"] {
-            let member = JSONMember(key: key, keyLocation: .init(line: 1, column: 1), value: .null, valueLocation: .init(line: 1, column: 1))
-            #expect(members.keep(member) == .unknown, "\(key)")
+            #expect(members.keep(member(key)) == .unknown, "\(key)")
         }
     }
 
