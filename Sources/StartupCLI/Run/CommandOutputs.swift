@@ -3,11 +3,19 @@ import StartupKit
 /// The captured output of each command's last attempt, kept for grouped printing and for the
 /// failures in the summary.
 final class CommandOutputs: Sendable {
+    /// Guards the outputs that are not empty, by command.
     private let outputs = Locked<[CommandID: String]>([:])
 
-    /// Records a command's output, replacing an earlier attempt's.
+    /// Records a command's output, replacing an earlier attempt's. Most commands print nothing: while no
+    /// command has, recording an empty output costs no hashing on the scheduler's thread.
     func record(_ output: String, for id: CommandID) {
-        outputs.withLock { $0[id] = output }
+        outputs.withLock { outputs in
+            if !output.isEmpty {
+                outputs[id] = output
+            } else if !outputs.isEmpty {
+                outputs[id] = nil
+            }
+        }
     }
 
     /// Adds to a service's output as it streams, keeping the last `limit` bytes or so (whole
