@@ -32,6 +32,64 @@ public enum JSONOutput: Sendable, Equatable {
         return String(decoding: output, as: UTF8.self)
     }
 
+    /// The same text as ``text(pretty:)``, written by up to `parts` tasks side by side when this is
+    /// an object with a long array among its members (a report of a thousand commands): each task
+    /// writes a run of that array's elements.
+    public func text(pretty: Bool = false, parts: Int) async -> String {
+        guard parts > 1, case .object(let members) = self,
+            let longest = members.indices.max(by: { members[$0].value.arrayCount < members[$1].value.arrayCount }),
+            case .array(let elements) = members[longest].value, elements.count >= Self.elementsPerPart * 2
+        else { return text(pretty: pretty) }
+        let runs = Self.runs(of: elements.indices, parts: min(parts, elements.count / Self.elementsPerPart))
+        let written = await withTaskGroup(of: (Int, [UInt8]).self) { group in
+            for (number, run) in runs.enumerated() {
+                group.addTask {
+                    var output: [UInt8] = []
+                    Self.writeElements(elements, run, to: &output, pretty: pretty, indent: 2)
+                    return (number, output)
+                }
+            }
+            var written = [[UInt8]](repeating: [], count: runs.count)
+            for await (number, output) in group { written[number] = output }
+            return written
+        }
+        var head: [UInt8] = [UInt8(ascii: "{")]
+        Self.writeMembers(members, ..<longest, to: &head, pretty: pretty, indent: 0)
+        Self.writeMemberKey(members[longest].key, first: longest == 0, to: &head, pretty: pretty, indent: 0)
+        head.append(UInt8(ascii: "["))
+        var tail: [UInt8] = []
+        if pretty { Self.newLine(indent: 1, to: &tail) }
+        tail.append(UInt8(ascii: "]"))
+        Self.writeMembers(members, (longest + 1)..., to: &tail, pretty: pretty, indent: 0)
+        if pretty { Self.newLine(indent: 0, to: &tail) }
+        tail.append(UInt8(ascii: "}"))
+        // Copied once, straight into the string.
+        let pieces = [head] + written + [tail]
+        return String(unsafeUninitializedCapacity: pieces.reduce(0) { $0 + $1.count }) { text in
+            var count = 0
+            for piece in pieces {
+                _ = UnsafeMutableBufferPointer(rebasing: text[count...]).initialize(from: piece)
+                count += piece.count
+            }
+            return count
+        }
+    }
+
+    /// Fewest elements a task of ``text(pretty:parts:)`` writes: fewer are not worth a task.
+    private static let elementsPerPart = 128
+
+    /// `indices` cut into `parts` runs of nearly equal length, in order.
+    private static func runs(of indices: Range<Int>, parts: Int) -> [Range<Int>] {
+        (0..<parts).map { part in
+            (indices.lowerBound + indices.count * part / parts)..<(indices.lowerBound + indices.count * (part + 1) / parts)
+        }
+    }
+
+    /// The number of elements of an array; 0 for anything else.
+    private var arrayCount: Int {
+        if case .array(let elements) = self { elements.count } else { 0 }
+    }
+
     private func write(to output: inout [UInt8], pretty: Bool, indent: Int) {
         switch self {
         case .null: output.append(contentsOf: Self.nullText)
@@ -43,27 +101,48 @@ public enum JSONOutput: Sendable, Equatable {
         case .array(let elements):
             guard !elements.isEmpty else { return output.append(contentsOf: Self.emptyArrayText) }
             output.append(UInt8(ascii: "["))
-            for index in elements.indices {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
-                if pretty { Self.newLine(indent: indent + 1, to: &output) }
-                elements[index].write(to: &output, pretty: pretty, indent: indent + 1)
-            }
+            Self.writeElements(elements, elements.indices, to: &output, pretty: pretty, indent: indent + 1)
             if pretty { Self.newLine(indent: indent, to: &output) }
             output.append(UInt8(ascii: "]"))
         case .object(let members):
             guard !members.isEmpty else { return output.append(contentsOf: Self.emptyObjectText) }
             output.append(UInt8(ascii: "{"))
-            for index in members.indices {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
-                if pretty { Self.newLine(indent: indent + 1, to: &output) }
-                Self.writeString(members[index].key, to: &output)
-                output.append(UInt8(ascii: ":"))
-                if pretty { output.append(UInt8(ascii: " ")) }
-                members[index].value.write(to: &output, pretty: pretty, indent: indent + 1)
-            }
+            Self.writeMembers(members, members.indices, to: &output, pretty: pretty, indent: indent)
             if pretty { Self.newLine(indent: indent, to: &output) }
             output.append(UInt8(ascii: "}"))
         }
+    }
+
+    /// The array elements at `indices`, each on its own line at `indent` when pretty, a comma before each but
+    /// the array's first.
+    private static func writeElements(
+        _ elements: [JSONOutput], _ indices: Range<Int>, to output: inout [UInt8], pretty: Bool, indent: Int
+    ) {
+        for index in indices {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            if pretty { newLine(indent: indent, to: &output) }
+            elements[index].write(to: &output, pretty: pretty, indent: indent)
+        }
+    }
+
+    /// The members at `indices` of an object written at `indent`.
+    private static func writeMembers(
+        _ members: [(key: String, value: JSONOutput)], _ indices: some RangeExpression<Int>, to output: inout [UInt8], pretty: Bool,
+        indent: Int
+    ) {
+        for index in members.indices[indices] {
+            writeMemberKey(members[index].key, first: index == 0, to: &output, pretty: pretty, indent: indent)
+            members[index].value.write(to: &output, pretty: pretty, indent: indent + 1)
+        }
+    }
+
+    /// A member's key and colon, after a comma unless it is the object's first, on its own line when pretty.
+    private static func writeMemberKey(_ key: String, first: Bool, to output: inout [UInt8], pretty: Bool, indent: Int) {
+        if !first { output.append(UInt8(ascii: ",")) }
+        if pretty { newLine(indent: indent + 1, to: &output) }
+        writeString(key, to: &output)
+        output.append(UInt8(ascii: ":"))
+        if pretty { output.append(UInt8(ascii: " ")) }
     }
 
     private static let nullText = Array("null".utf8)

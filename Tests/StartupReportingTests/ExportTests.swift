@@ -1,5 +1,6 @@
 import Foundation
 import StartupKit
+import StartupTestSupport
 import Testing
 
 @testable import StartupReporting
@@ -86,6 +87,32 @@ import Testing
             ("s", .string("a\"b\\c\n\u{1}")), ("n", .number(1.23456)), ("i", .integer(-3)), ("x", .number(.nan)),
         ])
         #expect(value.text() == #"{"s":"a\"b\\c\n\u0001","n":1.235,"i":-3,"x":null}"#)
+    }
+
+    @Test(arguments: 0..<40) func jsonOutput_writtenInParts_isTheSameText(seed: UInt64) async {
+        var random = SeededGenerator(seed: seed)
+        func leaf() -> JSONOutput {
+            switch random.below(5) {
+            case 0: .string("id-\(random.below(1_000))\n")
+            case 1: .milliseconds(.nanoseconds(Int64(random.below(1_000_000_000))))
+            case 2: .integer(random.below(100) - 50)
+            case 3: .object([("a", .bool(true)), ("b", .array([.null, .string("x")]))])
+            default: .array([])
+            }
+        }
+        // One long array (long enough to be cut, or just too short) among other members, in any position.
+        let length = [0, 1, 255, 256, 257, 1_000][random.below(6)]
+        var members: [(key: String, value: JSONOutput)] = (0..<random.below(4)).map { ("m\($0)", leaf()) }
+        members.insert(("long", .array((0..<length).map { _ in leaf() })), at: random.below(members.count + 1))
+        members.append(("short", .array((0..<random.below(300)).map { _ in leaf() })))
+        let value = JSONOutput.object(members)
+        for pretty in [false, true] {
+            for parts in [1, 2, 3, 7] {
+                let written = await value.text(pretty: pretty, parts: parts)
+                #expect(written == value.text(pretty: pretty), "pretty \(pretty), \(parts) parts, \(length) elements")
+            }
+        }
+        #expect(await JSONOutput.array((0..<600).map { .integer($0) }).text(parts: 4) == JSONOutput.array((0..<600).map { .integer($0) }).text())
     }
 
     @Test func jsonOutput_writesWholeNumbersAndMillisecondsExactly() {

@@ -2,6 +2,12 @@ import StartupKit
 import StartupManifest
 import StartupReporting
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `startup run`: runs the manifest's commands, prints progress and the summary, the timeline and
 /// trace with `--trace`, or the JSON report; saves the report, draws it with `--plot`, and checks
 /// the budgets.
@@ -75,9 +81,9 @@ enum RunCommand {
                     manifest.commands.compactMap { command in command.budget.map { (command.id, $0) } },
                     uniquingKeysWith: { first, _ in first })))
         let violations = report.status == .cancelled ? [] : saved.budgetViolations
-        // Written beside the summary, on another thread: the report of a large run takes a few milliseconds.
+        // Written beside the summary, on other threads: the report of a large run takes a few milliseconds.
         async let reportJSON: String? =
-            options.savesReport || options.format == .json ? saved.json().text(pretty: true) + "\n" : nil
+            options.savesReport || options.format == .json ? await saved.json().text(pretty: true, parts: reportParts) + "\n" : nil
 
         if options.format == .text {
             console.out(
@@ -148,6 +154,15 @@ enum RunCommand {
         exitProcess?(exitCode ?? .success)
         if let exitCode { throw exitCode }
     }
+
+    /// How many tasks write the report's JSON side by side: one per core, at most four.
+    private static let reportParts: Int = {
+        #if canImport(Glibc) || canImport(Darwin)
+            return min(max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1), 4)
+        #else
+            return 1
+        #endif
+    }()
 
     /// How long progress lines may wait to be printed together: 20 ms, so a busy run wakes the
     /// printing task a few dozen times a second rather than once per command, and a person sees no
