@@ -44,6 +44,14 @@ import Testing
     }
 
     /// `NAME=value cmd` needs the shell; `cmd NAME=value` does not.
+    @Test func everyASCIIByteInsideAWord_usesTheShellExactlyWhenItIsShellSyntax() {
+        let syntax = Set("'\"`\\$;&|<>(){}*?[]~#!^\n\r".utf8)
+        for byte in UInt8(1)..<128 where byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") {
+            let line = "tool a" + String(UnicodeScalar(byte)) + "b"
+            #expect(CommandLineSplitter.plan(for: line).usesShell == syntax.contains(byte), "byte \(byte)")
+        }
+    }
+
     @Test func assignmentPrefixUsesTheShellButEqualsInArgumentsDoesNot() {
         #expect(CommandLineSplitter.plan(for: "FOO=1 make") == shell("FOO=1 make"))
         #expect(CommandLineSplitter.plan(for: "=x") == shell("=x"))

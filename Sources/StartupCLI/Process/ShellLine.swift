@@ -19,7 +19,7 @@ package enum CommandLineSplitter {
 
     /// Bytes that give a line shell meaning anywhere in it (quoting, expansion, redirection, globbing, control
     /// operators, comments, history/negation). `=` is handled separately: it only matters in the first word.
-    private static let shellSyntaxBytes: Set<UInt8> = Set("'\"`\\$;&|<>(){}*?[]~#!^\n\r".utf8)
+    private static let shellSyntaxBytes = ASCIISet("'\"`\\$;&|<>(){}*?[]~#!^\n\r")
 
     /// First words that are shell reserved words or builtins (they either do not exist as programs or only make
     /// sense inside a shell), so the line must go through the shell.
@@ -37,7 +37,7 @@ package enum CommandLineSplitter {
 
     /// Returns how to execute `line`: a direct argv when it has no shell syntax, otherwise `/bin/sh -c line`.
     package static func plan(for line: String) -> ExecutionPlan {
-        let shellPlan = ExecutionPlan(arguments: [shellPath, "-c", line], usesShell: true)
+        var shellPlan: ExecutionPlan { ExecutionPlan(arguments: [shellPath, "-c", line], usesShell: true) }
         var words: [String] = []
         var wordStart: String.UTF8View.Index? = nil
         let utf8 = line.utf8
@@ -60,5 +60,32 @@ package enum CommandLineSplitter {
         if let start = wordStart { words.append(String(line[start..<utf8.endIndex])) }
         guard let first = words.first, !shellFirstWords.contains(first) else { return shellPlan }
         return ExecutionPlan(arguments: words, usesShell: false)
+    }
+}
+
+/// A set of ASCII bytes, tested with a shift and a mask rather than a hash: the splitter tests every byte of
+/// every `run` line.
+private struct ASCIISet {
+    /// Bit `b` of `low` is byte `b`; bit `b` of `high`, byte `64 + b`.
+    private let low: UInt64
+    private let high: UInt64
+
+    /// The set of `characters`' bytes; each must be ASCII.
+    init(_ characters: StaticString) {
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        characters.withUTF8Buffer { bytes in
+            for byte in bytes {
+                precondition(byte < 128, "ASCIISet holds ASCII bytes only")
+                if byte < 64 { low |= 1 << byte } else { high |= 1 << (byte - 64) }
+            }
+        }
+        self.low = low
+        self.high = high
+    }
+
+    /// Whether `byte` is in the set.
+    func contains(_ byte: UInt8) -> Bool {
+        byte < 64 ? low & (1 << byte) != 0 : byte < 128 && high & (1 << (byte - 64)) != 0
     }
 }

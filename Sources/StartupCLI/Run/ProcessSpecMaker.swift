@@ -33,7 +33,7 @@ struct ProcessSpecMaker {
     /// The spec running `line` for `command`: its environment, `STARTUP_COMMAND_ID`, its directory.
     mutating func spec(for command: ManifestCommand, line: String) -> ProcessSpec {
         var own = command.environment
-        own[ProcessSpec.processTokenVariable] = nil  // the engine gives each process its own
+        if !own.isEmpty { own[ProcessSpec.processTokenVariable] = nil }  // the engine gives each process its own
         own[ProcessSpec.commandIDVariable] = command.id.rawValue
         return ProcessSpec(
             arguments: CommandLineSplitter.plan(for: line).arguments, environment: ChildEnvironment(shared: baseEnvironment, own: own),
