@@ -1,5 +1,6 @@
 import StartupJSON
 import StartupKit
+import StartupTestSupport
 import Testing
 
 @testable import StartupManifest
@@ -164,6 +165,30 @@ import Testing
             ])
         let valid = try Manifest.decode(Array(#"{"version": 1, "commands": [{"id": "a", "run": "true"}, {"run": "x", "id": "b"}]}"#.utf8))
         #expect(valid.commands.map(\.id) == ["a", "b"] && valid.commands.map(\.run) == ["true", "x"])
+    }
+
+    /// Long manifests are decoded on several threads (a run of commands each): the commands and the problems
+    /// come out in document order all the same.
+    @Test(arguments: [511, 512, 1_000, 4_099]) func decode_aLongManifest_keepsDocumentOrder(count: Int) throws {
+        func command(_ index: Int, retries: Int = 1, dependency: String? = nil) -> String {
+            let dependencies = dependency.map { #"["\#($0)"]"# } ?? (index > 0 ? #"["c\#(index - 1)"]"# : "[]")
+            return #"{"id": "c\#(index)", "dependencies": \#(dependencies), "run": "true", "retries": \#(retries)}"#
+        }
+        let valid = (0..<count).map { command($0) }
+        let manifest = try Manifest.decode(Array(#"{"version": 1, "commands": [\#(valid.joined(separator: ",\n"))]}"#.utf8))
+        #expect(manifest.commands.map(\.id.rawValue) == (0..<count).map { "c\($0)" })
+        #expect(manifest.commands.dropFirst().enumerated().allSatisfy { $1.dependencies == [CommandID("c\($0)")] })
+
+        var invalid = valid
+        var random = SeededGenerator(seed: UInt64(count))
+        let broken = Set((0..<12).map { _ in random.below(count) }).sorted()
+        for index in broken { invalid[index] = command(index, retries: 1_000 + index) }
+        invalid[count - 1] = command(count - 1, dependency: "nowhere")
+        let expected =
+            broken.filter { $0 != count - 1 }.map {
+                "commands[\($0)] (\"c\($0)\").retries: retries must be from 0 to 100, found \(1_000 + $0)"
+            } + [#"commands[\#(count - 1)] ("c\#(count - 1)").dependencies[0]: unknown command "nowhere""#]
+        #expect(problems(#"{"version": 1, "commands": [\#(invalid.joined(separator: ",\n"))]}"#) == expected)
     }
 
     @Test func decode_invalidJSON_reportsSyntaxWithPlace() throws {

@@ -2,12 +2,6 @@ import StartupKit
 import StartupManifest
 import StartupReporting
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// `startup run`: runs the manifest's commands, prints progress and the summary, the timeline and
 /// trace with `--trace`, or the JSON report; saves the report, draws it with `--plot`, and checks
 /// the budgets.
@@ -156,13 +150,7 @@ enum RunCommand {
     }
 
     /// How many tasks write the report's JSON side by side: one per core, at most four.
-    private static let reportParts: Int = {
-        #if canImport(Glibc) || canImport(Darwin)
-            return min(max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1), 4)
-        #else
-            return 1
-        #endif
-    }()
+    private static let reportParts = min(ProcessorCount.online, 4)
 
     /// How long progress lines may wait to be printed together: 20 ms, so a busy run wakes the
     /// printing task a few dozen times a second rather than once per command, and a person sees no

@@ -1,3 +1,4 @@
+import Dispatch
 import StartupJSON
 import StartupKit
 
@@ -67,14 +68,7 @@ struct ManifestDecoder {
         var sources: [CommandSource] = []
         if let member = members["commands"] {
             if case .array(let elements) = member.value {
-                commands.reserveCapacity(elements.count)
-                sources.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
-                    if let (command, source) = command(from: element, index: index) {
-                        commands.append(command)
-                        sources.append(source)
-                    }
-                }
+                (commands, sources) = self.commands(elements)
             } else {
                 report(member.valueLocation, "commands", "expected an array of commands, found \(member.value.kindName)")
             }
@@ -96,6 +90,52 @@ struct ManifestDecoder {
             retries: members["retries"].flatMap { retries($0, path: "defaults.retries") },
             environment: members["env"].flatMap { environment($0, path: "defaults.env") } ?? [:],
             workingDirectory: members["cwd"].flatMap { workingDirectory($0, path: "defaults.cwd") })
+    }
+
+    /// The commands of the `commands` array, and where each is written. A long array is cut into one run of
+    /// elements per processor, each decoded on its own thread by a decoder of its own, whose problems are added
+    /// to this one's in order.
+    private mutating func commands(_ elements: [JSONElement]) -> ([ManifestCommand], [CommandSource]) {
+        let parts = min(ProcessorCount.online, elements.count / Self.commandsPerPart)
+        guard parts > 1 else { return Self.commands(elements, elements.indices, decoder: &self) }
+        let decoded = Locked([Int: ([ManifestCommand], [CommandSource], [ManifestProblem])]())
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            var decoder = ManifestDecoder()
+            let run = (elements.count * part / parts)..<(elements.count * (part + 1) / parts)
+            let (commands, sources) = Self.commands(elements, run, decoder: &decoder)
+            decoded.withLock { $0[part] = (commands, sources, decoder.problems) }
+        }
+        var commands: [ManifestCommand] = []
+        var sources: [CommandSource] = []
+        commands.reserveCapacity(elements.count)
+        sources.reserveCapacity(elements.count)
+        for part in 0..<parts {
+            guard let (someCommands, someSources, someProblems) = decoded.withLock({ $0[part] }) else { continue }
+            commands += someCommands
+            sources += someSources
+            problems += someProblems
+        }
+        return (commands, sources)
+    }
+
+    /// Fewest commands a thread decodes: fewer are not worth the hand-off.
+    private static let commandsPerPart = 256
+
+    /// The commands of `elements[run]`, decoded by `decoder`.
+    private static func commands(
+        _ elements: [JSONElement], _ run: Range<Int>, decoder: inout ManifestDecoder
+    ) -> ([ManifestCommand], [CommandSource]) {
+        var commands: [ManifestCommand] = []
+        var sources: [CommandSource] = []
+        commands.reserveCapacity(run.count)
+        sources.reserveCapacity(run.count)
+        for index in run {
+            if let (command, source) = decoder.command(from: elements[index], index: index) {
+                commands.append(command)
+                sources.append(source)
+            }
+        }
+        return (commands, sources)
     }
 
     /// The command an element of `commands` describes, and where its parts are written; `nil` when it is not usable.
@@ -206,7 +246,7 @@ struct ManifestDecoder {
 }
 
 /// A decoded command with where its parts were written, for the graph check's messages.
-struct CommandSource {
+struct CommandSource: Sendable {
     let id: CommandID
     let dependencies: [CommandID]
     let manifestIndex: Int
