@@ -100,6 +100,11 @@ private struct OpenContainer {
     var afterItem: JSONSyntaxError.Expectation { isObject ? .commaOrObjectEnd : .commaOrArrayEnd }
     var value: JSONValue { isObject ? .object(members) : .array(elements) }
 
+    /// Room for a few items, so a small container is one allocation rather than a few as it grows.
+    mutating func reserveCapacity() {
+        if isObject { members.reserveCapacity(8) } else { elements.reserveCapacity(4) }
+    }
+
     mutating func append(_ element: JSONElement) {
         if isObject {
             members.append(
@@ -155,13 +160,14 @@ private struct Parser {
             switch bytes[start] {
             case UInt8(ascii: "["), UInt8(ascii: "{"):
                 guard open.count < maxDepth else { throw error(.nestingTooDeep(limit: maxDepth), at: start) }
-                let container = OpenContainer(isObject: bytes[start] == UInt8(ascii: "{"), location: location)
+                var container = OpenContainer(isObject: bytes[start] == UInt8(ascii: "{"), location: location)
                 index += 1
                 skipWhitespace()
                 if index < bytes.count, bytes[index] == container.closer {
                     index += 1
                     completed = JSONElement(value: container.value, location: location)
                 } else {
+                    container.reserveCapacity()
                     open.append(container)
                     if container.isObject {
                         try parseMemberKey(into: &open[open.count - 1], expected: .memberKeyOrObjectEnd)
