@@ -1,3 +1,5 @@
+import StartupKit
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -25,7 +27,7 @@ package enum MallocArenas {
     @discardableResult
     package static func padGrowth() -> Bool {
         #if canImport(Glibc)
-            guard let mallopt = SpawnExtensions.lookUp("mallopt", as: Mallopt.self) else { return false }
+            guard let mallopt = CLibrary.lookUp("mallopt", as: Mallopt.self) else { return false }
             return mallopt(topPadParameter, topPad) == 1
         #else
             return false

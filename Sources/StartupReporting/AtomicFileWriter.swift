@@ -1,3 +1,5 @@
+import StartupKit
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -30,7 +32,10 @@ package enum AtomicFileWriter {
             (descriptor, temporary) = createTemporary(named: String(name), in: folder)
         }
         guard descriptor >= 0 else { throw FileWriteError(path: path, code: errno) }
-        var failure = text.withUTF8 { writeAll($0, to: descriptor) }
+        var failure = text.withUTF8 { bytes in
+            reserveBlocks(of: descriptor, count: bytes.count)
+            return writeAll(bytes, to: descriptor)
+        }
         if close(descriptor) != 0, failure == 0 { failure = errno }
         if failure == 0, rename(temporary, file) != 0 { failure = errno }
         if failure != 0 {
@@ -72,6 +77,15 @@ package enum AtomicFileWriter {
             if descriptor >= 0 || errno != EEXIST { return (descriptor, temporary) }
         }
         return (-1, temporary)
+    }
+
+    /// Gives the new file its blocks before it is written (Linux `fallocate`), so ext4 has no delayed allocation
+    /// to flush when the file is renamed over an old one (its `auto_da_alloc` rule): that flush made the rename of
+    /// a 1,000-command report take a millisecond at the end of a run. Best effort: where the file system cannot,
+    /// the blocks are found as the file is written, as before.
+    private static func reserveBlocks(of descriptor: Int32, count: Int) {
+        guard count > 0, let fallocate = CLibrary.fallocate else { return }
+        _ = fallocate(descriptor, 0, 0, Int64(count))
     }
 
     /// Writes every byte, retrying short writes and interruptions; `0`, or the `errno` of the failure

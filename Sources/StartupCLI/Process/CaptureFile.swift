@@ -61,7 +61,7 @@ struct CaptureFile: ~Copyable {
     /// the tail (the freed part reads as zeros, and is never read). Does nothing where holes cannot be punched.
     static func trimToTail(_ descriptor: Int32) {
         var info = stat()
-        guard let fallocate = SpawnExtensions.fallocate, fstat(descriptor, &info) == 0, Int(info.st_size) > trimThreshold else {
+        guard let fallocate = CLibrary.fallocate, fstat(descriptor, &info) == 0, Int(info.st_size) > trimThreshold else {
             return
         }
         let pageSize = 4_096

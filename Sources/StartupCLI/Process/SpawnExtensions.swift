@@ -1,3 +1,5 @@
+import StartupKit
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -19,17 +21,17 @@ enum SpawnExtensions {
     typealias AddClosefrom = @convention(c) (UnsafeMutablePointer<SpawnFileActions>, Int32) -> Int32
 
     /// `posix_spawn_file_actions_addchdir_np`, or `nil` when the C library lacks it.
-    static let addChdir: AddChdir? = lookUp("posix_spawn_file_actions_addchdir_np", as: AddChdir.self)
+    static let addChdir: AddChdir? = CLibrary.lookUp("posix_spawn_file_actions_addchdir_np", as: AddChdir.self)
 
     /// `posix_spawn_file_actions_addclosefrom_np`, or `nil` when the C library lacks it.
-    static let addClosefrom: AddClosefrom? = lookUp("posix_spawn_file_actions_addclosefrom_np", as: AddClosefrom.self)
+    static let addClosefrom: AddClosefrom? = CLibrary.lookUp("posix_spawn_file_actions_addclosefrom_np", as: AddClosefrom.self)
 
     /// C signature of `syscall` with four arguments. The C function is variadic; on x86_64 and arm64 Linux,
     /// integer arguments of a variadic call go in the same registers as fixed ones.
     typealias Syscall = @convention(c) (Int, Int, Int, Int, Int) -> Int
 
     /// `syscall`, hidden by the Glibc module (it is variadic).
-    private static let syscall: Syscall? = lookUp("syscall", as: Syscall.self)
+    private static let syscall: Syscall? = CLibrary.lookUp("syscall", as: Syscall.self)
 
     #if os(Linux) && (arch(x86_64) || arch(arm64))
         /// System call numbers, the same on x86_64 and arm64 (the generic table).
@@ -65,30 +67,20 @@ enum SpawnExtensions {
     typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
 
     /// Linux `prctl`, hidden by the Glibc module.
-    static let prctl: Prctl? = lookUp("prctl", as: Prctl.self)
+    static let prctl: Prctl? = CLibrary.lookUp("prctl", as: Prctl.self)
 
     /// C signature of `memfd_create`.
     typealias MemfdCreate = @convention(c) (UnsafePointer<CChar>, UInt32) -> Int32
-    /// C signature of `fallocate` (`off_t` is 64 bits on the 64-bit platforms this builds for).
-    typealias Fallocate = @convention(c) (Int32, Int32, Int64, Int64) -> Int32
 
     /// Linux `memfd_create` (glibc 2.27+), hidden by the Glibc module.
-    static let memfdCreate: MemfdCreate? = lookUp("memfd_create", as: MemfdCreate.self)
-    /// Linux `fallocate`, hidden by the Glibc module.
-    static let fallocate: Fallocate? = lookUp("fallocate", as: Fallocate.self)
+    static let memfdCreate: MemfdCreate? = CLibrary.lookUp("memfd_create", as: MemfdCreate.self)
 
     typealias EpollCreate1 = @convention(c) (Int32) -> Int32
     typealias EpollControl = @convention(c) (Int32, Int32, Int32, UnsafeMutableRawPointer?) -> Int32
     typealias EpollWait = @convention(c) (Int32, UnsafeMutableRawPointer?, Int32, Int32) -> Int32
 
     /// `epoll_create1`, `epoll_ctl` and `epoll_wait` (Linux), hidden by the Glibc module like the above.
-    static let epollCreate1: EpollCreate1? = lookUp("epoll_create1", as: EpollCreate1.self)
-    static let epollControl: EpollControl? = lookUp("epoll_ctl", as: EpollControl.self)
-    static let epollWait: EpollWait? = lookUp("epoll_wait", as: EpollWait.self)
-
-    /// Finds `symbol` in the global symbol scope and casts it to the C function type `type`.
-    static func lookUp<F>(_ symbol: String, as type: F.Type) -> F? {
-        guard let handle = dlopen(nil, RTLD_NOW), let address = dlsym(handle, symbol) else { return nil }
-        return unsafeBitCast(address, to: type)
-    }
+    static let epollCreate1: EpollCreate1? = CLibrary.lookUp("epoll_create1", as: EpollCreate1.self)
+    static let epollControl: EpollControl? = CLibrary.lookUp("epoll_ctl", as: EpollControl.self)
+    static let epollWait: EpollWait? = CLibrary.lookUp("epoll_wait", as: EpollWait.self)
 }
