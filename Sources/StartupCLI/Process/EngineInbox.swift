@@ -47,8 +47,12 @@ struct LaunchedChild: Sendable {
     let token: UInt64
     /// The child's pid, or why it could not start.
     let result: Result<pid_t, SpawnFailure>
-    /// The child's pidfd, already in the engine's wait set; -1 when the engine must watch the exit some other way.
+    /// The child's pidfd, already in the engine's wait set; -1 when there is none.
     let pidfd: Int32
+    /// Whether the child's exit will wake the loop by itself (its pidfd is in the wait set, or the wait set reads
+    /// SIGCHLD). If not, the loop takes the launch in at once: to resume the task of a failed spawn, or to start a
+    /// thread that watches the exit.
+    let exitWakesLoop: Bool
 }
 
 /// What other threads hand to the engine's thread: the lock-guarded half of the engine's state. The loop takes the
@@ -63,8 +67,8 @@ struct EngineInbox: Sendable {
     var stops: [UInt64] = []
     /// Tokens of children a watcher thread saw exit, with 0 or the errno of the failed wait.
     var exits: [(token: UInt64, error: Int32)] = []
-    /// Spawns a launch thread made. One whose exit the wait set watches wakes no one: the loop takes it on its next
-    /// turn, or at once when it sees that child's exit or has to stop it (`awaitedLaunches`).
+    /// Spawns a launch thread made. One whose exit wakes the loop wakes no one: the loop takes it on its next turn,
+    /// or at once when it sees that child's exit or has to stop it (`awaitedLaunches`).
     var launched: [LaunchedChild] = []
     /// Launches the loop has to stop, or saw exit, before they arrived: their arrival wakes it.
     var awaitedLaunches: Set<UInt64> = []
@@ -119,11 +123,11 @@ struct EngineInbox: Sendable {
     }
 
     /// Adds a launch a launch thread made; tells whether the loop must be woken for it: it sleeps and must resume a
-    /// task (the spawn failed), watch the exit itself (no pidfd), or awaits this launch.
+    /// task (the spawn failed), watch the exit itself, or awaits this launch.
     mutating func arrive(_ launch: LaunchedChild) -> Bool {
         launched.append(launch)
         let awaited = awaitedLaunches.remove(launch.token) != nil
-        guard sleeping, awaited || launch.pidfd < 0 else { return false }
+        guard sleeping, awaited || !launch.exitWakesLoop else { return false }
         sleeping = false
         return true
     }

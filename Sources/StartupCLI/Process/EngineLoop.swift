@@ -53,9 +53,15 @@ struct EngineLoop {
     /// A second interrupt came: stops are SIGKILL at once.
     private var killsAtOnce = false
     /// `startup` is the child subreaper: exited orphans are reaped after every exit of a command, and at each
-    /// round of housekeeping while none exits (`--keep-running` may wait for hours). A sweep is one `waitid`; a
-    /// SIGCHLD handler would wake two threads for every command that exits.
+    /// round of housekeeping while none exits (`--keep-running` may wait for hours). A sweep is one `waitid`.
     private var reapsOrphans = false
+    /// The wait set reads SIGCHLD (``ProcessEngine/ownEveryChild()``): every exit, of a command or of an adopted
+    /// orphan, is found by a sweep, with no pidfd per child.
+    private let readsChildSignals: Bool
+    /// An exited child a sweep found that no child taken in explains, with the launches that were in flight then:
+    /// it is one of theirs not taken in yet, or an orphan once they have all been taken in. Not reaped meanwhile, so
+    /// its pid is not reused.
+    private var unexplainedExit: (pid: pid_t, launches: Set<UInt64>)? = nil
     /// How often the loop sweeps for exited orphans and trims the capture files of running children, at most.
     private static let housekeepingInterval = Duration.milliseconds(100)
     /// When housekeeping is next due.
@@ -64,6 +70,7 @@ struct EngineLoop {
 
     init(engine: ProcessEngine) {
         self.engine = engine
+        readsChildSignals = engine.waitSet.readsChildSignals
         launchThreads = LaunchThreads(count: Self.launchThreadCount, engine: engine)
     }
 
@@ -79,19 +86,22 @@ struct EngineLoop {
             // interrupt posted on its own must not wait for the next exit to be applied.
             if batch.reapsOrphans && !reapsOrphans {
                 reapsOrphans = true
-                reapOrphans()
+                sweep()
             }
             if batch.killsAtOnce && !killsAtOnce {
                 killsAtOnce = true
                 killStoppingChildren()
             }
             register(batch.launched)
+            if unexplainedExit != nil { sweep() }  // the launch it waits for may be among those just taken in
             var exits: [(token: UInt64, error: Int32)]
+            let wake: EngineWaitSet.Wake
             if batch.isEmpty {
                 // Nothing runs: no launch thread may come to close the used capture files (`--keep-running`).
                 if children.isEmpty && launching.isEmpty { CaptureFilePool.shared.closeRetired() }
-                exits = engine.waitSet.wait(timeoutMilliseconds: sleepLimit()).map { ($0, 0) }
+                wake = engine.waitSet.wait(timeoutMilliseconds: sleepLimit())
                 engine.inbox.withLock { $0.sleeping = false }
+                exits = wake.exited.map { ($0, 0) }
             } else {
                 for request in batch.spawns { start(request) }
                 if !batch.stops.isEmpty { stop(batch.stops) }
@@ -99,9 +109,11 @@ struct EngineLoop {
                     runJobs(batch.jobs)
                     for request in engine.inbox.withLock({ $0.takeSpawns() }) { start(request) }
                 }
-                exits = batch.exits + engine.waitSet.wait(timeoutMilliseconds: 0).map { ($0, 0) }
+                wake = engine.waitSet.wait(timeoutMilliseconds: 0)
+                exits = batch.exits + wake.exited.map { ($0, 0) }
             }
             if !exits.isEmpty { reap(exits) }
+            if wake.childSignalled || (reapsOrphans && !exits.isEmpty) { sweep() }
             keepHouse()
             escalateOverdueStops()
         }
@@ -145,7 +157,7 @@ struct EngineLoop {
             case .success(let spawned):
                 pid = spawned
             }
-            if launch.pidfd < 0 {
+            if !launch.exitWakesLoop {
                 let engine = engine
                 let token = request.token
                 ExitWatcher.watchOnThread(pid) { error in engine.post { $0.exits.append((token, error)) } }
@@ -247,9 +259,9 @@ struct EngineLoop {
                 child.tree.signal(SIGKILL)
             }
             child.tree.close()
+            if unexplainedExit?.pid == child.pid { unexplainedExit = nil }  // its pid may be reused once reaped
             child.waiter.resume(returning: error == 0 ? waitForStatus(of: child) : lost(child, error))
         }
-        if reapsOrphans { reapOrphans() }
     }
 
     /// Reaps the exited child (a zombie, so this returns at once).
@@ -270,20 +282,45 @@ struct EngineLoop {
             cancellation: child.signal)
     }
 
-    /// Reaps exited children that are not the engine's: orphans adopted as the child subreaper. Stops at the
-    /// first exited child that is the engine's (its own exit is being handled), as `waitid` shows one at a time.
-    private func reapOrphans() {
-        // A child a launch thread made and the loop has not taken in yet (it may wait in the inbox) is not known
-        // by its pid: while any is in flight, an unknown exited child may be one, and it waits for the next sweep.
-        guard launching.isEmpty else { return }
-        while true {
-            var info = siginfo_t()
-            guard waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) == 0 else { return }
-            let pid = info.childPid
-            guard pid > 0, tokensByPid[pid] == nil else { return }
-            var status: Int32 = 0
-            _ = waitpid(pid, &status, WNOHANG)
+    /// Reaps the exited children `waitid` shows, one at a time: the engine's own when the wait set reads SIGCHLD
+    /// (otherwise it stops at one, whose pidfd or watcher reports it), and orphans adopted as the child subreaper.
+    /// An exit that no child taken in explains may be a launch's that has not been taken in: it waits for those
+    /// launches (see `unexplainedExit`).
+    private mutating func sweep() {
+        while let pid = firstExitedChild() {
+            if tokensByPid[pid] == nil, !launching.isEmpty {
+                // Take in the launches that have arrived; the others wake the loop when they do.
+                register(engine.inbox.withLock { $0.takeLaunched(awaiting: launching.keys) })
+            }
+            if let token = tokensByPid[pid] {
+                guard readsChildSignals else { return }
+                reap([(token, 0)])
+            } else if isOrphan(pid) {
+                var status: Int32 = 0
+                _ = waitpid(pid, &status, WNOHANG)
+            } else {
+                return
+            }
         }
+        unexplainedExit = nil
+    }
+
+    /// The pid of an exited child not reaped yet, if there is one.
+    private func firstExitedChild() -> pid_t? {
+        var info = siginfo_t()
+        guard waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) == 0 else { return nil }
+        let pid = info.childPid
+        return pid > 0 ? pid : nil
+    }
+
+    /// Whether the exited child `pid`, which no child taken in explains, is an orphan: once every launch that was in
+    /// flight when it was first seen has been taken in (a child started later cannot be it). Until then it is
+    /// remembered in `unexplainedExit`.
+    private mutating func isOrphan(_ pid: pid_t) -> Bool {
+        var launches = Set(launching.keys)
+        if let seen = unexplainedExit, seen.pid == pid { launches.formIntersection(seen.launches) }
+        unexplainedExit = launches.isEmpty ? nil : (pid, launches)
+        return launches.isEmpty
     }
 
     /// Whether there is housekeeping to do: orphans to reap, or running children's output to trim, counting the
@@ -298,7 +335,7 @@ struct EngineLoop {
         let now = clock.now
         guard now >= nextHousekeeping else { return }
         nextHousekeeping = now + Self.housekeepingInterval
-        if reapsOrphans { reapOrphans() }
+        if reapsOrphans { sweep() }
         for child in children.values {
             if let descriptor = child.captureDescriptor { CaptureFile.trimToTail(descriptor) }
         }

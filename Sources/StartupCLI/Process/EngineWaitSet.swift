@@ -4,11 +4,14 @@
     import Darwin
 #endif
 
-/// What the engine's thread sleeps on: a wake pipe other threads write to, and (Linux) the pidfds of running
-/// children in one epoll set, each registered under its child's token.
+/// What the engine's thread sleeps on: a wake pipe other threads write to, and (Linux) in one epoll set either a
+/// signalfd that reads SIGCHLD, for every child at once, or the pidfds of running children, each registered under
+/// its child's token.
 struct EngineWaitSet: ~Copyable {
     /// The key of the wake pipe; child tokens start at 1.
     private static let wakeToken: UInt64 = 0
+    /// The key of the SIGCHLD signalfd; child tokens never reach it.
+    private static let childSignalToken = UInt64.max
     /// Read and write ends of the wake pipe, both non-blocking and close-on-exec.
     private let wakeRead: Int32
     private let wakeWrite: Int32
@@ -16,10 +19,13 @@ struct EngineWaitSet: ~Copyable {
         /// The epoll set, or -1 where epoll cannot be used (then only the wake pipe is watched, with `poll`).
         private let epoll: Int32
     #endif
+    /// The signalfd that reads SIGCHLD, in the epoll set, or -1 when the set watches each child's pidfd instead.
+    private let childSignals: Int32
 
     /// Creates the pipe (and on Linux the epoll set); stops the process if there are no descriptors left, as
-    /// no child could be run anyway.
-    init() {
+    /// no child could be run anyway. With `readingChildSignals` (SIGCHLD must then be blocked in every thread of
+    /// the process, see ``ProcessEngine/ownEveryChild()``), it watches SIGCHLD rather than pidfds where it can.
+    init(readingChildSignals: Bool) {
         var ends: [Int32] = [-1, -1]
         precondition(pipe(&ends) == 0, "startup: cannot create the process engine's wake pipe: \(errnoDescription(errno))")
         for end in ends {
@@ -29,12 +35,36 @@ struct EngineWaitSet: ~Copyable {
         wakeRead = ends[0]
         wakeWrite = ends[1]
         #if os(Linux)
-            epoll = SpawnExtensions.epollCreate1.map { $0(Self.closeOnExec) } ?? -1
-            if epoll >= 0, !control(Self.controlAdd, wakeRead, token: Self.wakeToken) {
+            let epoll = SpawnExtensions.epollCreate1.map { $0(Self.closeOnExec) } ?? -1
+            if epoll >= 0, !Self.control(epoll, Self.controlAdd, wakeRead, token: Self.wakeToken) {
                 preconditionFailure("startup: cannot watch the process engine's wake pipe: \(errnoDescription(errno))")
             }
+            self.epoll = epoll
+            childSignals = readingChildSignals && epoll >= 0 ? Self.openChildSignals(into: epoll) : -1
+        #else
+            childSignals = -1
         #endif
     }
+
+    #if os(Linux)
+        /// A non-blocking signalfd for SIGCHLD added to `epoll`, or -1 if either step fails.
+        private static func openChildSignals(into epoll: Int32) -> Int32 {
+            guard let signalDescriptor = SpawnExtensions.signalDescriptor else { return -1 }
+            var signals = sigset_t()
+            sigemptyset(&signals)
+            sigaddset(&signals, SIGCHLD)
+            let descriptor = signalDescriptor(-1, &signals, Int32(O_NONBLOCK) | closeOnExec)
+            guard descriptor >= 0 else { return -1 }
+            guard control(epoll, controlAdd, descriptor, token: childSignalToken) else {
+                _ = close(descriptor)
+                return -1
+            }
+            return descriptor
+        }
+    #endif
+
+    /// Whether every child's exit is noticed through SIGCHLD: the loop then finds exited children with `waitid`.
+    var readsChildSignals: Bool { childSignals >= 0 }
 
     /// Wakes the thread sleeping in `wait` (callable from any thread; a full pipe already means "awake").
     func wake() {
@@ -42,10 +72,10 @@ struct EngineWaitSet: ~Copyable {
         _ = write(wakeWrite, &byte, 1)
     }
 
-    /// Whether pidfds can be watched here.
+    /// Whether each child's pidfd is to be watched here (not when SIGCHLD is read).
     var watchesPidfds: Bool {
         #if os(Linux)
-            epoll >= 0
+            epoll >= 0 && childSignals < 0
         #else
             false
         #endif
@@ -56,7 +86,7 @@ struct EngineWaitSet: ~Copyable {
     /// see it before the launch thread has handed the launch over, and keeps it until then.
     func add(pidfd: Int32, token: UInt64) -> Bool {
         #if os(Linux)
-            return epoll >= 0 && control(Self.controlAdd, pidfd, token: token, events: Self.epollIn | Self.edgeTriggered)
+            return epoll >= 0 && Self.control(epoll, Self.controlAdd, pidfd, token: token, events: Self.epollIn | Self.edgeTriggered)
         #else
             return false
         #endif
@@ -69,42 +99,57 @@ struct EngineWaitSet: ~Copyable {
         #endif
     }
 
-    /// Sleeps until a watched pidfd is readable, the pipe is written to, or `timeoutMilliseconds` pass (-1:
-    /// no limit, 0: just look). Returns the tokens of the children whose pidfd is readable.
-    func wait(timeoutMilliseconds: Int32) -> [UInt64] {
+    /// What a `wait` saw.
+    struct Wake {
+        /// The tokens of the children whose pidfd became readable.
+        var exited: [UInt64] = []
+        /// SIGCHLD came: some child, perhaps several, has exited.
+        var childSignalled = false
+    }
+
+    /// Sleeps until a watched pidfd is readable, SIGCHLD comes, the pipe is written to, or `timeoutMilliseconds`
+    /// pass (-1: no limit, 0: just look).
+    func wait(timeoutMilliseconds: Int32) -> Wake {
+        var wake = Wake()
         #if os(Linux)
             if epoll >= 0, let epollWait = SpawnExtensions.epollWait {
                 var events = [UInt8](repeating: 0, count: Self.capacity * Self.eventSize)
                 let count = events.withUnsafeMutableBytes {
                     epollWait(epoll, $0.baseAddress, Int32(Self.capacity), timeoutMilliseconds)
                 }
-                guard count > 0 else { return [] }  // timeout or EINTR
-                var tokens: [UInt64] = []
-                tokens.reserveCapacity(Int(count))
+                guard count > 0 else { return wake }  // timeout or EINTR
                 events.withUnsafeBytes { bytes in
                     for index in 0..<Int(count) {
                         let token = bytes.loadUnaligned(fromByteOffset: index * Self.eventSize + Self.dataOffset, as: UInt64.self)
-                        if token == Self.wakeToken { drainWakePipe() } else { tokens.append(token) }
+                        switch token {
+                        case Self.wakeToken: drain(wakeRead)
+                        case Self.childSignalToken:
+                            drain(childSignals)
+                            wake.childSignalled = true
+                        default: wake.exited.append(token)
+                        }
                     }
                 }
-                return tokens
+                return wake
             }
         #endif
         var descriptor = pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)
-        if poll(&descriptor, 1, timeoutMilliseconds) > 0 { drainWakePipe() }
-        return []
+        if poll(&descriptor, 1, timeoutMilliseconds) > 0 { drain(wakeRead) }
+        return wake
     }
 
-    /// Empties the wake pipe, so the next `wait` sleeps again.
-    private func drainWakePipe() {
-        var buffer = [UInt8](repeating: 0, count: 256)
-        while buffer.withUnsafeMutableBytes({ read(wakeRead, $0.baseAddress, $0.count) }) > 0 {}
+    /// Empties the wake pipe or the signalfd (whose reads are whole 128-byte records), so the next `wait` sleeps
+    /// again.
+    private func drain(_ descriptor: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 1_024)
+        while buffer.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
     }
 
     deinit {
         #if os(Linux)
             if epoll >= 0 { _ = close(epoll) }
         #endif
+        if childSignals >= 0 { _ = close(childSignals) }
         _ = close(wakeRead)
         _ = close(wakeWrite)
     }
@@ -126,13 +171,15 @@ struct EngineWaitSet: ~Copyable {
         private static let controlDelete: Int32 = 2
         private static let closeOnExec: Int32 = 0o2_000_000
 
-        /// `epoll_ctl` with `events` (`EPOLLIN` unless told) keyed by `token`.
-        private func control(_ operation: Int32, _ descriptor: Int32, token: UInt64, events: UInt32 = epollIn) -> Bool {
+        /// `epoll_ctl` on `epoll` with `events` (`EPOLLIN` unless told) keyed by `token`.
+        private static func control(
+            _ epoll: Int32, _ operation: Int32, _ descriptor: Int32, token: UInt64, events: UInt32 = epollIn
+        ) -> Bool {
             guard let epollControl = SpawnExtensions.epollControl else { return false }
-            var event = [UInt8](repeating: 0, count: Self.eventSize)
+            var event = [UInt8](repeating: 0, count: eventSize)
             event.withUnsafeMutableBytes { bytes in
                 bytes.storeBytes(of: events, toByteOffset: 0, as: UInt32.self)
-                bytes.storeBytes(of: token, toByteOffset: Self.dataOffset, as: UInt64.self)
+                bytes.storeBytes(of: token, toByteOffset: dataOffset, as: UInt64.self)
             }
             return event.withUnsafeMutableBytes { epollControl(epoll, operation, descriptor, $0.baseAddress) } == 0
         }

@@ -10,7 +10,8 @@ enum ExitWatcher {
     /// How to wait.
     enum Strategy: Sendable {
         /// Linux: the child's pidfd in the engine's epoll set (no thread per child); elsewhere, or if
-        /// `pidfd_open` is unavailable or fails, `dedicatedThread`.
+        /// `pidfd_open` is unavailable or fails, `dedicatedThread`. Neither when the engine reads SIGCHLD (see
+        /// ``ProcessEngine/ownEveryChild()``): then this strategy and the other one are the same.
         case automatic
         /// A detached thread blocked in `waitid(P_PID, pid, WEXITED | WNOWAIT)` tells the engine.
         case dedicatedThread

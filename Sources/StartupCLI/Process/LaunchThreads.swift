@@ -10,8 +10,8 @@ import StartupKit
 /// The threads that call `posix_spawn` for the engine. A spawn holds its thread until the child has exec'd (a
 /// third of a millisecond or more, even for `true`), so the engine's loop hands each spawn to one of these and
 /// goes on reaping and scheduling meanwhile, and spawns of different commands proceed side by side on different
-/// cores. A thread also puts the child's pidfd in the engine's wait set, then hands the launch to the loop through
-/// its inbox without waking it: the child's exit will.
+/// cores. A thread also puts the child's pidfd in the engine's wait set (unless the set reads SIGCHLD), then hands
+/// the launch to the loop through its inbox without waking it: the child's exit will.
 final class LaunchThreads: Sendable {
     /// One spawn to make.
     struct Launch: Sendable {
@@ -74,7 +74,10 @@ final class LaunchThreads: Sendable {
                 request.spec, adding: launch.marker, captureDescriptor: request.captureDescriptor,
                 directoryStrategy: request.directoryStrategy)
             let pidfd = watchExit(of: result, request: request, engine: engine)
-            let launched = LaunchedChild(token: request.token, result: result, pidfd: pidfd)
+            let started = if case .success = result { true } else { false }
+            let launched = LaunchedChild(
+                token: request.token, result: result, pidfd: pidfd,
+                exitWakesLoop: pidfd >= 0 || (started && engine.waitSet.readsChildSignals))
             if engine.inbox.withLock({ $0.arrive(launched) }) { engine.waitSet.wake() }
             // Off the path to the next spawn: this thread waits for the next launch anyway.
             CaptureFilePool.shared.replenish()

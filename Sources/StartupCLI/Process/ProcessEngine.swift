@@ -25,14 +25,37 @@ package final class ProcessEngine: Sendable {
     /// Guards what other threads hand to the loop: jobs, spawn and stop requests, flags.
     let inbox = Locked(EngineInbox())
     /// What the loop sleeps on.
-    let waitSet = EngineWaitSet()
+    let waitSet: EngineWaitSet
+
+    /// Guards whether ``ownEveryChild()`` was called, read once when the engine starts.
+    private static let ownsEveryChild = Locked(false)
 
     private init() {
+        waitSet = EngineWaitSet(readingChildSignals: Self.ownsEveryChild.withLock { $0 })
         DedicatedThread.run(stackSize: Self.stackSize) { [self] in
-            Self.acceptChildSignals()
+            if !waitSet.readsChildSignals { Self.acceptChildSignals() }
             var loop = EngineLoop(engine: self)
             loop.run()
         }
+    }
+
+    /// Makes the engine the only one to wait for this process's children, as make is (the `startup` binary, whose
+    /// children all come from the engine): it then learns of every exit from SIGCHLD, through one signalfd, and
+    /// finds the exited children with `waitid`, where it otherwise opens a pidfd for each child and watches it
+    /// (Linux; a no-op elsewhere). Blocks SIGCHLD in the calling thread and resets an inherited "ignore" (which
+    /// would have the kernel reap the children before the engine could): call it first thing on the main thread,
+    /// before any other thread starts (they inherit the blocked signal) and before the engine's first use.
+    package static func ownEveryChild() {
+        #if os(Linux)
+            var childSignal = sigset_t()
+            sigemptyset(&childSignal)
+            sigaddset(&childSignal, SIGCHLD)
+            pthread_sigmask(SIG_BLOCK, &childSignal, nil)
+            var defaultAction = sigaction()
+            defaultAction.__sigaction_handler.sa_handler = SIG_DFL
+            sigaction(SIGCHLD, &defaultAction, nil)
+            ownsEveryChild.withLock { $0 = true }
+        #endif
     }
 
     /// Starts `request`'s child and suspends until it has been reaped. Cancelling the calling task stops the

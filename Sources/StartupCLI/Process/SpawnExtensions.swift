@@ -75,6 +75,12 @@ enum SpawnExtensions {
     /// Linux `memfd_create` (glibc 2.27+), hidden by the Glibc module.
     static let memfdCreate: MemfdCreate? = CLibrary.lookUp("memfd_create", as: MemfdCreate.self)
 
+    /// C signature of `signalfd`.
+    typealias SignalDescriptor = @convention(c) (Int32, UnsafePointer<sigset_t>, Int32) -> Int32
+
+    /// Linux `signalfd`, hidden by the Glibc module.
+    static let signalDescriptor: SignalDescriptor? = CLibrary.lookUp("signalfd", as: SignalDescriptor.self)
+
     typealias EpollCreate1 = @convention(c) (Int32) -> Int32
     typealias EpollControl = @convention(c) (Int32, Int32, Int32, UnsafeMutableRawPointer?) -> Int32
     typealias EpollWait = @convention(c) (Int32, UnsafeMutableRawPointer?, Int32, Int32) -> Int32
