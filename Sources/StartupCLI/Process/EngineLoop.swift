@@ -236,15 +236,16 @@ struct EngineLoop {
     }
 
     /// Reaps exited children and resumes their tasks. A stopped child's group and tree get SIGKILL first, so
-    /// nothing it started outlives it (members that ignored SIGTERM, or were started during the grace period).
-    private mutating func reap(_ exits: [(token: UInt64, error: Int32)]) {
+    /// nothing it started outlives it (members that ignored SIGTERM, or were started during the grace period),
+    /// found in `processes` if given, else in a snapshot taken for them.
+    private mutating func reap(_ exits: [(token: UInt64, error: Int32)], processes given: [ProcessTree.Entry]? = nil) {
         let early = exits.map(\.token).filter { launching[$0] != nil }
         if !early.isEmpty {
             earlyExits.formUnion(early)
             registerArrivals(awaiting: early)  // Reaps those that have arrived; the others wake the loop when they do.
         }
         let stopped = exits.contains { children[$0.token]?.signal != nil }
-        let processes = stopped ? ProcessTree.snapshot() : []
+        let processes = given ?? (stopped ? ProcessTree.snapshot() : [])
         for (token, error) in exits {
             guard var child = children.removeValue(forKey: token) else { continue }
             tokensByPid[child.pid] = nil
@@ -287,6 +288,8 @@ struct EngineLoop {
     /// An exit that no child taken in explains may be a launch's that has not been taken in: it waits for those
     /// launches (see `unexplainedExit`).
     private mutating func sweep() {
+        // One look at `/proc` for all the stopped children a sweep reaps (a stop of hundreds ends in one sweep).
+        var processes: [ProcessTree.Entry]? = nil
         while let pid = firstExitedChild() {
             if tokensByPid[pid] == nil, !launching.isEmpty {
                 // Take in the launches that have arrived; the others wake the loop when they do.
@@ -294,7 +297,8 @@ struct EngineLoop {
             }
             if let token = tokensByPid[pid] {
                 guard readsChildSignals else { return }
-                reap([(token, 0)])
+                if processes == nil, children[token]?.signal != nil { processes = ProcessTree.snapshot() }
+                reap([(token, 0)], processes: processes)
             } else if isOrphan(pid) {
                 var status: Int32 = 0
                 _ = waitpid(pid, &status, WNOHANG)

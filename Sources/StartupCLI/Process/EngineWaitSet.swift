@@ -139,10 +139,10 @@ struct EngineWaitSet: ~Copyable {
     }
 
     /// Empties the wake pipe or the signalfd (whose reads are whole 128-byte records), so the next `wait` sleeps
-    /// again.
+    /// again. A read that does not fill the buffer took all there was: one read, as a rule.
     private func drain(_ descriptor: Int32) {
         var buffer = [UInt8](repeating: 0, count: 1_024)
-        while buffer.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
+        while buffer.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) == buffer.count {}
     }
 
     deinit {
