@@ -55,9 +55,6 @@ struct EngineLoop {
     /// `startup` is the child subreaper: exited orphans are reaped after every exit of a command, and at each
     /// round of housekeeping while none exits (`--keep-running` may wait for hours). A sweep is one `waitid`.
     private var reapsOrphans = false
-    /// The wait set reads SIGCHLD (``ProcessEngine/ownEveryChild()``): every exit, of a command or of an adopted
-    /// orphan, is found by a sweep, with no pidfd per child.
-    private let readsChildSignals: Bool
     /// An exited child a sweep found that no child taken in explains, with the launches that were in flight then:
     /// it is one of theirs not taken in yet, or an orphan once they have all been taken in. Not reaped meanwhile, so
     /// its pid is not reused.
@@ -70,7 +67,6 @@ struct EngineLoop {
 
     init(engine: ProcessEngine) {
         self.engine = engine
-        readsChildSignals = engine.waitSet.readsChildSignals
         launchThreads = LaunchThreads(count: Self.launchThreadCount, engine: engine)
     }
 
@@ -296,7 +292,8 @@ struct EngineLoop {
                 register(engine.inbox.withLock { $0.takeLaunched(awaiting: launching.keys) })
             }
             if let token = tokensByPid[pid] {
-                guard readsChildSignals else { return }
+                // With SIGCHLD read (``ProcessEngine/ownEveryChild()``) every exit is found here; else by its pidfd.
+                guard engine.waitSet.readsChildSignals else { return }
                 if processes == nil, children[token]?.signal != nil { processes = ProcessTree.snapshot() }
                 reap([(token, 0)], processes: processes)
             } else if isOrphan(pid) {
