@@ -54,7 +54,8 @@ enum RunCommand {
             plan,
             options: .init(
                 maxConcurrency: options.jobs, failurePolicy: options.failFast ? .failFast : .continueIndependent,
-                observers: observers, whenAServiceEnds: .keepRunning,
+                observers: observers, cancellationGrace: cancellationGrace(gracePeriod: options.gracePeriod),
+                whenAServiceEnds: .keepRunning,
                 eventBatchWindow: progressInterval(output: options.output, hasServices: manifest.commands.contains(where: \.isService))))
 
         let interrupts = handlesSignals ? InterruptHandler() : nil
@@ -158,6 +159,15 @@ enum RunCommand {
     /// services' output): a command's line should not wait behind what its dependents print.
     static func progressInterval(output: OutputMode, hasServices: Bool) -> Duration {
         output == .stream || hasServices ? .zero : .milliseconds(20)
+    }
+
+    /// How long a timed-out command has to end once cancelled before the run goes on without it: as long as its
+    /// stop can take, so its process is gone (and its slot free) before its dependents are skipped or it is retried,
+    /// and nothing it ran outlives `startup`. A command's stop ends in SIGKILL after `gracePeriod`; a service's after
+    /// twice that (its stop line, then the service); the second more is for the reaping. Only a process SIGKILL
+    /// cannot end at once (stuck in the kernel) is left behind.
+    static func cancellationGrace(gracePeriod: Duration) -> Duration {
+        gracePeriod * 2 + .seconds(1)
     }
 
     /// Starts the run; it prefers the process engine's thread, so scheduling and spawning share
