@@ -106,9 +106,9 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(2)))
-    func timeout_ofAChildThatIgnoresSIGTERM_killsItAfterTheGracePeriod_beforeTheRunGoesOn() async throws {
-        // Nothing else runs: the run used to end 100 ms after the timeout (the command abandoned) and exit while the
-        // child was in its grace period, left running.
+    func timeout_ofAChildThatIgnoresSIGTERM_killsItAfterTheGracePeriod_beforeStartupExits() async throws {
+        // Nothing else runs: the command is abandoned 100 ms after its timeout and the run ends while its child is in
+        // its grace period. startup used to exit then, and the child was left running.
         let folder = try folder(
             #"""
             {"version": 1, "commands": [{"id": "stubborn", "timeout": "1s",
@@ -122,11 +122,22 @@ import Testing
         #expect(result.status == 1)
         #expect(result.output.contains("timed out after 1s"))
         #expect(kill(pids[0], 0) == -1 && errno == ESRCH, "the command was left running")
-        // It held its slot until SIGKILL ended it: the timeout, then the whole grace period.
-        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.file(".startup/last-run.json"))))
-        let commands = (report as? [String: Any])?["commands"] as? [[String: Any]]
-        let duration = try #require(commands?.first?["durationMs"] as? Double)
-        #expect(duration >= 2_000, "the command's duration ends before its grace period did")
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func stopLineOverItsTimeout_thatIgnoresSIGTERM_isKilledBeforeStartupExits() async throws {
+        // The shutdown gives up on the stop line at its command's timeout; startup used to exit with it running.
+        let folder = try folder(
+            #"""
+            {"version": 1, "commands": [{"id": "job", "run": "true", "timeout": "1s",
+              "stop": "trap '' TERM; echo $$ > ready; exec sleep 100"}]}
+            """#)
+        let running = try StartupBinary.start(["run", "--grace-period", "1s", "--", "true"], in: folder.path)
+        let pids = await readyPids(in: folder)
+        defer { cleanUp(pids, folder) }
+        try #require(pids.count == 1)
+        _ = await running.finish()
+        #expect(kill(pids[0], 0) == -1 && errno == ESRCH, "the stop line was left running")
     }
 
     @Test(.timeLimit(.minutes(2)))

@@ -72,6 +72,8 @@ struct EngineInbox: Sendable {
     var launched: [LaunchedChild] = []
     /// Launches the loop has to stop, or saw exit, before they arrived: their arrival wakes it.
     var awaitedLaunches: Set<UInt64> = []
+    /// Tasks waiting for every child to be stopped and reaped (see ``ProcessEngine/stopEveryChild()``).
+    var stopWatchers: [CheckedContinuation<Void, Never>] = []
     /// Set by a second interrupt: every stop from now on is SIGKILL, at once.
     var killsAtOnce = false
     /// Set when `startup` became the child subreaper: orphans are reaped after each batch of exits.
@@ -88,26 +90,28 @@ struct EngineInbox: Sendable {
         var stops: [UInt64]
         var exits: [(token: UInt64, error: Int32)]
         var launched: [LaunchedChild]
+        var stopWatchers: [CheckedContinuation<Void, Never>]
         var killsAtOnce: Bool
         var reapsOrphans: Bool
 
         /// Nothing to do but wait (having taken in the launches, which need nothing more before an exit, a stop or
         /// the next round of housekeeping).
-        var isEmpty: Bool { jobs.isEmpty && spawns.isEmpty && stops.isEmpty && exits.isEmpty }
+        var isEmpty: Bool { jobs.isEmpty && spawns.isEmpty && stops.isEmpty && exits.isEmpty && stopWatchers.isEmpty }
     }
 
     /// Takes everything queued; marks the loop as sleeping when there was nothing but arrived launches (it takes
     /// them in, then sleeps).
     mutating func take() -> Batch {
         let batch = Batch(
-            jobs: jobs, spawns: spawns, stops: stops, exits: exits, launched: launched, killsAtOnce: killsAtOnce,
-            reapsOrphans: reapsOrphans)
+            jobs: jobs, spawns: spawns, stops: stops, exits: exits, launched: launched, stopWatchers: stopWatchers,
+            killsAtOnce: killsAtOnce, reapsOrphans: reapsOrphans)
         sleeping = batch.isEmpty
         if !batch.isEmpty {
             jobs = []
             spawns = []
             stops = []
             exits = []
+            stopWatchers = []
         }
         launched = []
         return batch

@@ -52,6 +52,8 @@ struct EngineLoop {
     private var tokensByPid: [pid_t: UInt64] = [:]
     /// A second interrupt came: stops are SIGKILL at once.
     private var killsAtOnce = false
+    /// Tasks to resume once every child has been reaped (see ``ProcessEngine/stopEveryChild()``).
+    private var stopWatchers: [CheckedContinuation<Void, Never>] = []
     /// `startup` is the child subreaper: exited orphans are reaped after every exit of a command, and at each
     /// round of housekeeping while none exits (`--keep-running` may wait for hours). A sweep is one `waitid`.
     private var reapsOrphans = false
@@ -112,6 +114,14 @@ struct EngineLoop {
             if wake.childSignalled || (reapsOrphans && !exits.isEmpty) { sweep() }
             keepHouse()
             escalateOverdueStops()
+            if !batch.stopWatchers.isEmpty {
+                stopWatchers += batch.stopWatchers
+                stop(Array(children.keys) + Array(launching.keys))
+            }
+            if !stopWatchers.isEmpty && children.isEmpty && launching.isEmpty {
+                for watcher in stopWatchers { watcher.resume() }
+                stopWatchers = []
+            }
         }
     }
 

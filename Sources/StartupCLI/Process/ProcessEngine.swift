@@ -95,6 +95,16 @@ package final class ProcessEngine: Sendable {
         post { $0.killsAtOnce = true }
     }
 
+    /// Stops every child still running, as a cancelled task's (SIGTERM to its group and tree, SIGKILL when its
+    /// grace period ends, or at once after ``killAtOnce()``), and returns once each has been reaped. For the binary
+    /// before it exits: a task the run abandoned (a timed-out command that ignored SIGTERM, a stop line or service
+    /// over its shutdown timeout) may have left its child running, which must not outlive `startup`.
+    package func stopEveryChild() async {
+        await withCheckedContinuation { (watcher: CheckedContinuation<Void, Never>) in
+            post { $0.stopWatchers.append(watcher) }
+        }
+    }
+
     /// Makes `startup` the child subreaper (Linux), so descendants of its commands that are orphaned are
     /// reparented to it rather than to init, where a stop can still find them (see `ProcessTree`); the engine
     /// then reaps the ones that exit, as they exit (see `EngineLoop`). Only for a process whose children all come

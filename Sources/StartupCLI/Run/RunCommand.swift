@@ -54,8 +54,7 @@ enum RunCommand {
             plan,
             options: .init(
                 maxConcurrency: options.jobs, failurePolicy: options.failFast ? .failFast : .continueIndependent,
-                observers: observers, cancellationGrace: cancellationGrace(gracePeriod: options.gracePeriod),
-                whenAServiceEnds: .keepRunning,
+                observers: observers, whenAServiceEnds: .keepRunning,
                 eventBatchWindow: progressInterval(output: options.output, hasServices: manifest.commands.contains(where: \.isService))))
 
         let interrupts = handlesSignals ? InterruptHandler() : nil
@@ -145,6 +144,10 @@ enum RunCommand {
             console.err("error: over budget: " + violations.map(\.description).joined(separator: "; ") + "\n")
         }
         if console.isOutputClosed { exitCode = .outputClosed }
+        // The run may have abandoned a command whose process is still running (a timed-out command that ignored
+        // SIGTERM, a stop line or service over its shutdown timeout): the binary stops it (SIGKILL after the grace
+        // period, or at once after a second Ctrl-C) before it exits.
+        if handlesSignals { await ProcessEngine.shared.stopEveryChild() }
         // Everything is written and nothing runs: the binary ends here, the run's objects left unfreed.
         exitProcess?(exitCode ?? .success)
         if let exitCode { throw exitCode }
@@ -159,15 +162,6 @@ enum RunCommand {
     /// services' output): a command's line should not wait behind what its dependents print.
     static func progressInterval(output: OutputMode, hasServices: Bool) -> Duration {
         output == .stream || hasServices ? .zero : .milliseconds(20)
-    }
-
-    /// How long a timed-out command has to end once cancelled before the run goes on without it: as long as its
-    /// stop can take, so its process is gone (and its slot free) before its dependents are skipped or it is retried,
-    /// and nothing it ran outlives `startup`. A command's stop ends in SIGKILL after `gracePeriod`; a service's after
-    /// twice that (its stop line, then the service); the second more is for the reaping. Only a process SIGKILL
-    /// cannot end at once (stuck in the kernel) is left behind.
-    static func cancellationGrace(gracePeriod: Duration) -> Duration {
-        gracePeriod * 2 + .seconds(1)
     }
 
     /// Starts the run; it prefers the process engine's thread, so scheduling and spawning share
