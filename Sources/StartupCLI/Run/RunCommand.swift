@@ -14,8 +14,9 @@ enum RunCommand {
     ///   - console: Where to print.
     ///   - environment: The environment commands start from.
     ///   - handlesSignals: Whether SIGINT, SIGTERM, SIGHUP and a closed standard output interrupt
-    ///     the run, and `startup` adopts its commands' orphans (the binary); in-process callers
-    ///     cancel the calling task instead.
+    ///     the run, `startup` adopts its commands' orphans, and every process still running at the
+    ///     end is stopped before the exit (the binary); in-process callers cancel the calling task
+    ///     instead, and other runs may share the process engine.
     ///   - exitProcess: Told the exit code once everything is written and nothing runs; the binary
     ///     exits there (see ``StartupTool/main(_:environment:console:handlesSignals:exitProcess:)``).
     static func execute(
