@@ -124,6 +124,91 @@ import Testing
         #expect(kill(pids[0], 0) == -1 && errno == ESRCH, "the command was left running")
     }
 
+    @Test(.timeLimit(.minutes(1)))
+    func finalWait_saysWhatItWaitsFor_andAFirstInterruptThenKillsAtOnce() async throws {
+        // The run ends while its timed-out command is in a grace period far longer than the time limit: startup
+        // says it waits, and an interrupt then (the run's first) ends the wait with SIGKILL.
+        let folder = try folder(
+            #"""
+            {"version": 1, "commands": [{"id": "stubborn", "timeout": "200ms",
+              "run": "trap '' TERM; echo $$ > ready; exec sleep 100"}]}
+            """#)
+        let running = try StartupBinary.startWithPipedOutput(
+            ["run", "--no-report", "--grace-period", "300s"], in: folder.path, mergingErrors: true)
+        let pids = await readyPids(in: folder)
+        defer { cleanUp(pids, folder) }
+        try #require(pids.count == 1)
+        let shown = await LineReader.readLines(from: running.output, through: "waiting for", closes: false)
+        try #require(
+            shown.contains("startup: waiting for 1 process the run left behind to stop (SIGKILL in "),
+            "no word of the final wait: \(shown)")
+        #expect(shown.contains("or at once on Ctrl-C)"))
+        kill(running.process.processIdentifier, SIGINT)
+        _ = await LineReader.readLines(from: running.output, through: nil, closes: true)
+        #expect(await running.exit.value() == 1)
+        #expect(kill(pids[0], 0) == -1 && errno == ESRCH, "the command was left running")
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func secondInterrupt_killsAServiceStopLineAndTheService_atOnce() async throws {
+        // Both ignore SIGTERM and the grace period is far longer than the time limit: the stop line used to run out
+        // its grace period, then the service its own, whatever the second interrupt.
+        let folder = try folder(
+            #"""
+            {"version": 1, "commands": [{"id": "service", "ready": {"log": "up"},
+              "run": "trap '' TERM; echo $$ > ready; echo up; exec sleep 100",
+              "stop": "trap '' TERM; echo $$ > stopping; exec sleep 100"}]}
+            """#)
+        try LineReader.makeFIFO(folder.file("stopping"))
+        defer { LineReader.release(fifo: folder.file("stopping")) }
+        let running = try StartupBinary.startWithPipedOutput(
+            ["run", "--no-report", "--grace-period", "300s"], in: folder.path)
+        defer { try? FileManager.default.removeItem(atPath: running.errorFile) }
+        let pids = await readyPids(in: folder)
+        defer { cleanUp(pids, folder) }
+        try #require(pids.count == 1)
+        let shown = await LineReader.readLines(from: running.output, through: "Services running", closes: false)
+        try #require(shown.contains("Services running"), "the service did not get ready: \(shown)")
+        kill(running.process.processIdentifier, SIGINT)
+        let stopLine = await Support.readPids(fromFIFO: folder.file("stopping"))
+        defer { for pid in stopLine { _ = kill(pid, SIGKILL) } }
+        try #require(stopLine.count == 1)
+        kill(running.process.processIdentifier, SIGTERM)
+        let rest = await LineReader.readLines(from: running.output, through: nil, closes: true)
+        #expect(await running.exit.value() == 1)
+        #expect(rest.contains("stop line failed: killed by signal 9"), "\(rest)")
+        #expect(kill(pids[0], 0) == -1 && errno == ESRCH, "the service was left running")
+        #expect(kill(stopLine[0], 0) == -1 && errno == ESRCH, "the stop line was left running")
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func secondInterrupt_killsARunningStopLine_atOnce() async throws {
+        // The stop line ignores SIGTERM and the grace period is far longer than the time limit.
+        let folder = try folder(
+            #"""
+            {"version": 1, "commands": [{"id": "job", "run": "echo $$ > ready",
+              "stop": "trap '' TERM; echo $$ > stopping; exec sleep 100"}]}
+            """#)
+        try LineReader.makeFIFO(folder.file("stopping"))
+        defer { LineReader.release(fifo: folder.file("stopping")) }
+        let running = try StartupBinary.startWithPipedOutput(
+            ["run", "--no-report", "--keep-running", "--grace-period", "300s"], in: folder.path)
+        defer { try? FileManager.default.removeItem(atPath: running.errorFile) }
+        let pids = await readyPids(in: folder)
+        defer { cleanUp(pids, folder) }
+        let shown = await LineReader.readLines(from: running.output, through: "Keeping running", closes: false)
+        try #require(shown.contains("Keeping running"), "the run did not reach --keep-running: \(shown)")
+        kill(running.process.processIdentifier, SIGINT)
+        let stopLine = await Support.readPids(fromFIFO: folder.file("stopping"))
+        defer { for pid in stopLine { _ = kill(pid, SIGKILL) } }
+        try #require(stopLine.count == 1)
+        kill(running.process.processIdentifier, SIGTERM)
+        let rest = await LineReader.readLines(from: running.output, through: nil, closes: true)
+        #expect(await running.exit.value() == 1)
+        #expect(rest.contains("killed by signal 9"), "\(rest)")
+        #expect(kill(stopLine[0], 0) == -1 && errno == ESRCH, "the stop line was left running")
+    }
+
     @Test(.timeLimit(.minutes(2)))
     func stopLineOverItsTimeout_thatIgnoresSIGTERM_isKilledBeforeStartupExits() async throws {
         // The shutdown gives up on the stop line at its command's timeout; startup used to exit with it running.

@@ -41,6 +41,15 @@ struct ChildExit: Sendable, Hashable {
     }
 }
 
+/// A task waiting for every child to be stopped and reaped (see ``ProcessEngine/stopEveryChild(onRemaining:)``).
+struct StopWatcher: Sendable {
+    /// Told, on the engine's thread, how many children are left to stop and the longest grace period one of them
+    /// gets (zero when they are killed at once), when there is any.
+    let onRemaining: @Sendable (_ count: Int, _ longestGrace: Duration) -> Void
+    /// Resumed once no child is left.
+    let done: CheckedContinuation<Void, Never>
+}
+
 /// A spawn a launch thread made, as it reaches the engine.
 struct LaunchedChild: Sendable {
     /// The spawn's token.
@@ -72,8 +81,8 @@ struct EngineInbox: Sendable {
     var launched: [LaunchedChild] = []
     /// Launches the loop has to stop, or saw exit, before they arrived: their arrival wakes it.
     var awaitedLaunches: Set<UInt64> = []
-    /// Tasks waiting for every child to be stopped and reaped (see ``ProcessEngine/stopEveryChild()``).
-    var stopWatchers: [CheckedContinuation<Void, Never>] = []
+    /// Tasks waiting for every child to be stopped and reaped (see ``ProcessEngine/stopEveryChild(onRemaining:)``).
+    var stopWatchers: [StopWatcher] = []
     /// Set by a second interrupt: every stop from now on is SIGKILL, at once.
     var killsAtOnce = false
     /// Set when `startup` became the child subreaper: orphans are reaped after each batch of exits.
@@ -90,7 +99,7 @@ struct EngineInbox: Sendable {
         var stops: [UInt64]
         var exits: [(token: UInt64, error: Int32)]
         var launched: [LaunchedChild]
-        var stopWatchers: [CheckedContinuation<Void, Never>]
+        var stopWatchers: [StopWatcher]
         var killsAtOnce: Bool
         var reapsOrphans: Bool
 

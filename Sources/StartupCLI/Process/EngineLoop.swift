@@ -52,8 +52,8 @@ struct EngineLoop {
     private var tokensByPid: [pid_t: UInt64] = [:]
     /// A second interrupt came: stops are SIGKILL at once.
     private var killsAtOnce = false
-    /// Tasks to resume once every child has been reaped (see ``ProcessEngine/stopEveryChild()``).
-    private var stopWatchers: [CheckedContinuation<Void, Never>] = []
+    /// Tasks to resume once every child has been reaped (see ``ProcessEngine/stopEveryChild(onRemaining:)``).
+    private var stopWatchers: [StopWatcher] = []
     /// `startup` is the child subreaper: exited orphans are reaped after every exit of a command, and at each
     /// round of housekeeping while none exits (`--keep-running` may wait for hours). A sweep is one `waitid`.
     private var reapsOrphans = false
@@ -114,12 +114,9 @@ struct EngineLoop {
             if wake.childSignalled || (reapsOrphans && !exits.isEmpty) { sweep() }
             keepHouse()
             escalateOverdueStops()
-            if !batch.stopWatchers.isEmpty {
-                stopWatchers += batch.stopWatchers
-                stop(Array(children.keys) + Array(launching.keys))
-            }
+            if !batch.stopWatchers.isEmpty { stopEveryChild(for: batch.stopWatchers) }
             if !stopWatchers.isEmpty && children.isEmpty && launching.isEmpty {
-                for watcher in stopWatchers { watcher.resume() }
+                for watcher in stopWatchers { watcher.done.resume() }
                 stopWatchers = []
             }
         }
@@ -211,6 +208,19 @@ struct EngineLoop {
             child.killDeadline = atOnce ? nil : clock.now + child.gracePeriod
             children[token] = child
         }
+    }
+
+    /// Stops every child and launch, and tells `watchers` what is left, if anything; they are resumed once
+    /// nothing is.
+    private mutating func stopEveryChild(for watchers: [StopWatcher]) {
+        stopWatchers += watchers
+        stop(Array(children.keys) + Array(launching.keys))
+        let remaining = children.count + launching.count
+        guard remaining > 0 else { return }
+        // A launch still underway is stopped when it arrives, with its own grace period: not counted here.
+        let now = clock.now
+        let longestGrace = children.values.compactMap { $0.killDeadline.map { now.duration(to: $0) } }.max() ?? .zero
+        for watcher in watchers { watcher.onRemaining(remaining, max(.zero, longestGrace)) }
     }
 
     /// SIGKILL for the children whose grace period is over.

@@ -26,6 +26,9 @@ package final class ProcessEngine: Sendable {
     let inbox = Locked(EngineInbox())
     /// What the loop sleeps on.
     let waitSet: EngineWaitSet
+    /// Sent by ``killAtOnce()`` to the waits of a stop that are not the engine's own (a stop line, a service's grace
+    /// period after it).
+    package let killAtOnceNotice = KillAtOnceNotice()
 
     /// Guards whether ``ownEveryChild()`` was called, read once when the engine starts.
     private static let ownsEveryChild = Locked(false)
@@ -90,18 +93,23 @@ package final class ProcessEngine: Sendable {
     }
 
     /// Sends SIGKILL at once to every child being stopped, and to every child stopped from now on (a second
-    /// interrupt: the user does not want to wait for the grace period).
+    /// interrupt: the user does not want to wait for the grace period), and sends ``killAtOnceNotice`` to the waits
+    /// in progress (the stop lines running are stopped, so killed too).
     package func killAtOnce() {
         post { $0.killsAtOnce = true }
+        killAtOnceNotice.send()
     }
 
     /// Stops every child still running, as a cancelled task's (SIGTERM to its group and tree, SIGKILL when its
     /// grace period ends, or at once after ``killAtOnce()``), and returns once each has been reaped. For the binary
     /// before it exits: a task the run abandoned (a timed-out command that ignored SIGTERM, a stop line or service
     /// over its shutdown timeout) may have left its child running, which must not outlive `startup`.
-    package func stopEveryChild() async {
-        await withCheckedContinuation { (watcher: CheckedContinuation<Void, Never>) in
-            post { $0.stopWatchers.append(watcher) }
+    ///
+    /// - Parameter onRemaining: Called first, on the engine's thread, when some child is left, with how many and the
+    ///   longest grace period one of them gets (zero when they are killed at once); not called when none is left.
+    package func stopEveryChild(onRemaining: @escaping @Sendable (_ count: Int, _ longestGrace: Duration) -> Void) async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            post { $0.stopWatchers.append(StopWatcher(onRemaining: onRemaining, done: done)) }
         }
     }
 

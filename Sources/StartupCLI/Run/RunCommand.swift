@@ -147,8 +147,17 @@ enum RunCommand {
         if console.isOutputClosed { exitCode = .outputClosed }
         // The run may have abandoned a command whose process is still running (a timed-out command that ignored
         // SIGTERM, a stop line or service over its shutdown timeout): the binary stops it (SIGKILL after the grace
-        // period, or at once after a second Ctrl-C) before it exits.
-        if handlesSignals { await ProcessEngine.shared.stopEveryChild() }
+        // period, or at once on Ctrl-C: the run is over, nothing is left to wait for) before it exits, and says so.
+        if let interrupts {
+            interrupts.route { ProcessEngine.shared.killAtOnce() }
+            await ProcessEngine.shared.stopEveryChild { count, longestGrace in
+                let processes = count == 1 ? "1 process" : "\(count) processes"
+                let kill =
+                    longestGrace > .zero
+                    ? "SIGKILL in \(DurationText.format(longestGrace)) at most, or at once on Ctrl-C" : "SIGKILL sent"
+                console.err("startup: waiting for \(processes) the run left behind to stop (\(kill))\n")
+            }
+        }
         // Everything is written and nothing runs: the binary ends here, the run's objects left unfreed.
         exitProcess?(exitCode ?? .success)
         if let exitCode { throw exitCode }

@@ -16,7 +16,8 @@ package enum ServiceRunner {
     /// Cancelling the calling task stops the service: with a `stop` line, the line runs (its output goes to
     /// `onLine` too; SIGKILL if it takes longer than `gracePeriod`), then the service has `gracePeriod` to end,
     /// then its process group and what left it get SIGKILL; without one, the group and what left it get SIGTERM,
-    /// SIGKILL after `gracePeriod`. The probe is cancelled too (an `exec` attempt in flight is stopped and reaped,
+    /// SIGKILL after `gracePeriod`. A second interrupt (``ProcessEngine/killAtOnce()``) kills the stop line and the
+    /// service at once instead. The probe is cancelled too (an `exec` attempt in flight is stopped and reaped,
     /// a socket closed). The call returns once every process it started has been reaped.
     ///
     /// - Parameters:
@@ -90,7 +91,8 @@ package enum ServiceRunner {
     }
 
     /// Stops the service: its stop line (bounded by the grace period), then the grace period for the service to
-    /// end, then SIGKILL; without a stop line, SIGTERM and SIGKILL after the grace period (the engine's stop).
+    /// end, then SIGKILL; without a stop line, SIGTERM and SIGKILL after the grace period (the engine's stop). A
+    /// second interrupt cuts each wait short: SIGKILL at once.
     /// Returns the stop line's outcome.
     private static func stopService(_ service: Task<ProcessOutcome, Never>, stop: ProcessSpec?, gracePeriod: Duration) async
         -> ProcessOutcome?
@@ -99,10 +101,11 @@ package enum ServiceRunner {
             service.cancel()
             return nil
         }
+        let notice = ProcessEngine.shared.killAtOnceNotice
         let stopLine = Task { await ProcessSpawner.run(stop, terminationGracePeriod: .zero) }
-        if await !BoundedWait.finishes(stopLine, within: gracePeriod) { stopLine.cancel() }
+        if await !BoundedWait.finishes(stopLine, within: gracePeriod, unlessSent: notice) { stopLine.cancel() }
         let outcome = await stopLine.value
-        if await !BoundedWait.finishes(service, within: gracePeriod) { service.cancel() }
+        if await !BoundedWait.finishes(service, within: gracePeriod, unlessSent: notice) { service.cancel() }
         _ = await service.value
         return outcome
     }

@@ -1,7 +1,7 @@
 import StartupKit
 
 /// A manifest command's `stop` line as a lifecycle module: at shutdown it runs the line, after
-/// every command that depends on this one has stopped.
+/// every command that depends on this one has stopped. A second interrupt kills the line at once.
 struct ShellStopModule: LifecycleModule {
     let id: CommandID
     let spec: ProcessSpec
@@ -10,9 +10,16 @@ struct ShellStopModule: LifecycleModule {
     let stopTimeout: Duration?
 
     func stop() async throws {
-        let outcome = await ProcessSpawner.run(spec, terminationGracePeriod: gracePeriod)
+        let line = Task { [spec, gracePeriod] in await ProcessSpawner.run(spec, terminationGracePeriod: gracePeriod) }
+        let notice = ProcessEngine.shared.killAtOnceNotice
+        let outcome = await withTaskCancellationHandler {
+            await notice.whileWaiting(for: { await line.value }, onNotice: { line.cancel() })
+        } onCancel: {
+            line.cancel()
+        }
         outputs.record(String(decoding: outcome.output, as: UTF8.self), for: id)
-        if outcome.wasTerminated { throw CancellationError() }
+        // Stopped for the shutdown's timeout (which reports it); else by a second interrupt, reported as its signal.
+        if outcome.wasTerminated && Task.isCancelled { throw CancellationError() }
         guard outcome.termination.isSuccess else { throw ShellCommandError(termination: outcome.termination) }
     }
 }

@@ -85,8 +85,11 @@ enum StartupBinary {
     }
 
     /// Starts the binary in `directory` with its standard output going to a pipe the test reads, so the test
-    /// learns what it printed as it prints it.
-    static func startWithPipedOutput(_ arguments: [String], in directory: String) throws -> PipedRunning {
+    /// learns what it printed as it prints it; standard error goes to the same pipe when `mergingErrors` (the
+    /// error file then stays empty).
+    static func startWithPipedOutput(
+        _ arguments: [String], in directory: String, mergingErrors: Bool = false
+    ) throws -> PipedRunning {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -95,7 +98,7 @@ enum StartupBinary {
         process.standardOutput = pipe
         let errorFile = NSTemporaryDirectory() + "startup-err-\(UUID().uuidString)"
         _ = FileManager.default.createFile(atPath: errorFile, contents: nil)
-        process.standardError = FileHandle(forWritingAtPath: errorFile)
+        process.standardError = mergingErrors ? pipe : FileHandle(forWritingAtPath: errorFile)
         process.standardInput = FileHandle.nullDevice
         let reader = fcntl(pipe.fileHandleForReading.fileDescriptor, F_DUPFD_CLOEXEC, 0)
         try pipe.fileHandleForReading.close()
