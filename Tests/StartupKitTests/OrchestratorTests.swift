@@ -334,4 +334,16 @@ import Testing
         #expect(report.commandsByStart.map(\.id) == ["a", "b"])
         #expect(report.parallelism >= 0 && report.parallelism <= 1.0001)
     }
+
+    @Test func report_criticalPath_endsAtTheLastCommandThatRan_notAtSkippedDependents() async throws {
+        var builder = StartupPlanBuilder()
+        builder.add("a") { _ in }
+        builder.add("b", dependsOn: ["a"]) { _ in throw Boom(attempt: 1) }
+        builder.add("c", dependsOn: ["b"]) { _ in }
+        builder.add("d", dependsOn: ["c"]) { _ in }
+        let report = await StartupOrchestrator(try builder.build()).run()
+        #expect(statusNames(report) == ["a": "succeeded", "b": "failed", "c": "skipped", "d": "skipped"])
+        #expect(report.criticalPath == ["a", "b"])
+        #expect(report["c"]?.isOnCriticalPath == false && report["d"]?.isOnCriticalPath == false)
+    }
 }

@@ -28,8 +28,12 @@ struct RunResult: Sendable {
         let commands = plan.storage.commands
         let durations = records.map { record in record.start < 0 || record.end < 0 ? 0 : record.end - record.start }
         let sweep = TimingSweep(graph: plan.storage.graph, durations: durations)
+        // Commands that never started (skipped after a failure, cancelled first) take no time and do not end the
+        // path; they can only be at its end, since what depends on them never started either.
+        var criticalPath = sweep.criticalPath
+        while let last = criticalPath.last, records[last].start < 0 { criticalPath.removeLast() }
         var isCritical = [Bool](repeating: false, count: commands.count)
-        for position in sweep.criticalPath { isCritical[position] = true }
+        for position in criticalPath { isCritical[position] = true }
         var anyRequiredFailed = false
         let reports = records.indices.map { position in
             let record = records[position]
@@ -47,7 +51,7 @@ struct RunResult: Sendable {
         let status: StartupReport.Status =
             if stopReason == .cancelled { .cancelled } else if anyRequiredFailed { .failed } else { .succeeded }
         return StartupReport(
-            status: status, commands: reports, wallTime: .nanoseconds(endedAt), criticalPath: sweep.criticalPath.map { commands[$0].id },
+            status: status, commands: reports, wallTime: .nanoseconds(endedAt), criticalPath: criticalPath.map { commands[$0].id },
             criticalPathDuration: .nanoseconds(sweep.end), index: plan.storage.index)
     }
 }
