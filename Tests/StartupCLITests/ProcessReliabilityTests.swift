@@ -28,6 +28,19 @@ import Testing
         await Support.readPids(fromFIFO: folder.file("ready"))
     }
 
+    /// Starts `startup run` with `arguments` in `folder`, its output piped, and returns once its commands have written
+    /// their pids to the FIFO and it has printed `marker` (the run is held: services running, or `--keep-running`).
+    /// The caller cleans up the pids and the error file.
+    private func startHeldRun(
+        _ arguments: [String], in folder: TemporaryDirectory, until marker: String
+    ) async throws -> (running: StartupBinary.PipedRunning, pids: [pid_t]) {
+        let running = try StartupBinary.startWithPipedOutput(["run", "--no-report"] + arguments, in: folder.path)
+        let pids = await readyPids(in: folder)
+        let shown = await LineReader.readLines(from: running.output, through: marker, closes: false)
+        try #require(shown.contains(marker), "the run was not held: \(shown)")
+        return (running, pids)
+    }
+
     /// SIGKILLs what a failed test may have left, and lets a FIFO reader go.
     private func cleanUp(_ pids: [pid_t], _ folder: TemporaryDirectory) {
         for pid in pids { _ = kill(pid, SIGKILL) }
@@ -161,14 +174,10 @@ import Testing
             """#)
         try LineReader.makeFIFO(folder.file("stopping"))
         defer { LineReader.release(fifo: folder.file("stopping")) }
-        let running = try StartupBinary.startWithPipedOutput(
-            ["run", "--no-report", "--grace-period", "300s"], in: folder.path)
+        let (running, pids) = try await startHeldRun(["--grace-period", "300s"], in: folder, until: "Services running")
         defer { try? FileManager.default.removeItem(atPath: running.errorFile) }
-        let pids = await readyPids(in: folder)
         defer { cleanUp(pids, folder) }
         try #require(pids.count == 1)
-        let shown = await LineReader.readLines(from: running.output, through: "Services running", closes: false)
-        try #require(shown.contains("Services running"), "the service did not get ready: \(shown)")
         kill(running.process.processIdentifier, SIGINT)
         let stopLine = await Support.readPids(fromFIFO: folder.file("stopping"))
         defer { for pid in stopLine { _ = kill(pid, SIGKILL) } }
@@ -182,6 +191,27 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(1)))
+    func serviceEndedByItsStopLine_leavesNothingOfItsGroupRunning() async throws {
+        // The stop line ends the service's shell; the shell's background `sleep` stays in the service's process group.
+        // It was left running: the service's process had ended before startup stopped it, as if by itself.
+        let folder = try folder(
+            #"""
+            {"version": 1, "commands": [{"id": "service", "ready": {"log": "up"},
+              "run": "sleep 100 & echo $$ > service.pid; echo $! > ready; echo up; wait",
+              "stop": "kill $(cat service.pid)"}]}
+            """#)
+        let (running, pids) = try await startHeldRun([], in: folder, until: "Services running")
+        defer { try? FileManager.default.removeItem(atPath: running.errorFile) }
+        defer { cleanUp(pids, folder) }
+        try #require(pids.count == 1)
+        kill(running.process.processIdentifier, SIGINT)
+        let rest = await LineReader.readLines(from: running.output, through: nil, closes: true)
+        #expect(await running.exit.value() == 130)
+        #expect(rest.contains("1 stopped"), "\(rest)")
+        #expect(!Support.isRunningAndUnsignalled(pids[0]), "the service's background process was left running")
+    }
+
+    @Test(.timeLimit(.minutes(1)))
     func secondInterrupt_killsARunningStopLine_atOnce() async throws {
         // The stop line ignores SIGTERM and the grace period is far longer than the time limit.
         let folder = try folder(
@@ -191,13 +221,10 @@ import Testing
             """#)
         try LineReader.makeFIFO(folder.file("stopping"))
         defer { LineReader.release(fifo: folder.file("stopping")) }
-        let running = try StartupBinary.startWithPipedOutput(
-            ["run", "--no-report", "--keep-running", "--grace-period", "300s"], in: folder.path)
+        let (running, pids) = try await startHeldRun(
+            ["--keep-running", "--grace-period", "300s"], in: folder, until: "Keeping running")
         defer { try? FileManager.default.removeItem(atPath: running.errorFile) }
-        let pids = await readyPids(in: folder)
         defer { cleanUp(pids, folder) }
-        let shown = await LineReader.readLines(from: running.output, through: "Keeping running", closes: false)
-        try #require(shown.contains("Keeping running"), "the run did not reach --keep-running: \(shown)")
         kill(running.process.processIdentifier, SIGINT)
         let stopLine = await Support.readPids(fromFIFO: folder.file("stopping"))
         defer { for pid in stopLine { _ = kill(pid, SIGKILL) } }

@@ -4,4 +4,7 @@ package enum CancellationSignal: Sendable, Hashable {
     case terminate
     /// The leader outlived the grace period and the group got SIGKILL.
     case kill
+    /// None: the child was left to its stop line (a service's, see `ProcessSpawner`) and its leader exited within
+    /// the grace period; what was left of its group and tree then got SIGKILL.
+    case leftToStopLine
 }

@@ -16,6 +16,9 @@ struct SpawnRequest: Sendable {
     let captureDescriptor: Int32?
     /// SIGTERM to SIGKILL, when the child is stopped.
     let gracePeriod: Duration
+    /// Whether a stop sends SIGTERM; if not, the child is left to its stop line until it exits or the grace period
+    /// ends (then SIGKILL to what is left of its group and tree).
+    let signalsWhenStopped: Bool
     /// How the working directory is entered.
     let directoryStrategy: ChildLauncher.DirectoryStrategy
     /// How the exit is noticed.

@@ -18,6 +18,8 @@ struct RunningChild {
     let captureDescriptor: Int32?
     /// SIGTERM to SIGKILL when it is stopped.
     let gracePeriod: Duration
+    /// Whether a stop sends SIGTERM, or leaves it to its stop line (see ``SpawnRequest/signalsWhenStopped``).
+    let signalsWhenStopped: Bool
     /// What goes with it beyond its group, found when it is stopped.
     var tree: ProcessTree
     /// The strongest signal sent because its task was cancelled.
@@ -168,7 +170,7 @@ struct EngineLoop {
             children[request.token] = RunningChild(
                 pid: pid, isForeground: request.spec.foreground, pidfd: launch.pidfd, waiter: request.waiter,
                 captureDescriptor: request.spec.output == .capture ? request.captureDescriptor : nil, gracePeriod: request.gracePeriod,
-                tree: ProcessTree(leader: pid, marker: marker))
+                signalsWhenStopped: request.signalsWhenStopped, tree: ProcessTree(leader: pid, marker: marker))
             tokensByPid[pid] = request.token
             if wasStopped { stopped.append(request.token) }
             if earlyExits.remove(request.token) != nil { exited.append((request.token, 0)) }
@@ -183,7 +185,8 @@ struct EngineLoop {
     }
 
     /// Stops the children of cancelled tasks: SIGTERM to each group and tree (SIGKILL with no grace period or
-    /// after a second interrupt), SIGKILL when the grace period ends. Tokens of finished children are ignored.
+    /// after a second interrupt; nothing for a child left to its stop line), SIGKILL when the grace period ends.
+    /// Tokens of finished children are ignored.
     private mutating func stop(_ tokens: [UInt64]) {
         let inLaunch = Set(tokens.filter { launching[$0] != nil })
         if !inLaunch.isEmpty {
@@ -201,10 +204,14 @@ struct EngineLoop {
             guard var child = children[token], child.signal == nil else { continue }
             child.tree.extend(from: processes, excluding: tokensByPid.keys)
             let atOnce = killsAtOnce || child.gracePeriod <= .zero
-            let signal = atOnce ? SIGKILL : SIGTERM
-            child.signalGroup(signal)
-            child.tree.signal(signal)
-            child.signal = atOnce ? .kill : .terminate
+            if atOnce || child.signalsWhenStopped {
+                let signal = atOnce ? SIGKILL : SIGTERM
+                child.signalGroup(signal)
+                child.tree.signal(signal)
+                child.signal = atOnce ? .kill : .terminate
+            } else {
+                child.signal = .leftToStopLine
+            }
             child.killDeadline = atOnce ? nil : clock.now + child.gracePeriod
             children[token] = child
         }
@@ -233,7 +240,7 @@ struct EngineLoop {
 
     /// SIGKILL for every child in its grace period.
     private mutating func killStoppingChildren() {
-        let stopping = children.filter { $0.value.signal == .terminate }.map(\.key)
+        let stopping = children.filter { $0.value.signal == .terminate || $0.value.signal == .leftToStopLine }.map(\.key)
         if !stopping.isEmpty { killNow(stopping) }
     }
 

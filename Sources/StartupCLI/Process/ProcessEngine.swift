@@ -67,6 +67,7 @@ package final class ProcessEngine: Sendable {
         _ spec: ProcessSpec,
         captureDescriptor: Int32?,
         gracePeriod: Duration,
+        signalsWhenStopped: Bool,
         directoryStrategy: ChildLauncher.DirectoryStrategy,
         exitStrategy: ExitWatcher.Strategy
     ) async -> ChildExit {
@@ -78,7 +79,8 @@ package final class ProcessEngine: Sendable {
             await withCheckedContinuation { (waiter: CheckedContinuation<ChildExit, Never>) in
                 let request = SpawnRequest(
                     token: token, spec: spec, captureDescriptor: captureDescriptor, gracePeriod: gracePeriod,
-                    directoryStrategy: directoryStrategy, exitStrategy: exitStrategy, waiter: waiter)
+                    signalsWhenStopped: signalsWhenStopped, directoryStrategy: directoryStrategy,
+                    exitStrategy: exitStrategy, waiter: waiter)
                 // Read under the lock: a cancellation after this point posts its stop after this spawn.
                 var cancelled = false
                 post { inbox in

@@ -11,24 +11,32 @@ package enum ProcessSpawner {
     /// what it started outside the group (see `ProcessTree`), SIGKILL after `terminationGracePeriod`, and SIGKILL
     /// to whatever is left of them once the child exits; the outcome is returned only after the child has been
     /// reaped. Never throws: a spawn failure is a `.failedToStart` outcome.
+    ///
+    /// With `signalsWhenStopped` false (a service stopped by its stop line), cancelling sends no SIGTERM: the child is
+    /// left to its stop line, and its group and tree get SIGKILL when it exits or when the grace period ends.
     package static func run(
         _ spec: ProcessSpec,
-        terminationGracePeriod: Duration = .seconds(2)
+        terminationGracePeriod: Duration = .seconds(2),
+        signalsWhenStopped: Bool = true
     ) async -> ProcessOutcome {
-        await run(spec, terminationGracePeriod: terminationGracePeriod, directoryStrategy: .automatic)
+        await run(
+            spec, terminationGracePeriod: terminationGracePeriod, signalsWhenStopped: signalsWhenStopped,
+            directoryStrategy: .automatic)
     }
 
-    /// `run(_:terminationGracePeriod:)` with explicit platform strategies (tests force the fallbacks).
+    /// `run(_:terminationGracePeriod:signalsWhenStopped:)` with explicit platform strategies (tests force the
+    /// fallbacks).
     static func run(
         _ spec: ProcessSpec,
         terminationGracePeriod: Duration,
+        signalsWhenStopped: Bool = true,
         directoryStrategy: ChildLauncher.DirectoryStrategy,
         exitStrategy: ExitWatcher.Strategy = .automatic
     ) async -> ProcessOutcome {
         let engine = ProcessEngine.shared
         guard spec.output == .capture else {
             let exit = await engine.run(
-                spec, captureDescriptor: nil, gracePeriod: terminationGracePeriod,
+                spec, captureDescriptor: nil, gracePeriod: terminationGracePeriod, signalsWhenStopped: signalsWhenStopped,
                 directoryStrategy: directoryStrategy, exitStrategy: exitStrategy)
             return ProcessOutcome(termination: exit.termination, cancellation: exit.cancellation)
         }
@@ -40,7 +48,7 @@ package enum ProcessSpawner {
         }
         let exit = await engine.run(
             spec, captureDescriptor: capture.descriptor, gracePeriod: terminationGracePeriod,
-            directoryStrategy: directoryStrategy, exitStrategy: exitStrategy)
+            signalsWhenStopped: signalsWhenStopped, directoryStrategy: directoryStrategy, exitStrategy: exitStrategy)
         let tail = capture.readTail()
         return ProcessOutcome(
             termination: exit.termination, output: tail.bytes, outputTruncated: tail.truncated,

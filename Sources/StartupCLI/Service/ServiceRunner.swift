@@ -14,9 +14,9 @@ package enum ServiceRunner {
     /// succeeds.
     ///
     /// Cancelling the calling task stops the service: with a `stop` line, the line runs (its output goes to
-    /// `onLine` too; SIGKILL if it takes longer than `gracePeriod`), then the service has `gracePeriod` to end,
-    /// then its process group and what left it get SIGKILL; without one, the group and what left it get SIGTERM,
-    /// SIGKILL after `gracePeriod`. A second interrupt (``ProcessEngine/killAtOnce()``) kills the stop line and the
+    /// `onLine` too; SIGKILL if it takes longer than `gracePeriod`), and the service gets no signal: once its process
+    /// ends, or twice `gracePeriod` after the stop began, what is left of its process group and what left it get
+    /// SIGKILL; without one, the group and what left it get SIGTERM, SIGKILL after `gracePeriod`. A second interrupt (``ProcessEngine/killAtOnce()``) kills the stop line and the
     /// service at once instead. The probe is cancelled too (an `exec` attempt in flight is stopped and reaped,
     /// a socket closed). The call returns once every process it started has been reaped.
     ///
@@ -51,9 +51,13 @@ package enum ServiceRunner {
         reader.start()
         let serviceSpec = writingTo(reader.writeEnd, spec)
         let stopSpec = stop.map { writingTo(reader.writeEnd, $0) }
-        // Not a child task: the caller's cancellation must not signal the service before its stop line has run. With a
-        // stop line, whatever is left after it and the grace period gets SIGKILL at once (a grace period of zero).
-        let service = Task { await ProcessSpawner.run(serviceSpec, terminationGracePeriod: stop == nil ? gracePeriod : .zero) }
+        // Not a child task: the caller's cancellation must not stop the service itself. With a stop line, the service is
+        // left to it (no SIGTERM) for its grace period and one more; see `stopService`.
+        let service = Task {
+            await ProcessSpawner.run(
+                serviceSpec, terminationGracePeriod: stop == nil ? gracePeriod : gracePeriod.scaled(by: 2),
+                signalsWhenStopped: stop == nil)
+        }
         let probe = ServiceProbe(readiness: readiness, service: spec, gracePeriod: gracePeriod, doorbell: doorbell)
         /// Set once the service has been reaped: a stop is no longer needed.
         let ended = Locked(false)
@@ -90,9 +94,10 @@ package enum ServiceRunner {
         return spec
     }
 
-    /// Stops the service: its stop line (bounded by the grace period), then the grace period for the service to
-    /// end, then SIGKILL; without a stop line, SIGTERM and SIGKILL after the grace period (the engine's stop). A
-    /// second interrupt cuts each wait short: SIGKILL at once.
+    /// Stops the service: with a stop line, the service is marked as stopping first, with no signal (the engine kills
+    /// what is left of its group and tree as soon as it ends, which the stop line may make it do at once, or after
+    /// twice the grace period), then the line runs (bounded by the grace period); without one, SIGTERM and SIGKILL
+    /// after the grace period (the engine's stop). A second interrupt cuts each wait short: SIGKILL at once.
     /// Returns the stop line's outcome.
     private static func stopService(_ service: Task<ProcessOutcome, Never>, stop: ProcessSpec?, gracePeriod: Duration) async
         -> ProcessOutcome?
@@ -101,11 +106,11 @@ package enum ServiceRunner {
             service.cancel()
             return nil
         }
-        let notice = ProcessEngine.shared.killAtOnceNotice
+        service.cancel()
         let stopLine = Task { await ProcessSpawner.run(stop, terminationGracePeriod: .zero) }
+        let notice = ProcessEngine.shared.killAtOnceNotice
         if await !BoundedWait.finishes(stopLine, within: gracePeriod, unlessSent: notice) { stopLine.cancel() }
         let outcome = await stopLine.value
-        if await !BoundedWait.finishes(service, within: gracePeriod, unlessSent: notice) { service.cancel() }
         _ = await service.value
         return outcome
     }
