@@ -22,8 +22,9 @@ package final class KillAtOnceNotice: Sendable {
         for action in actions { action() }
     }
 
-    /// Runs `body`; `action` is run if the notice is sent meanwhile, or first if it was sent already (at most once,
-    /// never after `body` returned).
+    /// Runs `body`; `action` is run if the notice is sent meanwhile, or first if it was sent already (at most once;
+    /// a notice sent as `body` returns may run it just after, so it must be harmless then, as cancelling a finished
+    /// task is).
     package func whileWaiting<Value>(
         for body: () async -> Value, onNotice action: @escaping @Sendable () -> Void
     ) async -> Value {
