@@ -153,7 +153,7 @@ import Testing
         try #require(pids.count == 1)
         let shown = await LineReader.readLines(from: running.output, through: "waiting for", closes: false)
         try #require(
-            shown.contains("startup: waiting for 1 process the run left behind to stop (SIGKILL in "),
+            shown.contains("startup: waiting for what 1 command the run gave up on left running (SIGKILL in "),
             "no word of the final wait: \(shown)")
         #expect(shown.contains("or at once on Ctrl-C)"))
         kill(running.process.processIdentifier, SIGINT)

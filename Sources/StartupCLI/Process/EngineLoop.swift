@@ -224,7 +224,7 @@ struct EngineLoop {
         stop(Array(children.keys) + Array(launching.keys))
         let remaining = children.count + launching.count
         guard remaining > 0 else { return }
-        // A launch still underway is stopped when it arrives, with its own grace period: not counted here.
+        // A launch still underway is stopped when it arrives: its grace period does not count in the longest here.
         let now = clock.now
         let longestGrace = children.values.compactMap { $0.killDeadline.map { now.duration(to: $0) } }.max() ?? .zero
         for watcher in watchers { watcher.onRemaining(remaining, max(.zero, longestGrace)) }

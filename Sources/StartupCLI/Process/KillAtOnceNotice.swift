@@ -1,8 +1,8 @@
 import StartupKit
 
 /// Tells the waits of a stop that the user wants out now (an interrupt after the first, see
-/// ``ProcessEngine/killAtOnce()``): a stop line is killed and a service's grace period after its stop line ends,
-/// where they would otherwise be waited for. Once sent it stays sent, as the engine's SIGKILL at once does: a wait
+/// ``ProcessEngine/killAtOnce()``): a stop line, otherwise waited for up to its bound, is killed at once (the engine
+/// kills the services and commands being stopped itself). Once sent it stays sent, as the engine's SIGKILL at once does: a wait
 /// that begins later is cut short as it begins.
 package final class KillAtOnceNotice: Sendable {
     /// Guards whether the notice was sent, the actions of the waits in progress by registration, and the next

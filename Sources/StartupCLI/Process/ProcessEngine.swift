@@ -26,8 +26,7 @@ package final class ProcessEngine: Sendable {
     let inbox = Locked(EngineInbox())
     /// What the loop sleeps on.
     let waitSet: EngineWaitSet
-    /// Sent by ``killAtOnce()`` to the waits of a stop that are not the engine's own (a stop line, a service's grace
-    /// period after it).
+    /// Sent by ``killAtOnce()`` to the waits of a stop that are not the engine's own: the stop lines running.
     package let killAtOnceNotice = KillAtOnceNotice()
 
     /// Guards whether ``ownEveryChild()`` was called, read once when the engine starts.

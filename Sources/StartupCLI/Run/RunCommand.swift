@@ -150,12 +150,13 @@ enum RunCommand {
         // period, or at once on Ctrl-C: the run is over, nothing is left to wait for) before it exits, and says so.
         if let interrupts {
             interrupts.route { ProcessEngine.shared.killAtOnce() }
+            // The engine counts its children (a command's process, a stop line), not what each of them started.
             await ProcessEngine.shared.stopEveryChild { count, longestGrace in
-                let processes = count == 1 ? "1 process" : "\(count) processes"
+                let commands = count == 1 ? "1 command" : "\(count) commands"
                 let kill =
                     longestGrace > .zero
                     ? "SIGKILL in \(DurationText.format(longestGrace)) at most, or at once on Ctrl-C" : "SIGKILL sent"
-                console.err("startup: waiting for \(processes) the run left behind to stop (\(kill))\n")
+                console.err("startup: waiting for what \(commands) the run gave up on left running (\(kill))\n")
             }
         }
         // Everything is written and nothing runs: the binary ends here, the run's objects left unfreed.

@@ -16,8 +16,8 @@ package enum ServiceRunner {
     /// Cancelling the calling task stops the service: with a `stop` line, the line runs (its output goes to
     /// `onLine` too; SIGKILL if it takes longer than `gracePeriod`), and the service gets no signal: once its process
     /// ends, or twice `gracePeriod` after the stop began, what is left of its process group and what left it get
-    /// SIGKILL; without one, the group and what left it get SIGTERM, SIGKILL after `gracePeriod`. A second interrupt (``ProcessEngine/killAtOnce()``) kills the stop line and the
-    /// service at once instead. The probe is cancelled too (an `exec` attempt in flight is stopped and reaped,
+    /// SIGKILL; without one, the group and what left it get SIGTERM, SIGKILL after `gracePeriod`. A second interrupt
+    /// (``ProcessEngine/killAtOnce()``) kills the stop line and the service at once instead. The probe is cancelled too (an `exec` attempt in flight is stopped and reaped,
     /// a socket closed). The call returns once every process it started has been reaped.
     ///
     /// - Parameters:
@@ -97,7 +97,8 @@ package enum ServiceRunner {
     /// Stops the service: with a stop line, the service is marked as stopping first, with no signal (the engine kills
     /// what is left of its group and tree as soon as it ends, which the stop line may make it do at once, or after
     /// twice the grace period), then the line runs (bounded by the grace period); without one, SIGTERM and SIGKILL
-    /// after the grace period (the engine's stop). A second interrupt cuts each wait short: SIGKILL at once.
+    /// after the grace period (the engine's stop). A second interrupt ends the stop line's wait and the service's:
+    /// SIGKILL at once.
     /// Returns the stop line's outcome.
     private static func stopService(_ service: Task<ProcessOutcome, Never>, stop: ProcessSpec?, gracePeriod: Duration) async
         -> ProcessOutcome?
