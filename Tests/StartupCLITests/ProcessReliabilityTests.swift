@@ -30,11 +30,13 @@ import Testing
 
     /// Starts `startup run` with `arguments` in `folder`, its output piped, and returns once its commands have written
     /// their pids to the FIFO and it has printed `marker` (the run is held: services running, or `--keep-running`).
+    /// The signals named in `signals` are ignored when it starts.
     /// The caller cleans up the pids and the error file.
     private func startHeldRun(
-        _ arguments: [String], in folder: TemporaryDirectory, until marker: String
+        _ arguments: [String], in folder: TemporaryDirectory, until marker: String, ignoring signals: [String] = []
     ) async throws -> (running: StartupBinary.PipedRunning, pids: [pid_t]) {
-        let running = try StartupBinary.startWithPipedOutput(["run", "--no-report"] + arguments, in: folder.path)
+        let running = try StartupBinary.startWithPipedOutput(
+            ["run", "--no-report"] + arguments, in: folder.path, ignoring: signals)
         let pids = await readyPids(in: folder)
         let shown = await LineReader.readLines(from: running.output, through: marker, closes: false)
         try #require(shown.contains(marker), "the run was not held: \(shown)")
@@ -188,6 +190,34 @@ import Testing
         #expect(rest.contains("stop line failed: killed by signal 9"), "\(rest)")
         #expect(kill(pids[0], 0) == -1 && errno == ESRCH, "the service was left running")
         #expect(kill(stopLine[0], 0) == -1 && errno == ESRCH, "the stop line was left running")
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func sighupIgnoredAtStart_staysIgnored_likeUnderNohup() async throws {
+        // `nohup startup run --keep-running &`: SIGHUP, ignored when startup started, was handled as an interrupt (the
+        // terminal's closing tore the stack down). Counted, it made the SIGINT after it a second interrupt, which
+        // kills the stop line at once; ignored, the SIGINT is the first and the stop line runs to its end.
+        let folder = try folder(
+            #"""
+            {"version": 1, "commands": [{"id": "job", "run": "echo $$ > ready",
+              "stop": "echo $$ > stopping; read line < release; echo stopped after $line"}]}
+            """#)
+        try LineReader.makeFIFO(folder.file("stopping"))
+        try LineReader.makeFIFO(folder.file("release"))
+        defer { LineReader.release(fifo: folder.file("stopping")) }
+        let (running, pids) = try await startHeldRun(
+            ["--keep-running"], in: folder, until: "Keeping running", ignoring: ["HUP"])
+        defer { try? FileManager.default.removeItem(atPath: running.errorFile) }
+        defer { cleanUp(pids, folder) }
+        kill(running.process.processIdentifier, SIGHUP)
+        kill(running.process.processIdentifier, SIGINT)
+        let stopLine = await Support.readPids(fromFIFO: folder.file("stopping"))
+        defer { for pid in stopLine { _ = kill(pid, SIGKILL) } }
+        try #require(stopLine.count == 1)
+        await LineReader.writeLine("release", toFIFO: folder.file("release"))
+        let rest = await LineReader.readLines(from: running.output, through: nil, closes: true)
+        #expect(await running.exit.value() == 130)
+        #expect(rest.contains("1 stopped") && !rest.contains("killed"), "\(rest)")
     }
 
     @Test(.timeLimit(.minutes(1)))

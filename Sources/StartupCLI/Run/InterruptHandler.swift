@@ -15,8 +15,15 @@ import StartupKit
 /// A second interrupt also makes the process engine kill at once what it is stopping, rather than
 /// wait out the grace period. SIGPIPE is ignored while the handler lives: a closed standard output
 /// is reported by the console as a failed write, which stops the run like a first interrupt.
+///
+/// A signal that was ignored when `startup` started stays ignored, as make and the shells do: `nohup
+/// startup run --keep-running &` outlives its terminal, and a script's background `startup run &`
+/// keeps ignoring SIGINT.
 final class InterruptHandler {
-    private static let signals = [SIGINT, SIGTERM, SIGHUP]
+    /// The signals that interrupt a run.
+    private static let interrupts = [SIGINT, SIGTERM, SIGHUP]
+    /// The interrupts handled: those not ignored when the handler started.
+    private let signals: [Int32]
     private let sources: [any DispatchSourceSignal]
     /// What an interrupt does now, whether one arrived while nothing was routed, and how many came.
     private let route = Locked<(action: (@Sendable () -> Void)?, pending: Bool, count: Int)>((nil, false, 0))
@@ -25,8 +32,9 @@ final class InterruptHandler {
     init() {
         signal(SIGPIPE, SIG_IGN)
         let route = self.route
-        sources = Self.signals.map { number in
-            signal(number, SIG_IGN)
+        // Ignored from now on either way: a source needs its signal ignored, not handled by default.
+        signals = Self.interrupts.filter { number in !Self.wasIgnored(signal(number, SIG_IGN)) }
+        sources = signals.map { number in
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             // Signals that arrive together are delivered as one event with their count.
             source.setEventHandler { Self.interrupt(route, count: max(1, Int(source.data))) }
@@ -74,9 +82,14 @@ final class InterruptHandler {
         route.withLock { $0.action = nil }
     }
 
-    /// Stops handling and restores the default actions.
+    /// Stops handling and restores the default actions (the interrupts ignored from the start stay ignored).
     func stop() {
         for source in sources { source.cancel() }
-        for number in Self.signals + [SIGPIPE] { signal(number, SIG_DFL) }
+        for number in signals + [SIGPIPE] { signal(number, SIG_DFL) }
+    }
+
+    /// Whether `previous`, the action `signal` returned, was "ignore".
+    private static func wasIgnored(_ previous: sighandler_t?) -> Bool {
+        previous.map { unsafeBitCast($0, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) } ?? false
     }
 }

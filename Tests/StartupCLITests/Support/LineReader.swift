@@ -42,6 +42,19 @@ enum LineReader {
         }
     }
 
+    /// Opens the FIFO at `path` for writing (waiting for a reader: a test that fails with none waits for its time
+    /// limit), writes `line` and a newline, and closes it.
+    static func writeLine(_ line: String, toFIFO path: String) async {
+        _ = await onThread {
+            let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { return "" }
+            defer { _ = close(descriptor) }
+            let bytes = Array((line + "\n").utf8)
+            _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            return ""
+        }
+    }
+
     /// Creates a FIFO at `path`.
     static func makeFIFO(_ path: String) throws {
         guard mkfifo(path, 0o600) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }

@@ -86,13 +86,19 @@ enum StartupBinary {
 
     /// Starts the binary in `directory` with its standard output going to a pipe the test reads, so the test
     /// learns what it printed as it prints it; standard error goes to the same pipe when `mergingErrors` (the
-    /// error file then stays empty).
+    /// error file then stays empty). The signals named in `ignoring` (`"HUP"`) are ignored when it starts, as under
+    /// `nohup`: a shell ignores them and execs the binary (same pid).
     static func startWithPipedOutput(
-        _ arguments: [String], in directory: String, mergingErrors: Bool = false
+        _ arguments: [String], in directory: String, mergingErrors: Bool = false, ignoring signals: [String] = []
     ) throws -> PipedRunning {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
+        if signals.isEmpty {
+            process.executableURL = URL(fileURLWithPath: path)
+            process.arguments = arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "trap '' \(signals.joined(separator: " ")); exec \"$0\" \"$@\"", path] + arguments
+        }
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         let pipe = Pipe()
         process.standardOutput = pipe
