@@ -186,8 +186,8 @@ import Testing
         try #require(stopLine.count == 1)
         kill(running.process.processIdentifier, SIGTERM)
         let rest = await LineReader.readLines(from: running.output, through: nil, closes: true)
-        #expect(await running.exit.value() == 1)
-        #expect(rest.contains("stop line failed: killed by signal 9"), "\(rest)")
+        #expect(await running.exit.value() == 130)
+        #expect(rest.contains("stop line killed: interrupted again"), "\(rest)")
         #expect(kill(pids[0], 0) == -1 && errno == ESRCH, "the service was left running")
         #expect(kill(stopLine[0], 0) == -1 && errno == ESRCH, "the stop line was left running")
     }
@@ -242,11 +242,14 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(1)))
-    func secondInterrupt_killsARunningStopLine_atOnce() async throws {
-        // The stop line ignores SIGTERM and the grace period is far longer than the time limit.
+    func secondInterrupt_killsARunningStopLine_atOnce_andRunsNoOtherStopLine_exits130() async throws {
+        // The stop line ignores SIGTERM and the grace period is far longer than the time limit. `base`'s stop line
+        // comes after `job`'s; it used to be reported as `cannot run "true": cancelled before it started`, and the
+        // stops cut short as failed stops (exit 1), though the user had asked for them to end.
         let folder = try folder(
             #"""
-            {"version": 1, "commands": [{"id": "job", "run": "echo $$ > ready",
+            {"version": 1, "commands": [{"id": "base", "run": "true", "stop": "true"},
+              {"id": "job", "run": "echo $$ > ready", "dependencies": ["base"],
               "stop": "trap '' TERM; echo $$ > stopping; exec sleep 100"}]}
             """#)
         try LineReader.makeFIFO(folder.file("stopping"))
@@ -261,8 +264,10 @@ import Testing
         try #require(stopLine.count == 1)
         kill(running.process.processIdentifier, SIGTERM)
         let rest = await LineReader.readLines(from: running.output, through: nil, closes: true)
-        #expect(await running.exit.value() == 1)
-        #expect(rest.contains("killed by signal 9"), "\(rest)")
+        #expect(await running.exit.value() == 130)
+        #expect(rest.contains("job   ") && rest.contains("stop line killed: interrupted again"), "\(rest)")
+        #expect(rest.contains("stop line not run: interrupted again"), "\(rest)")
+        #expect(rest.contains("Stopping cut short in ") && rest.contains(": 0 stopped, 2 cut short by a second interrupt"), "\(rest)")
         #expect(kill(stopLine[0], 0) == -1 && errno == ESRCH, "the stop line was left running")
     }
 

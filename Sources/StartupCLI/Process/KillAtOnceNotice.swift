@@ -12,6 +12,11 @@ package final class KillAtOnceNotice: Sendable {
     /// A notice not sent yet.
     init() {}
 
+    /// Whether the notice was sent.
+    var isSent: Bool {
+        state.withLock { $0.sent }
+    }
+
     /// Sends the notice: runs the action of every wait in progress (outside the lock), each once.
     func send() {
         let actions = state.withLock { state in

@@ -51,7 +51,7 @@ struct RunSession {
         let shutdown = await shutDown()
         switch reason {
         case .interrupted:
-            return Ending(shutdown: shutdown, exitCode: shutdown.failures.isEmpty ? .interrupted : .failure)
+            return Ending(shutdown: shutdown, exitCode: shutdown.failuresNotCutShort.isEmpty ? .interrupted : .failure)
         case .serviceEnded(let error):
             console.err("error: \(error.description); shutting down\n")
             return Ending(shutdown: shutdown, exitCode: .failure)

@@ -29,7 +29,7 @@ package enum ServiceRunner {
     ///   - onReady: Called once, when the probe first succeeds.
     /// - Throws: `CancellationError` once stopped as asked; `ServiceRunnerError` when the service ended by itself
     ///   (`exited with status 3 before it was ready`, `exited with status 0`), could not be started, or its stop
-    ///   line failed.
+    ///   line failed; `StopCutShort` when a second interrupt killed its stop line or kept it from starting.
     package static func run(
         _ spec: ProcessSpec, readiness: ManifestReadiness, stop: ProcessSpec?, gracePeriod: Duration,
         onLine: @escaping @Sendable (String) -> Void,
@@ -81,6 +81,7 @@ package enum ServiceRunner {
         }
         await reader.finish()
         if let stopOutcome, !stopOutcome.termination.isSuccess {
+            if let cutShort = StopCutShort(stopOutcome, notice: ProcessEngine.shared.killAtOnceNotice) { throw cutShort }
             throw ServiceRunnerError(.stopFailed(stopOutcome.termination))
         }
         if Task.isCancelled { throw CancellationError() }

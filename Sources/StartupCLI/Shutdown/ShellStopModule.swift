@@ -1,7 +1,8 @@
 import StartupKit
 
 /// A manifest command's `stop` line as a lifecycle module: at shutdown it runs the line, after
-/// every command that depends on this one has stopped. A second interrupt kills the line at once.
+/// every command that depends on this one has stopped. A second interrupt kills the line at once
+/// (or keeps it from starting): the stop throws ``StopCutShort``.
 struct ShellStopModule: LifecycleModule {
     let id: CommandID
     let spec: ProcessSpec
@@ -18,8 +19,9 @@ struct ShellStopModule: LifecycleModule {
             line.cancel()
         }
         outputs.record(String(decoding: outcome.output, as: UTF8.self), for: id)
-        // Stopped for the shutdown's timeout (which reports it); else by a second interrupt, reported as its signal.
+        // Stopped for the shutdown's timeout (which reports it), or by a second interrupt.
         if outcome.wasTerminated && Task.isCancelled { throw CancellationError() }
+        if let cutShort = StopCutShort(outcome, notice: notice) { throw cutShort }
         guard outcome.termination.isSuccess else { throw ShellCommandError(termination: outcome.termination) }
     }
 }

@@ -28,11 +28,13 @@ struct ShutdownRenderer {
                 if !output.isEmpty { lines.append(String(output.dropLast())) }
             }
         }
-        let failed = report.failures.count
-        let outcome = failed == 0 ? style.green("Stopped") : style.red("Stopping failed")
+        let failed = report.failuresNotCutShort.count
+        let cutShort = report.modules.count { $0.wasCutShort }
+        let outcome =
+            failed > 0 ? style.red("Stopping failed") : cutShort > 0 ? style.yellow("Stopping cut short") : style.green("Stopped")
         lines.append(
-            "\(style.bold(outcome)) in \(DurationText.format(report.wallTime)): \(stopped.count - failed) stopped"
-                + (failed > 0 ? ", \(failed) failed" : ""))
+            "\(style.bold(outcome)) in \(DurationText.format(report.wallTime)): \(stopped.count - failed - cutShort) stopped"
+                + (failed > 0 ? ", \(failed) failed" : "") + (cutShort > 0 ? ", \(cutShort) cut short by a second interrupt" : ""))
         return lines.joined(separator: "\n") + "\n"
     }
 }
