@@ -105,7 +105,8 @@ enum RunCommand {
 
         let savedJSON = await reportJSON
         if options.format == .json, let savedJSON {
-            console.out(savedJSON)
+            // The shutdown is not part of the saved report, which is the start-up's.
+            console.out(ending.shutdown.map { ShutdownJSON.adding($0, to: saved.json()).text(pretty: true) + "\n" } ?? savedJSON)
         }
         var written: [String] = []
         if options.trace {

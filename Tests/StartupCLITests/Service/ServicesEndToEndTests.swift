@@ -61,6 +61,9 @@ import Testing
         #expect(api["readyMs"] is NSNull)
         #expect(try #require(api["startMs"] as? Double) >= (try #require(database["endMs"] as? Double)))
         #expect(result.error.contains("database | \(marker)-listening"), "services' output goes to standard error with --format json")
+        let shutdown = try #require(report["shutdown"] as? [String: Any], "the shutdown after CMD is in the report")
+        #expect(shutdown["status"] as? String == "succeeded")
+        #expect((shutdown["stops"] as? [[String: Any]])?.map { $0["id"] as? String } == ["database"])
         #expect(processes(marked: marker).isEmpty, "nothing is left running")
 
         let succeeded = try await StartupBinary.run(["run", "--no-report", "--", "true"], in: folder.path)
@@ -68,6 +71,27 @@ import Testing
         #expect(succeeded.output.contains("database"))
         #expect(succeeded.output.contains("ready"))
         #expect(processes(marked: marker).isEmpty)
+    }
+
+    @Test func aFailedStopLine_isInTheJSONReport_withItsReason() async throws {
+        // The report said "succeeded" and nothing else; without `--`, the exit status was 1 with nothing anywhere
+        // saying why.
+        let folder = try TemporaryDirectory()
+        try folder.write(
+            "commands.json",
+            #"""
+            {"version": 1, "commands": [{"id": "database", "ready": {"log": "up"},
+              "run": "echo $$ > database.pid; echo up; exec sleep 100", "stop": "kill $(cat database.pid); exit 3"}]}
+            """#)
+        let result = try await StartupBinary.run(["run", "--no-report", "--format", "json", "--", "true"], in: folder.path)
+        #expect(result.status == 0, "CMD's status: \(result.error)")
+        let report = try json(result.output)
+        #expect(report["status"] as? String == "succeeded", "the start-up succeeded")
+        let shutdown = try #require(report["shutdown"] as? [String: Any], "\(result.output)")
+        #expect(shutdown["status"] as? String == "failed")
+        let stop = try #require((shutdown["stops"] as? [[String: Any]])?.first)
+        #expect(stop["id"] as? String == "database" && stop["status"] as? String == "failed")
+        #expect(stop["error"] as? String == "stop line failed: exit status 3")
     }
 
     @Test func aProbeThatTimesOut_failsTheService_stopsIt_skipsItsDependents_andCMDNeverRuns() async throws {

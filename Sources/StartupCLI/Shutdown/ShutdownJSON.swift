@@ -1,0 +1,39 @@
+import StartupKit
+import StartupReporting
+
+/// The shutdown as `run --format json` adds it to the report: `{"status", "wallMs", "stops": [{"id", "status",
+/// "startMs", "durationMs", "error"}]}`, the stops in the order they began (those never begun last, `startMs` `null`).
+/// A stop's `status` is `succeeded`, `failed`, `timedOut`, `cancelled`, or `cutShort` (a second interrupt killed its
+/// stop line or kept it from starting); `error` is the reason, or `null`.
+enum ShutdownJSON {
+    /// The `shutdown` member's value for `report`.
+    static func json(_ report: ShutdownReport) -> JSONOutput {
+        .object([
+            ("status", .string(report.failuresNotCutShort.isEmpty && report.status == .failed ? "cutShort" : report.status.rawValue)),
+            ("wallMs", .milliseconds(report.wallTime)),
+            ("stops", .array(report.modules.map(stop))),
+        ])
+    }
+
+    /// The report with the shutdown added as its `shutdown` member.
+    static func adding(_ report: ShutdownReport, to run: JSONOutput) -> JSONOutput {
+        guard case .object(let members) = run else { return run }
+        return .object(members + [("shutdown", json(report))])
+    }
+
+    private static func stop(_ call: ModuleCallReport) -> JSONOutput {
+        let error: JSONOutput =
+            switch call.status {
+            case .failed(let error): .string(String(describing: error))
+            case .timedOut(let limit): .string("timed out after \(DurationText.format(limit))")
+            case .succeeded, .cancelled: .null
+            }
+        return .object([
+            ("id", .string(call.module.rawValue)),
+            ("status", .string(call.wasCutShort ? "cutShort" : call.status.name)),
+            ("startMs", call.startOffset.map(JSONOutput.milliseconds) ?? .null),
+            ("durationMs", .milliseconds(call.duration)),
+            ("error", error),
+        ])
+    }
+}
