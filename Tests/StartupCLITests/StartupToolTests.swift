@@ -281,7 +281,7 @@ import Testing
         let output = try await interruptWhenKeepingRunning(file, in: folder) {}
         #expect(output.status == 1)
         #expect(output.text.contains("✗ server"))
-        #expect(output.text.contains("exit status 4"))
+        #expect(output.text.contains("stop line failed: exit status 4"), "said as for a service's stop line")
         #expect(output.text.contains("    │ cannot stop"))
         #expect(output.text.contains("Stopping failed in "))
     }

@@ -31,7 +31,7 @@ package struct ServiceRunnerError: Error, Sendable, Hashable, CustomStringConver
             }
             return afterReady ? ending : ending + " before it was ready"
         case .stopFailed(let termination):
-            return "stop line failed: " + ShellCommandError(termination: termination).description
+            return ShellCommandError(termination: termination, isStopLine: true).description
         case .cannotCreatePipe(let code):
             return "cannot create a pipe for the service's output: \(errnoDescription(code))"
         }

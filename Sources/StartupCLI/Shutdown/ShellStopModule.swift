@@ -22,6 +22,8 @@ struct ShellStopModule: LifecycleModule {
         // Stopped for the shutdown's timeout (which reports it), or by a second interrupt.
         if outcome.wasTerminated && Task.isCancelled { throw CancellationError() }
         if let cutShort = StopCutShort(outcome, notice: notice) { throw cutShort }
-        guard outcome.termination.isSuccess else { throw ShellCommandError(termination: outcome.termination) }
+        guard outcome.termination.isSuccess else {
+            throw ShellCommandError(termination: outcome.termination, isStopLine: true)
+        }
     }
 }
