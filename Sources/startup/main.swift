@@ -6,6 +6,7 @@ import StartupCLI
     import Darwin
 #endif
 
+IgnoredAtStart.record()
 ProcessEngine.ownEveryChild()
 MallocArenas.padGrowth()
 // The tool runs on the cooperative pool. The main thread only waits, with SIGCHLD still blocked: an `await` here

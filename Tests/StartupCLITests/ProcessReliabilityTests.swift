@@ -220,6 +220,28 @@ import Testing
         #expect(rest.contains("1 stopped") && !rest.contains("killed"), "\(rest)")
     }
 
+    #if os(Linux)
+        @Test(.timeLimit(.minutes(1)))
+        func commandAfterDashDash_keepsTheSignalsStartupWasStartedWithIgnored() async throws {
+            // `nohup startup run -- tests &`: the command runs in startup's process group, where a hangup reaches it;
+            // it got SIGHUP at its default action, and died of it though startup ignored it.
+            let folder = try TemporaryDirectory()
+            try folder.write("commands.json", #"{"version": 1, "commands": [{"id": "setup", "run": "true"}]}"#)
+            func hangUpIgnoredByCommand(startedIgnoring signals: [String]) async throws -> Bool {
+                let running = try StartupBinary.startWithPipedOutput(
+                    ["run", "--no-report", "--", "grep", "SigIgn", "/proc/self/status"], in: folder.path, ignoring: signals)
+                defer { try? FileManager.default.removeItem(atPath: running.errorFile) }
+                let output = await LineReader.readLines(from: running.output, through: nil, closes: true)
+                #expect(await running.exit.value() == 0, "\(output)")
+                let line = try #require(output.split(separator: "\n").first { $0.hasPrefix("SigIgn:") }, "\(output)")
+                let mask = try #require(UInt64(line.dropFirst("SigIgn:".count).trimmingCharacters(in: .whitespaces), radix: 16))
+                return mask & (1 << UInt64(SIGHUP - 1)) != 0
+            }
+            #expect(try await hangUpIgnoredByCommand(startedIgnoring: ["HUP"]))
+            #expect(try await !hangUpIgnoredByCommand(startedIgnoring: []), "a signal startup handles is at its default")
+        }
+    #endif
+
     @Test(.timeLimit(.minutes(1)))
     func serviceEndedByItsStopLine_leavesNothingOfItsGroupRunning() async throws {
         // The stop line ends the service's shell; the shell's background `sleep` stays in the service's process group.

@@ -121,7 +121,8 @@ enum ChildLauncher {
     }
 
     /// Puts the child in its own process group (unless `ownGroup` is false: a foreground child) with an empty
-    /// signal mask and default signal dispositions.
+    /// signal mask and default signal dispositions, but for a foreground child the signals `startup` was started with
+    /// ignored (``IgnoredAtStart``).
     private static func configureAttributes(_ attributes: inout SpawnAttributes, ownGroup: Bool) -> Int32 {
         var noSignals = sigset_t()
         sigemptyset(&noSignals)
@@ -132,12 +133,15 @@ enum ChildLauncher {
         // sets it too when it has a handler), 107 calls where this takes 64.
         var allSignals = sigset_t()
         sigfillset(&allSignals)
+        if !ownGroup {
+            for signal in IgnoredAtStart.signals { sigdelset(&allSignals, signal) }
+        }
         let flags = (ownGroup ? POSIX_SPAWN_SETPGROUP : 0) | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
         let codes = [
             posix_spawnattr_setflags(&attributes, Int16(flags)),
             posix_spawnattr_setpgroup(&attributes, 0),
             posix_spawnattr_setsigmask(&attributes, &noSignals),
-            posix_spawnattr_setsigdefault(&attributes, &allSignals),
+            posix_spawnattr_setsigdefault(&attributes, &allSignals),  // all but those a foreground child keeps ignored
         ]
         return codes.first { $0 != 0 } ?? 0
     }
