@@ -7,10 +7,10 @@ import StartupKit
     import Darwin
 #endif
 
-/// The threads that call `posix_spawn` for the engine. A spawn holds its thread until the child has exec'd (a
-/// third of a millisecond or more, even for `true`), so the engine's loop hands each spawn to one of these and
-/// goes on reaping and scheduling meanwhile, and spawns of different commands proceed side by side on different
-/// cores. A thread also puts the child's pidfd in the engine's wait set (unless the set reads SIGCHLD), then hands
+/// The threads that call `posix_spawn` for the engine when more children run than there are processors. A spawn
+/// holds its thread until the child has exec'd (a third of a millisecond or more, even for `true`), so the engine's
+/// loop then hands each spawn to one of these and goes on reaping and scheduling meanwhile, and spawns of different
+/// commands proceed side by side on different cores. A thread also puts the child's pidfd in the engine's wait set (unless the set reads SIGCHLD), then hands
 /// the launch to the loop through its inbox without waking it: the child's exit will.
 final class LaunchThreads: Sendable {
     /// One spawn to make.
@@ -48,9 +48,23 @@ final class LaunchThreads: Sendable {
         }
     }
 
+    /// Makes the spawn of `launch`, on the calling thread: one of these threads, or the engine's when it spawns
+    /// itself (see `EngineLoop`).
+    static func spawn(_ launch: Launch, engine: ProcessEngine) -> LaunchedChild {
+        let request = launch.request
+        let result = ChildLauncher.launch(
+            request.spec, adding: launch.marker, captureDescriptor: request.captureDescriptor,
+            directoryStrategy: request.directoryStrategy)
+        let pidfd = watchExit(of: result, request: request, engine: engine)
+        let started = if case .success = result { true } else { false }
+        return LaunchedChild(
+            token: request.token, result: result, pidfd: pidfd,
+            exitWakesLoop: pidfd >= 0 || (started && engine.waitSet.readsChildSignals))
+    }
+
     /// Opens the pidfd of a child just made and adds it to the engine's wait set, so its exit wakes the loop, which
     /// is not woken for the launch itself; -1 if the exit must be watched another way (see `ExitWatcher`).
-    private func watchExit(of result: Result<pid_t, SpawnFailure>, request: SpawnRequest, engine: ProcessEngine) -> Int32 {
+    private static func watchExit(of result: Result<pid_t, SpawnFailure>, request: SpawnRequest, engine: ProcessEngine) -> Int32 {
         guard case .success(let pid) = result, request.exitStrategy == .automatic, engine.waitSet.watchesPidfds,
             let pidfdOpen = SpawnExtensions.pidfdOpen
         else { return -1 }
@@ -69,15 +83,7 @@ final class LaunchThreads: Sendable {
             available.wait()
             // A withdrawn spawn leaves its count behind: nothing to take then.
             guard let launch = pending.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
-            let request = launch.request
-            let result = ChildLauncher.launch(
-                request.spec, adding: launch.marker, captureDescriptor: request.captureDescriptor,
-                directoryStrategy: request.directoryStrategy)
-            let pidfd = watchExit(of: result, request: request, engine: engine)
-            let started = if case .success = result { true } else { false }
-            let launched = LaunchedChild(
-                token: request.token, result: result, pidfd: pidfd,
-                exitWakesLoop: pidfd >= 0 || (started && engine.waitSet.readsChildSignals))
+            let launched = Self.spawn(launch, engine: engine)
             if engine.inbox.withLock({ $0.arrive(launched) }) { engine.waitSet.wake() }
             // Off the path to the next spawn: this thread waits for the next launch anyway.
             CaptureFilePool.shared.replenish()
