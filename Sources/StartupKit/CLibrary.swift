@@ -15,6 +15,12 @@ package enum CLibrary {
     /// Linux `fallocate`.
     package static let fallocate: Fallocate? = lookUp("fallocate", as: Fallocate.self)
 
+    /// C signature of `renameat2`.
+    package typealias Renameat2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+
+    /// Linux `renameat2` (glibc 2.28+).
+    package static let renameat2: Renameat2? = lookUp("renameat2", as: Renameat2.self)
+
     /// Finds `symbol` in the global symbol scope and casts it to the C function type `type`.
     package static func lookUp<F>(_ symbol: String, as type: F.Type) -> F? {
         guard let handle = dlopen(nil, RTLD_NOW), let address = dlsym(handle, symbol) else { return nil }

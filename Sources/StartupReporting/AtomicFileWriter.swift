@@ -7,7 +7,7 @@ import StartupKit
 #endif
 
 /// Writes a file so that readers see the old content or the whole new one, never a half-written
-/// file: the text goes to a new temporary file beside it, which is then renamed over it. The file
+/// file: the text goes to a new temporary file beside it, which then takes its place. The file
 /// is not flushed to the disk (no `fsync`): a crash of the machine, not of the process, may lose the
 /// new content, as it may for make's and ninja's files. A path naming a device or a FIFO
 /// (`/dev/stdout`, `/dev/null`) is written to in place: renaming over it would replace it.
@@ -32,12 +32,9 @@ package enum AtomicFileWriter {
             (descriptor, temporary) = createTemporary(named: String(name), in: folder)
         }
         guard descriptor >= 0 else { throw FileWriteError(path: path, code: errno) }
-        var failure = text.withUTF8 { bytes in
-            reserveBlocks(of: descriptor, count: bytes.count)
-            return writeAll(bytes, to: descriptor)
-        }
+        var failure = text.withUTF8 { writeAll($0, to: descriptor) }
         if close(descriptor) != 0, failure == 0 { failure = errno }
-        if failure == 0, rename(temporary, file) != 0 { failure = errno }
+        if failure == 0 { failure = replace(file, with: temporary) }
         if failure != 0 {
             unlink(temporary)
             throw FileWriteError(path: path, code: failure)
@@ -79,14 +76,38 @@ package enum AtomicFileWriter {
         return (-1, temporary)
     }
 
-    /// Gives the new file its blocks before it is written (Linux `fallocate`), so ext4 has no delayed allocation
-    /// to flush when the file is renamed over an old one (its `auto_da_alloc` rule): that flush made the rename of
-    /// a 1,000-command report take a millisecond at the end of a run. Best effort: where the file system cannot,
-    /// the blocks are found as the file is written, as before.
-    private static func reserveBlocks(of descriptor: Int32, count: Int) {
-        guard count > 0, let fallocate = CLibrary.fallocate else { return }
-        _ = fallocate(descriptor, 0, 0, Int64(count))
+    /// Puts the written temporary file in `file`'s place; `0`, or the `errno` of the failure. An old regular file
+    /// there is swapped with it (Linux `renameat2` with `RENAME_EXCHANGE`), then removed from the temporary name:
+    /// readers see one whole file or the other all the same, and neither file's blocks are touched. Renaming over
+    /// the old file made ext4 allocate the new one's blocks and start writing them (its `auto_da_alloc` rule), and
+    /// giving the new file its blocks beforehand (`fallocate`) made the old one's costly to free: either way the
+    /// rename took about 0.7 ms at the end of every run, where this takes 0.05 ms. Anything else (no old file, a
+    /// folder, a symbolic link, a file system that cannot swap) is renamed over, as elsewhere.
+    private static func replace(_ file: String, with temporary: String) -> Int32 {
+        #if os(Linux)
+            var old = stat()
+            if let renameat2 = CLibrary.renameat2, lstat(file, &old) == 0, old.st_mode & S_IFMT == S_IFREG,
+                renameat2(atCurrentFolder, temporary, atCurrentFolder, file, renameExchange) == 0
+            {
+                // What was swapped out must be the regular file seen: a folder put there meanwhile is swapped back.
+                var swapped = stat()
+                guard lstat(temporary, &swapped) != 0 || swapped.st_mode & S_IFMT == S_IFREG else {
+                    _ = renameat2(atCurrentFolder, temporary, atCurrentFolder, file, renameExchange)
+                    return rename(temporary, file) == 0 ? 0 : errno
+                }
+                unlink(temporary)
+                return 0
+            }
+        #endif
+        return rename(temporary, file) == 0 ? 0 : errno
     }
+
+    #if os(Linux)
+        /// `AT_FDCWD`: paths relative to the current folder.
+        private static let atCurrentFolder: Int32 = -100
+        /// `RENAME_EXCHANGE`.
+        private static let renameExchange: UInt32 = 2
+    #endif
 
     /// Writes every byte, retrying short writes and interruptions; `0`, or the `errno` of the failure
     /// (`EIO` for a device that takes nothing, which would otherwise be retried forever).

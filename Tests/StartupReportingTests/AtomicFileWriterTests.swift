@@ -32,6 +32,28 @@ import Testing
         #expect(try contents(folder) == ["report.json"])
     }
 
+    @Test func replacingAFileTwice_leavesTheNewestWhole_andNothingElse() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/report.json"
+        try AtomicFileWriter.write(String(repeating: "first ", count: 10_000), to: path)
+        try AtomicFileWriter.write("second", to: path)
+        try AtomicFileWriter.write("third", to: path)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "third")
+        #expect(try contents(folder) == ["report.json"])
+    }
+
+    @Test func aSymbolicLinkInTheFilesPlace_isReplaced_andWhatItNamedIsLeftAlone() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "target".write(toFile: folder + "/target.json", atomically: false, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/report.json", withDestinationPath: "target.json")
+        try AtomicFileWriter.write("new", to: folder + "/report.json")
+        let type = try FileManager.default.attributesOfItem(atPath: folder + "/report.json")[.type] as? FileAttributeType
+        #expect(type == .typeRegular)
+        #expect(try String(contentsOfFile: folder + "/report.json", encoding: .utf8) == "new")
+        #expect(try String(contentsOfFile: folder + "/target.json", encoding: .utf8) == "target")
+        #expect(try contents(folder) == ["report.json", "target.json"])
+    }
+
     @Test func aFileWhereAFolderShouldBe_isNamed_andNothingIsLeft() throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try "".write(toFile: folder + "/blocker", atomically: false, encoding: .utf8)
@@ -62,6 +84,7 @@ import Testing
     }
 
     @Test func theMessageNamesTheFolderThatCouldNotBeMade() {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         #expect(FileWriteError(path: "out/r.json", code: ENOTDIR, folder: "out").description == "not a directory (making the folder out)")
         #expect(FileWriteError(path: "r.json", code: EACCES).description == "permission denied")
     }
@@ -85,6 +108,7 @@ import Testing
     }
 
     @Test func aDevice_isWrittenToInPlace_notReplaced() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         try AtomicFileWriter.write("discarded", to: "/dev/null")
         let type = try FileManager.default.attributesOfItem(atPath: "/dev/null")[.type] as? FileAttributeType
         #expect(type == .typeCharacterSpecial)
