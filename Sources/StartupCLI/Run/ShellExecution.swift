@@ -11,6 +11,8 @@ struct ShellExecution: Sendable {
     /// The environment every command starts from (the CLI's own).
     let environment: [String: String]
     let output: OutputMode
+    /// Streamed output goes to standard error, not standard output (which `--format json` keeps for its JSON).
+    let streamsToStandardError: Bool
     let gracePeriod: Duration
     let simulate: Bool
     let outputs: CommandOutputs
@@ -19,6 +21,8 @@ struct ShellExecution: Sendable {
     /// The first line of grouped output that lost its beginning: says where and why it was cut.
     static let cutNote =
         "[… earlier output cut here: grouped output keeps the last \(CaptureFile.tailLimit / 1024) KiB of each command; --output stream shows all of it]\n"
+    /// Standard error's descriptor.
+    private let standardError: Int32 = 2
     /// This process's working directory, where children start unless told otherwise.
     private let currentDirectory = FilePaths.currentDirectory() ?? "."
 
@@ -74,7 +78,7 @@ struct ShellExecution: Sendable {
     fileprivate func specMaker(for manifest: Manifest) -> ProcessSpecMaker {
         ProcessSpecMaker(
             manifest: manifest, environment: environment, manifestDirectory: manifestDirectory, currentDirectory: currentDirectory,
-            output: output == .stream ? .inherit : .capture)
+            output: output != .stream ? .capture : streamsToStandardError ? .descriptor(standardError) : .inherit)
     }
 }
 

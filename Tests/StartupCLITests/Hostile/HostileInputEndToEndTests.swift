@@ -154,6 +154,22 @@ import Testing
         #expect(!stream.output.contains("output cut"))
     }
 
+    @Test func run_jsonWithStreamedOutput_keepsStandardOutputForTheJSON() async throws {
+        let folder = try TemporaryDirectory()
+        try folder.write(
+            "commands.json",
+            #"{"version": 1, "commands": [{"id": "talk", "run": "echo said-out; echo said-err >&2", "stop": "echo undone"}]}"#)
+        // After `--`, the stack is stopped when CMD ends: the stop line runs.
+        let result = try await StartupBinary.run(
+            ["run", "--no-report", "--format", "json", "--output", "stream", "--", "true"], in: folder.path)
+        #expect(result.status == 0)
+        let report = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
+        #expect(report?["status"] as? String == "succeeded", "standard output is not the JSON alone: \(result.output)")
+        for line in ["said-out", "said-err", "undone"] {
+            #expect(result.error.contains(line + "\n"), "\(line) is missing from standard error: \(result.error)")
+        }
+    }
+
     @Test func run_whenTheProgramNameHoldsATerminalReset_reportsItEscaped() async throws {
         let folder = try TemporaryDirectory()
         try folder.write("commands.json", #"{"version": 1, "commands": [{"id": "bad", "run": "\u001bcnope arg"}]}"#)
