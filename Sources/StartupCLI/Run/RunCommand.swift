@@ -39,7 +39,8 @@ enum RunCommand {
             toStandardError: options.format == .json, idWidth: idWidth)
         let execution = ShellExecution(
             manifestDirectory: manifestDirectory, environment: environment, output: options.output,
-            streamsToStandardError: options.format == .json, gracePeriod: options.gracePeriod, simulate: options.simulate, outputs: outputs, serviceLines: serviceLines)
+            streamsToStandardError: options.format == .json, gracePeriod: options.gracePeriod, simulate: options.simulate, outputs: outputs,
+            serviceLines: serviceLines)
         let plan = try ManifestLoading.plan(manifest, binding: execution.binding(for: manifest), console: console)
 
         var observers: [any StartupObserver] = []
