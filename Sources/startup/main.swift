@@ -6,6 +6,7 @@ import StartupCLI
     import Darwin
 #endif
 
+ClosedStandardDescriptors.hold()
 IgnoredAtStart.record()
 ProcessEngine.ownEveryChild()
 MallocArenas.padGrowth()

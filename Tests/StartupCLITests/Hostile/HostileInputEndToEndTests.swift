@@ -170,6 +170,17 @@ import Testing
         }
     }
 
+    @Test func run_withStandardOutputClosed_saysSoAndExits74() async throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("commands.json", #"{"version": 1, "commands": [{"id": "a", "run": "true"}]}"#)
+        // The shell closes standard output and execs the binary in its place.
+        let result = try await StartupBinary.launch(
+            "/bin/sh", ["-c", #"exec "$0" run --no-report >&-"#, StartupBinary.path], in: folder.path
+        ).finish()
+        #expect(result.status == 74)
+        #expect(result.error.contains("cannot write standard output: Bad file descriptor"), "\(result.error)")
+    }
+
     @Test func run_whenTheProgramNameHoldsATerminalReset_reportsItEscaped() async throws {
         let folder = try TemporaryDirectory()
         try folder.write("commands.json", #"{"version": 1, "commands": [{"id": "bad", "run": "\u001bcnope arg"}]}"#)
