@@ -34,6 +34,9 @@ test-tsan:
 # The binary `make install` installs, on the sample: a crash only release builds show (one did)
 # fails here.
 smoke-release: static-startup
+	@if [ -f "$(STATIC_CXX_ARCHIVE)" ] && command -v readelf > /dev/null; then \
+	    ! readelf -d .build-static/release/startup | grep -E 'NEEDED.*(libstdc\+\+|libgcc_s)' \
+	    || { echo "error: the release startup still loads the shared C++ runtime"; exit 1; }; fi
 	.build-static/release/startup run --no-report --file commands.json > /dev/null
 	.build-static/release/startup run --simulate --no-report --format json --file commands.json > /dev/null
 	$(SWIFT) build --product startup-test-server
@@ -82,7 +85,19 @@ bench: static-startup
 STATIC_FLAGS = --static-swift-stdlib --disable-local-rpath \
 	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 
+# On Linux the C++ runtime the Swift runtime is written against is linked in too, so the binary
+# needs nothing but the C library (no libstdc++ or libgcc_s of a matching version) and starts
+# 0.3 ms sooner, with two fewer libraries to load and relocate. The toolchain asks for
+# `-lstdc++`; a folder holding only libstdc++.a, searched first, makes that the archive. Where the
+# archive is not found, the shared library is used, as before.
+STATIC_CXX_ARCHIVE := $(shell clang -print-file-name=libstdc++.a 2>/dev/null)
+STATIC_CXX_FOLDER = .build-static/static-c++
+ifneq ($(filter /%,$(STATIC_CXX_ARCHIVE)),)
+STATIC_FLAGS += -Xswiftc -L$(CURDIR)/$(STATIC_CXX_FOLDER) -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
+endif
+
 static-startup:
+	@if [ -f "$(STATIC_CXX_ARCHIVE)" ]; then mkdir -p $(STATIC_CXX_FOLDER) && ln -sf "$(STATIC_CXX_ARCHIVE)" $(STATIC_CXX_FOLDER)/libstdc++.a; fi
 	$(SWIFT) build --configuration release --product startup $(STATIC_FLAGS) --scratch-path .build-static
 
 install: static-startup
