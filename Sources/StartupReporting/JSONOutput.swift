@@ -92,20 +92,20 @@ public enum JSONOutput: Sendable, Equatable {
 
     private func write(to output: inout [UInt8], pretty: Bool, indent: Int) {
         switch self {
-        case .null: output.append(contentsOf: Self.nullText)
-        case .bool(let value): output.append(contentsOf: value ? Self.trueText : Self.falseText)
+        case .null: Self.append("null", to: &output)
+        case .bool(let value): Self.append(value ? "true" : "false", to: &output)
         case .integer(let value): Self.writeInteger(value, to: &output)
         case .number(let value): output += Self.format(value).utf8
         case .milliseconds(let duration): Self.writeMilliseconds(duration, to: &output)
         case .string(let value): Self.writeString(value, to: &output)
         case .array(let elements):
-            guard !elements.isEmpty else { return output.append(contentsOf: Self.emptyArrayText) }
+            guard !elements.isEmpty else { return Self.append("[]", to: &output) }
             output.append(UInt8(ascii: "["))
             Self.writeElements(elements, elements.indices, to: &output, pretty: pretty, indent: indent + 1)
             if pretty { Self.newLine(indent: indent, to: &output) }
             output.append(UInt8(ascii: "]"))
         case .object(let members):
-            guard !members.isEmpty else { return output.append(contentsOf: Self.emptyObjectText) }
+            guard !members.isEmpty else { return Self.append("{}", to: &output) }
             output.append(UInt8(ascii: "{"))
             Self.writeMembers(members, members.indices, to: &output, pretty: pretty, indent: indent)
             if pretty { Self.newLine(indent: indent, to: &output) }
@@ -145,20 +145,24 @@ public enum JSONOutput: Sendable, Equatable {
         if pretty { output.append(UInt8(ascii: " ")) }
     }
 
-    private static let nullText = Array("null".utf8)
-    private static let trueText = Array("true".utf8)
-    private static let falseText = Array("false".utf8)
-    private static let emptyArrayText = Array("[]".utf8)
-    private static let emptyObjectText = Array("{}".utf8)
+    /// Appends a literal. Constant text is a `StaticString`, never an array: an array shared by the
+    /// tasks of ``text(pretty:parts:)`` would be retained and released by each of them for every
+    /// value, and those counts, on one cache line, made two tasks slower than one.
+    private static func append(_ text: StaticString, to output: inout [UInt8]) {
+        text.withUTF8Buffer { output.append(contentsOf: $0) }
+    }
+
     /// A line break and the spaces of 32 levels, cut to the level needed.
-    private static let lineBreakAndSpaces = [UInt8(ascii: "\n")] + Array(repeating: UInt8(ascii: " "), count: 64)
+    private static let lineBreakAndSpaces: StaticString = "\n                                                                "
 
     /// A line break and two spaces per level.
     private static func newLine(indent: Int, to output: inout [UInt8]) {
         let spaces = 2 * indent
-        output.append(contentsOf: lineBreakAndSpaces[...min(spaces, lineBreakAndSpaces.count - 1)])
-        if spaces >= lineBreakAndSpaces.count {
-            output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: spaces - lineBreakAndSpaces.count + 1))
+        lineBreakAndSpaces.withUTF8Buffer { text in
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: text[...min(spaces, text.count - 1)]))
+            if spaces >= text.count {
+                output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: spaces - text.count + 1))
+            }
         }
     }
 

@@ -127,4 +127,15 @@ import Testing
         #expect(
             JSONOutput.object([("a", .array([.null, .bool(true)]))]).text(pretty: true) == "{\n  \"a\": [\n    null,\n    true\n  ]\n}")
     }
+
+    @Test func prettyText_indentsEveryLevel_evenDeeperThanThirtyTwo() {
+        for depth in [1, 31, 32, 33, 40] {
+            var value = JSONOutput.bool(false)
+            for _ in 0..<depth { value = .array([value]) }
+            let opening = (0..<depth).map { String(repeating: "  ", count: $0) + "[" }
+            let closing = (0..<depth).reversed().map { String(repeating: "  ", count: $0) + "]" }
+            let expected = (opening + [String(repeating: "  ", count: depth) + "false"] + closing).joined(separator: "\n")
+            #expect(value.text(pretty: true) == expected, "depth \(depth)")
+        }
+    }
 }
