@@ -65,13 +65,14 @@ package final class Console: Sendable {
         outputState.withLock { $0.onClose = action }
     }
 
-    /// The status to exit with after `code`: 74 (with a message on standard error) when a write to
-    /// standard output failed and `code` would have said all was well or a command failed, so output
-    /// a machine reads is never lost silently. A closed pipe (`EPIPE`) is left to its own handling.
+    /// The status to exit with after `code`, saying on standard error when a write to standard output
+    /// failed, so output a machine reads is never lost silently: 74 when `code` would have said all was
+    /// well or a command failed, `code` itself otherwise (an interrupt still exits 130). A closed pipe
+    /// (`EPIPE`) is left to its own handling.
     package func exitCode(after code: ExitCode) -> ExitCode {
-        guard let failure = outputWriteError, failure != EPIPE, code == .success || code == .failure else { return code }
+        guard let failure = outputWriteError, failure != EPIPE else { return code }
         err("error: cannot write standard output: \(String(cString: strerror(failure))); what was printed is incomplete\n")
-        return .outputFailed
+        return code == .success || code == .failure ? .outputFailed : code
     }
 
     /// Everything written to standard output so far (capturing consoles only).

@@ -99,6 +99,19 @@ import Testing
         #expect(result.error == "error: cannot write standard output: No space left on device; what was printed is incomplete\n")
     }
 
+    @Test(.timeLimit(.minutes(1)))
+    func run_whenStandardOutputIsFullAndTheRunIsInterrupted_exits130AndSaysTheOutputIsIncomplete() async throws {
+        // The interrupt's status stays, but the lost output is said: it was not, the exit 130 silent. SIGTERM, as
+        // a shell without job control starts its background jobs with SIGINT ignored.
+        let folder = try TemporaryDirectory()
+        try folder.write("commands.json", #"{"version": 1, "commands": [{"id": "a", "run": "echo a > started; exec sleep 100"}]}"#)
+        let result = try await ShellPipeline.run(
+            #"mkfifo started && { "$STARTUP" run --no-report > /dev/full & } && read -r _ < started && kill -TERM $! && wait $!"#,
+            in: folder.path)
+        #expect(result.status == 130)
+        #expect(result.error.contains("error: cannot write standard output: No space left on device; what was printed is incomplete\n"))
+    }
+
     @Test(arguments: [
         #"cat commands.json | "$STARTUP" plan -f -"#,
         #"cat commands.json | "$STARTUP" plan -f /dev/stdin"#,
