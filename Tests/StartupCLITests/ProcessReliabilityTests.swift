@@ -193,6 +193,32 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(1)))
+    func secondInterrupt_killingAServiceThatIgnoresSIGTERM_listsItAsCutShort() async throws {
+        // No stop line: the service survives the first interrupt's SIGTERM (it says so through a FIFO), the second
+        // kills it at once. It was listed as stopped cleanly ("✓ service", "1 stopped").
+        let folder = try folder(
+            #"""
+            {"version": 1, "commands": [{"id": "service", "ready": {"log": "up"},
+              "run": "trap 'echo $$ > stopping' TERM; echo $$ > ready; echo up; while :; do sleep 100 & wait $!; done"}]}
+            """#)
+        try LineReader.makeFIFO(folder.file("stopping"))
+        defer { LineReader.release(fifo: folder.file("stopping")) }
+        let (running, pids) = try await startHeldRun(["--grace-period", "300s"], in: folder, until: "Services running")
+        defer { try? FileManager.default.removeItem(atPath: running.errorFile) }
+        defer { cleanUp(pids, folder) }
+        try #require(pids.count == 1)
+        kill(running.process.processIdentifier, SIGINT)
+        let stopping = await Support.readPids(fromFIFO: folder.file("stopping"))
+        try #require(stopping == pids, "the service was not sent SIGTERM")
+        kill(running.process.processIdentifier, SIGTERM)
+        let rest = await LineReader.readLines(from: running.output, through: nil, closes: true)
+        #expect(await running.exit.value() == 130)
+        #expect(rest.contains("service") && rest.contains("killed: interrupted again"), "\(rest)")
+        #expect(!rest.contains("1 stopped"), "\(rest)")
+        #expect(kill(pids[0], 0) == -1 && errno == ESRCH, "the service was left running")
+    }
+
+    @Test(.timeLimit(.minutes(1)))
     func sighupIgnoredAtStart_staysIgnored_likeUnderNohup() async throws {
         // `nohup startup run --keep-running &`: SIGHUP, ignored when startup started, was handled as an interrupt (the
         // terminal's closing tore the stack down). Counted, it made the SIGINT after it a second interrupt, which

@@ -29,7 +29,8 @@ package enum ServiceRunner {
     ///   - onReady: Called once, when the probe first succeeds.
     /// - Throws: `CancellationError` once stopped as asked; `ServiceRunnerError` when the service ended by itself
     ///   (`exited with status 3 before it was ready`, `exited with status 0`), could not be started, or its stop
-    ///   line failed; `StopCutShort` when a second interrupt killed its stop line or kept it from starting.
+    ///   line failed; `StopCutShort` when a second interrupt killed its stop line or kept it from starting, or
+    ///   killed the service while it was stopping.
     package static func run(
         _ spec: ProcessSpec, readiness: ManifestReadiness, stop: ProcessSpec?, gracePeriod: Duration,
         onLine: @escaping @Sendable (String) -> Void,
@@ -80,11 +81,15 @@ package enum ServiceRunner {
             return (outcome, stopOutcome)
         }
         await reader.finish()
+        let notice = ProcessEngine.shared.killAtOnceNotice
         if let stopOutcome, !stopOutcome.termination.isSuccess {
-            if let cutShort = StopCutShort(stopOutcome, notice: ProcessEngine.shared.killAtOnceNotice) { throw cutShort }
+            if let cutShort = StopCutShort(stopLine: stopOutcome, notice: notice) { throw cutShort }
             throw ServiceRunnerError(.stopFailed(stopOutcome.termination))
         }
-        if Task.isCancelled { throw CancellationError() }
+        if Task.isCancelled {
+            if let cutShort = StopCutShort(service: outcome, notice: notice) { throw cutShort }
+            throw CancellationError()
+        }
         throw ServiceRunnerError(.exited(outcome.termination, afterReady: latch.isReady))
     }
 

@@ -21,7 +21,7 @@ struct ShellStopModule: LifecycleModule {
         outputs.record(String(decoding: outcome.output, as: UTF8.self), for: id)
         // Stopped for the shutdown's timeout (which reports it), or by a second interrupt.
         if outcome.wasTerminated && Task.isCancelled { throw CancellationError() }
-        if let cutShort = StopCutShort(outcome, notice: notice) { throw cutShort }
+        if let cutShort = StopCutShort(stopLine: outcome, notice: notice) { throw cutShort }
         guard outcome.termination.isSuccess else {
             throw ShellCommandError(termination: outcome.termination, isStopLine: true)
         }

@@ -6,28 +6,51 @@ import StartupKit
     import Darwin
 #endif
 
-/// A `stop` line that a second interrupt ended: killed while it ran, or never started. Not a failed stop (the user
-/// asked for it, and the exit status stays 130), but not a clean one either: what the line was to undo may be left.
+/// A stop that a second interrupt ended: a `stop` line killed while it ran or never started, or a service
+/// killed at once while it was stopping. Not a failed stop (the user asked for it, and the exit status stays
+/// 130), but not a clean one either: what the line was to undo, or the service's own clean-up, may be left.
 struct StopCutShort: Error, Sendable, CustomStringConvertible {
-    /// Whether the line had started.
-    let started: Bool
+    /// What the second interrupt cut short.
+    enum Kind: Sendable {
+        /// The stop line, killed while it ran.
+        case stopLineKilled
+        /// The stop line, which never started.
+        case stopLineNotRun
+        /// The service itself, killed while it was stopping (after SIGTERM, or while its stop line ran).
+        case serviceKilled
+    }
+
+    /// What was cut short.
+    let kind: Kind
 
     /// The cut-short error for `outcome`, a stop line's, if the notice was sent and the line was stopped or never
     /// started because of it; `nil` if the line ended by itself.
-    init?(_ outcome: ProcessOutcome, notice: KillAtOnceNotice) {
+    init?(stopLine outcome: ProcessOutcome, notice: KillAtOnceNotice) {
         guard notice.isSent else { return nil }
         if case .failedToStart(ECANCELED, _) = outcome.termination {
-            started = false
+            kind = .stopLineNotRun
         } else if outcome.wasTerminated {
-            started = true
+            kind = .stopLineKilled
         } else {
             return nil
         }
     }
 
-    /// `stop line killed: interrupted again`, `stop line not run: interrupted again`.
+    /// The cut-short error for `outcome`, a stopped service's, if the notice was sent and the service was killed
+    /// (SIGKILL); `nil` if it ended by itself or on the signal its stop sent.
+    init?(service outcome: ProcessOutcome, notice: KillAtOnceNotice) {
+        guard notice.isSent, outcome.wasTerminated, outcome.termination == .signaled(SIGKILL) else { return nil }
+        kind = .serviceKilled
+    }
+
+    /// `stop line killed: interrupted again`, `stop line not run: interrupted again`,
+    /// `killed: interrupted again`.
     var description: String {
-        started ? "stop line killed: interrupted again" : "stop line not run: interrupted again"
+        switch kind {
+        case .stopLineKilled: "stop line killed: interrupted again"
+        case .stopLineNotRun: "stop line not run: interrupted again"
+        case .serviceKilled: "killed: interrupted again"
+        }
     }
 }
 
