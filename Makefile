@@ -93,7 +93,7 @@ STATIC_FLAGS = --static-swift-stdlib --disable-local-rpath \
 STATIC_CXX_ARCHIVE := $(shell clang -print-file-name=libstdc++.a 2>/dev/null)
 STATIC_CXX_FOLDER = .build-static/static-c++
 ifneq ($(filter /%,$(STATIC_CXX_ARCHIVE)),)
-STATIC_FLAGS += -Xswiftc -L$(CURDIR)/$(STATIC_CXX_FOLDER) -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
+STATIC_FLAGS += -Xswiftc "-L$(CURDIR)/$(STATIC_CXX_FOLDER)" -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
 endif
 
 static-startup:

@@ -62,7 +62,8 @@ package enum ServiceRunner {
         let probe = ServiceProbe(readiness: readiness, service: spec, gracePeriod: gracePeriod, doorbell: doorbell)
         /// Set once the service has been reaped: a stop is no longer needed.
         let ended = Locked(false)
-        let (outcome, stopOutcome) = await withTaskGroup(of: ProcessOutcome?.self) { group in
+        let notice = ProcessEngine.shared.killAtOnceNotice
+        let (outcome, noticeWasSent, stop) = await withTaskGroup(of: StopLineEnd?.self) { group in
             group.addTask {
                 if await probe.run() { latch.signal() }
                 return nil
@@ -71,23 +72,24 @@ package enum ServiceRunner {
                 await BoundedWait.untilCancelled()
                 guard !ended.withLock({ $0 }) else { return nil }
                 // Not a child task either, so the stop line can start although this task is cancelled.
-                return await Task { await stopService(service, stop: stopSpec, gracePeriod: gracePeriod) }.value
+                return await Task { await stopService(service, stop: stopSpec, gracePeriod: gracePeriod, notice: notice) }.value
             }
             let outcome = await service.value
+            // Read as the service ends: draining its output may take long enough for a later interrupt to come.
+            let noticeWasSent = notice.isSent
             ended.withLock { $0 = true }
             group.cancelAll()
-            var stopOutcome: ProcessOutcome?
-            for await result in group where result != nil { stopOutcome = result }
-            return (outcome, stopOutcome)
+            var stop: StopLineEnd?
+            for await result in group where result != nil { stop = result }
+            return (outcome, noticeWasSent, stop)
         }
         await reader.finish()
-        let notice = ProcessEngine.shared.killAtOnceNotice
-        if let stopOutcome, !stopOutcome.termination.isSuccess {
-            if let cutShort = StopCutShort(stopLine: stopOutcome, notice: notice) { throw cutShort }
-            throw ServiceRunnerError(.stopFailed(stopOutcome.termination))
+        if let stop, !stop.outcome.termination.isSuccess {
+            if let cutShort = StopCutShort(stopLine: stop.outcome, noticeWasSent: stop.noticeWasSent) { throw cutShort }
+            throw ServiceRunnerError(.stopFailed(stop.outcome.termination))
         }
         if Task.isCancelled {
-            if let cutShort = StopCutShort(service: outcome, notice: notice) { throw cutShort }
+            if let cutShort = StopCutShort(service: outcome, noticeWasSent: noticeWasSent) { throw cutShort }
             throw CancellationError()
         }
         throw ServiceRunnerError(.exited(outcome.termination, afterReady: latch.isReady))
@@ -105,20 +107,25 @@ package enum ServiceRunner {
     /// twice the grace period), then the line runs (bounded by the grace period); without one, SIGTERM and SIGKILL
     /// after the grace period (the engine's stop). A second interrupt ends the stop line's wait and the service's:
     /// SIGKILL at once.
-    /// Returns the stop line's outcome.
-    private static func stopService(_ service: Task<ProcessOutcome, Never>, stop: ProcessSpec?, gracePeriod: Duration) async
-        -> ProcessOutcome?
-    {
+    /// Returns how the stop line ended.
+    private static func stopService(
+        _ service: Task<ProcessOutcome, Never>, stop: ProcessSpec?, gracePeriod: Duration, notice: KillAtOnceNotice
+    ) async -> StopLineEnd? {
         guard let stop else {
             service.cancel()
             return nil
         }
         service.cancel()
         let stopLine = Task { await ProcessSpawner.run(stop, terminationGracePeriod: .zero) }
-        let notice = ProcessEngine.shared.killAtOnceNotice
         if await !BoundedWait.finishes(stopLine, within: gracePeriod, unlessSent: notice) { stopLine.cancel() }
-        let outcome = await stopLine.value
+        let end = StopLineEnd(outcome: await stopLine.value, noticeWasSent: notice.isSent)
         _ = await service.value
-        return outcome
+        return end
+    }
+
+    /// How a service's stop line ended, and whether a second interrupt had come by then.
+    private struct StopLineEnd: Sendable {
+        let outcome: ProcessOutcome
+        let noticeWasSent: Bool
     }
 }

@@ -18,10 +18,11 @@ struct ShellStopModule: LifecycleModule {
         } onCancel: {
             line.cancel()
         }
+        let noticeWasSent = notice.isSent
         outputs.record(String(decoding: outcome.output, as: UTF8.self), for: id)
         // Stopped for the shutdown's timeout (which reports it), or by a second interrupt.
         if outcome.wasTerminated && Task.isCancelled { throw CancellationError() }
-        if let cutShort = StopCutShort(stopLine: outcome, notice: notice) { throw cutShort }
+        if let cutShort = StopCutShort(stopLine: outcome, noticeWasSent: noticeWasSent) { throw cutShort }
         guard outcome.termination.isSuccess else {
             throw ShellCommandError(termination: outcome.termination, isStopLine: true)
         }

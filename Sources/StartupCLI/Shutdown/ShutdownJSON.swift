@@ -4,7 +4,7 @@ import StartupReporting
 /// The shutdown as `run --format json` adds it to the report: `{"status", "wallMs", "stops": [{"id", "status",
 /// "startMs", "durationMs", "error"}]}`, the stops in the order they began (those never begun last, `startMs` `null`).
 /// A stop's `status` is `succeeded`, `failed`, `timedOut`, `cancelled`, or `cutShort` (a second interrupt killed its
-/// stop line or kept it from starting); `error` is the reason, or `null`.
+/// stop line, kept it from starting, or killed the service at once); `error` is the reason, or `null`.
 enum ShutdownJSON {
     /// The `shutdown` member's value for `report`.
     static func json(_ report: ShutdownReport) -> JSONOutput {

@@ -7,8 +7,9 @@ import StartupKit
 #endif
 
 /// A stop that a second interrupt ended: a `stop` line killed while it ran or never started, or a service
-/// killed at once while it was stopping. Not a failed stop (the user asked for it, and the exit status stays
-/// 130), but not a clean one either: what the line was to undo, or the service's own clean-up, may be left.
+/// killed at once (SIGKILL) while the run stopped it. Not a failed stop (the user asked for it, and the exit
+/// status stays 130), but not a clean one either: what the line was to undo, or the service's own clean-up, may
+/// be left.
 struct StopCutShort: Error, Sendable, CustomStringConvertible {
     /// What the second interrupt cut short.
     enum Kind: Sendable {
@@ -16,17 +17,18 @@ struct StopCutShort: Error, Sendable, CustomStringConvertible {
         case stopLineKilled
         /// The stop line, which never started.
         case stopLineNotRun
-        /// The service itself, killed while it was stopping (after SIGTERM, or while its stop line ran).
+        /// The service itself, killed at once: after its SIGTERM or its stop line, or as its stop began.
         case serviceKilled
     }
 
     /// What was cut short.
     let kind: Kind
 
-    /// The cut-short error for `outcome`, a stop line's, if the notice was sent and the line was stopped or never
-    /// started because of it; `nil` if the line ended by itself.
-    init?(stopLine outcome: ProcessOutcome, notice: KillAtOnceNotice) {
-        guard notice.isSent else { return nil }
+    /// The cut-short error for `outcome`, a stop line's, if the notice had been sent when the line ended
+    /// (`noticeWasSent`, read then: a later interrupt did not end it) and the line was stopped or never started;
+    /// `nil` if the line ended by itself.
+    init?(stopLine outcome: ProcessOutcome, noticeWasSent: Bool) {
+        guard noticeWasSent else { return nil }
         if case .failedToStart(ECANCELED, _) = outcome.termination {
             kind = .stopLineNotRun
         } else if outcome.wasTerminated {
@@ -36,10 +38,11 @@ struct StopCutShort: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The cut-short error for `outcome`, a stopped service's, if the notice was sent and the service was killed
-    /// (SIGKILL); `nil` if it ended by itself or on the signal its stop sent.
-    init?(service outcome: ProcessOutcome, notice: KillAtOnceNotice) {
-        guard notice.isSent, outcome.wasTerminated, outcome.termination == .signaled(SIGKILL) else { return nil }
+    /// The cut-short error for `outcome`, a stopped service's, if the notice had been sent when the service ended
+    /// (`noticeWasSent`, read then) and it was killed (SIGKILL); `nil` if it ended by itself, on its stop's SIGTERM,
+    /// or killed when its grace period ran out before any second interrupt.
+    init?(service outcome: ProcessOutcome, noticeWasSent: Bool) {
+        guard noticeWasSent, outcome.wasTerminated, outcome.termination == .signaled(SIGKILL) else { return nil }
         kind = .serviceKilled
     }
 
