@@ -3,10 +3,18 @@
 package struct ExitCode: RawRepresentable, Error, Sendable, Hashable {
     /// The status the process exits with.
     package let rawValue: Int32
+    /// Whether this is the status of the command after `--`, passed on as it is (see ``passedOn(_:)``): a
+    /// failed write to standard output does not replace it with 74.
+    package let isPassedOn: Bool
 
-    /// An exit status.
+    /// An exit status of `startup`'s own.
     package init(rawValue: Int32) {
+        self.init(rawValue: rawValue, isPassedOn: false)
+    }
+
+    private init(rawValue: Int32, isPassedOn: Bool) {
         self.rawValue = rawValue
+        self.isPassedOn = isPassedOn
     }
 
     /// Every required command succeeded (or the plan is valid).
@@ -32,9 +40,9 @@ package struct ExitCode: RawRepresentable, Error, Sendable, Hashable {
     /// the signal that killed it, as shells report it.
     package static func passedOn(_ termination: Termination) -> ExitCode {
         switch termination {
-        case .exited(let status): ExitCode(rawValue: status)
-        case .signaled(let signal): ExitCode(rawValue: 128 + signal)
-        case .failedToStart: ExitCode(rawValue: 127)
+        case .exited(let status): ExitCode(rawValue: status, isPassedOn: true)
+        case .signaled(let signal): ExitCode(rawValue: 128 + signal, isPassedOn: true)
+        case .failedToStart: ExitCode(rawValue: 127, isPassedOn: true)
         }
     }
 }

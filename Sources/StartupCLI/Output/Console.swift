@@ -67,12 +67,13 @@ package final class Console: Sendable {
 
     /// The status to exit with after `code`, saying on standard error when a write to standard output
     /// failed, so output a machine reads is never lost silently: 74 when `code` would have said all was
-    /// well or a command failed, `code` itself otherwise (an interrupt still exits 130). A closed pipe
-    /// (`EPIPE`) is left to its own handling.
+    /// well or a command failed, `code` itself otherwise (an interrupt still exits 130, and the status
+    /// of the command after `--` is passed on whatever it is). A closed pipe (`EPIPE`) is left to its
+    /// own handling.
     package func exitCode(after code: ExitCode) -> ExitCode {
         guard let failure = outputWriteError, failure != EPIPE else { return code }
         err("error: cannot write standard output: \(String(cString: strerror(failure))); what was printed is incomplete\n")
-        return code == .success || code == .failure ? .outputFailed : code
+        return !code.isPassedOn && (code == .success || code == .failure) ? .outputFailed : code
     }
 
     /// Everything written to standard output so far (capturing consoles only).

@@ -99,6 +99,18 @@ import Testing
         #expect(result.error == "error: cannot write standard output: No space left on device; what was printed is incomplete\n")
     }
 
+    @Test(arguments: [0, 1, 2])
+    func run_withACommandAfterDashDash_whenStandardOutputIsFull_passesItsStatusOnAndSaysTheOutputIsIncomplete(
+        status: Int32
+    ) async throws {
+        // The command's status is passed on whatever it is: 0 and 1 were replaced by 74, 2 was kept.
+        let folder = try TemporaryDirectory()
+        try folder.write("commands.json", #"{"version": 1, "commands": [{"id": "a", "run": "true"}]}"#)
+        let result = try await ShellPipeline.run(#""$STARTUP" run --no-report -- sh -c 'exit \#(status)' > /dev/full"#, in: folder.path)
+        #expect(result.status == status)
+        #expect(result.error.contains("error: cannot write standard output: No space left on device; what was printed is incomplete\n"))
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func run_whenStandardOutputIsFullAndTheRunIsInterrupted_exits130AndSaysTheOutputIsIncomplete() async throws {
         // The interrupt's status stays, but the lost output is said: it was not, the exit 130 silent. SIGTERM, as
