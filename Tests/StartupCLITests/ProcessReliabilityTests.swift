@@ -150,6 +150,7 @@ import Testing
             """#)
         let running = try StartupBinary.startWithPipedOutput(
             ["run", "--no-report", "--grace-period", "300s"], in: folder.path, mergingErrors: true)
+        defer { try? FileManager.default.removeItem(atPath: running.errorFile) }
         let pids = await readyPids(in: folder)
         defer { cleanUp(pids, folder) }
         try #require(pids.count == 1)
