@@ -38,31 +38,63 @@ public enum JSONOutput: Sendable, Equatable {
     public func text(pretty: Bool = false, parts: Int) async -> String {
         guard parts > 1, case .object(let members) = self,
             let longest = members.indices.max(by: { members[$0].value.arrayCount < members[$1].value.arrayCount }),
-            case .array(let elements) = members[longest].value, elements.count >= Self.elementsPerPart * 2
+            case .array(let elements) = members[longest].value
         else { return text(pretty: pretty) }
-        let runs = Self.runs(of: elements.indices, parts: min(parts, elements.count / Self.elementsPerPart))
-        let written = await withTaskGroup(of: (Int, [UInt8]).self) { group in
-            for (number, run) in runs.enumerated() {
-                group.addTask {
-                    var output: [UInt8] = []
-                    Self.writeElements(elements, run, to: &output, pretty: pretty, indent: 2)
-                    return (number, output)
-                }
+        return await Self.text(
+            object: members, arrayAt: longest, count: elements.count, element: { elements[$0] }, pretty: pretty, parts: parts)
+    }
+
+    /// The text of the object `members` whose member at `arrayIndex` is an array of `count` elements that
+    /// `element` makes one at a time as they are written (that member's own value is not read), followed by a
+    /// line break when `lineBreakAtEnd`. Up to `parts` tasks write side by side, each a run of the array's
+    /// elements, when the array is long enough. An array of thousands (a report's commands) is never held as one
+    /// tree: each element is made, written and freed in turn, on the task that writes it.
+    static func text(
+        object members: [(key: String, value: JSONOutput)], arrayAt arrayIndex: Int, count: Int,
+        element: @escaping @Sendable (Int) -> JSONOutput, pretty: Bool, parts: Int, lineBreakAtEnd: Bool = false
+    ) async -> String {
+        let lineBreak = lineBreakAtEnd ? "\n" : ""
+        guard count > 0 else {
+            var members = members
+            members[arrayIndex].value = .array([])
+            return JSONOutput.object(members).text(pretty: pretty) + lineBreak
+        }
+        @Sendable func write(_ run: Range<Int>) -> [UInt8] {
+            var output: [UInt8] = []
+            for index in run {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                if pretty { newLine(indent: 2, to: &output) }
+                element(index).write(to: &output, pretty: pretty, indent: 2)
+                // The first element's size times the run's length: the buffer is not grown (and copied) again.
+                if index == run.lowerBound { output.reserveCapacity(output.count * (run.count + 1)) }
             }
-            var written = [[UInt8]](repeating: [], count: runs.count)
-            for await (number, output) in group { written[number] = output }
-            return written
+            return output
+        }
+        let runs = Self.runs(of: 0..<count, parts: max(1, min(parts, count / Self.elementsPerPart)))
+        let written: [[UInt8]]
+        if runs.count == 1 {
+            written = [write(runs[0])]
+        } else {
+            written = await withTaskGroup(of: (Int, [UInt8]).self) { group in
+                for (number, run) in runs.enumerated() {
+                    group.addTask { (number, write(run)) }
+                }
+                var written = [[UInt8]](repeating: [], count: runs.count)
+                for await (number, output) in group { written[number] = output }
+                return written
+            }
         }
         var head: [UInt8] = [UInt8(ascii: "{")]
-        Self.writeMembers(members, ..<longest, to: &head, pretty: pretty, indent: 0)
-        Self.writeMemberKey(members[longest].key, first: longest == 0, to: &head, pretty: pretty, indent: 0)
+        Self.writeMembers(members, ..<arrayIndex, to: &head, pretty: pretty, indent: 0)
+        Self.writeMemberKey(members[arrayIndex].key, first: arrayIndex == 0, to: &head, pretty: pretty, indent: 0)
         head.append(UInt8(ascii: "["))
         var tail: [UInt8] = []
         if pretty { Self.newLine(indent: 1, to: &tail) }
         tail.append(UInt8(ascii: "]"))
-        Self.writeMembers(members, (longest + 1)..., to: &tail, pretty: pretty, indent: 0)
+        Self.writeMembers(members, (arrayIndex + 1)..., to: &tail, pretty: pretty, indent: 0)
         if pretty { Self.newLine(indent: 0, to: &tail) }
         tail.append(UInt8(ascii: "}"))
+        tail += lineBreak.utf8
         // Copied once, straight into the string.
         let pieces = [head] + written + [tail]
         return String(unsafeUninitializedCapacity: pieces.reduce(0) { $0 + $1.count }) { text in

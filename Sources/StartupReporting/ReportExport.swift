@@ -16,30 +16,54 @@ public enum ReportExport {
     ///
     /// - Complexity: O(commands + edges).
     public static func json(_ report: StartupReport, settings: RunSettings = RunSettings()) -> JSONOutput {
-        .object([
-            ("status", .string(report.status.rawValue)),
-            ("wallMs", .milliseconds(report.wallTime)),
-            ("commands", .array(report.commands.map { command(of: $0, budget: settings.budgets[$0.id]) })),
-            ("criticalPath", ids(report.criticalPath)),
-            ("criticalPathMs", .milliseconds(report.criticalPathDuration)),
-            ("totalMs", .milliseconds(report.totalDuration)),
-            ("parallelism", .number(report.parallelism)),
-            ("manifest", settings.manifestPath.map(JSONOutput.string) ?? .null),
-            ("simulated", .bool(settings.isSimulated)),
-            ("jobs", settings.jobs.map(JSONOutput.integer) ?? .null),
-            ("wallBudgetMs", settings.wallBudget.map(JSONOutput.milliseconds) ?? .null),
-            (
-                "budgetViolations",
-                .array(
-                    settings.budgetViolations(of: report).map { violation in
-                        .object([
-                            ("id", violation.id.map { .string($0.rawValue) } ?? .null),
-                            ("budgetMs", .milliseconds(violation.budget)),
-                            ("actualMs", .milliseconds(violation.actual)),
-                        ])
-                    })
-            ),
-        ])
+        let (head, tail) = members(report, settings: settings)
+        let commands = report.commands.map { command(of: $0, budget: settings.budgets[$0.id]) }
+        return .object(head + [("commands", .array(commands))] + tail)
+    }
+
+    /// The text of ``json(_:settings:)``, pretty and ending in a line break, as a saved report's file holds it.
+    ///
+    /// Up to `parts` tasks write side by side, each making and writing the JSON of a run of the commands one at a
+    /// time, so the report of a run of thousands is never held as one tree of JSON values.
+    public static func text(_ report: StartupReport, settings: RunSettings = RunSettings(), parts: Int = 1) async -> String {
+        let (head, tail) = members(report, settings: settings)
+        return await JSONOutput.text(
+            object: head + [("commands", .array([]))] + tail, arrayAt: head.count, count: report.commands.count,
+            element: { index in
+                let command = report.commands[index]
+                return Self.command(of: command, budget: settings.budgets[command.id])
+            },
+            pretty: true, parts: parts, lineBreakAtEnd: true)
+    }
+
+    /// The members before and after `commands`, in order.
+    private static func members(
+        _ report: StartupReport, settings: RunSettings
+    ) -> (head: [(key: String, value: JSONOutput)], tail: [(key: String, value: JSONOutput)]) {
+        (
+            [("status", .string(report.status.rawValue)), ("wallMs", .milliseconds(report.wallTime))],
+            [
+                ("criticalPath", ids(report.criticalPath)),
+                ("criticalPathMs", .milliseconds(report.criticalPathDuration)),
+                ("totalMs", .milliseconds(report.totalDuration)),
+                ("parallelism", .number(report.parallelism)),
+                ("manifest", settings.manifestPath.map(JSONOutput.string) ?? .null),
+                ("simulated", .bool(settings.isSimulated)),
+                ("jobs", settings.jobs.map(JSONOutput.integer) ?? .null),
+                ("wallBudgetMs", settings.wallBudget.map(JSONOutput.milliseconds) ?? .null),
+                (
+                    "budgetViolations",
+                    .array(
+                        settings.budgetViolations(of: report).map { violation in
+                            .object([
+                                ("id", violation.id.map { .string($0.rawValue) } ?? .null),
+                                ("budgetMs", .milliseconds(violation.budget)),
+                                ("actualMs", .milliseconds(violation.actual)),
+                            ])
+                        })
+                ),
+            ]
+        )
     }
 
     private static func command(of command: CommandReport, budget: Duration?) -> JSONOutput {

@@ -5,7 +5,7 @@ import StartupKit
 /// runs.
 ///
 /// The report is the one ``StartupReport`` type; this value only puts the ``RunSettings`` beside
-/// it. Written with ``json()`` or ``save(to:)``, read with ``load(path:)`` or ``decode(_:file:)``.
+/// it. Written with ``json()``, ``text(parts:)`` or ``save(to:)``, read with ``load(path:)`` or ``decode(_:file:)``.
 public struct SavedRun: Sendable, Hashable {
     /// What happened.
     public var report: StartupReport
@@ -26,5 +26,11 @@ public struct SavedRun: Sendable, Hashable {
     /// The saved form: ``ReportExport/json(_:settings:)`` of the report and settings.
     public func json() -> JSONOutput {
         ReportExport.json(report, settings: settings)
+    }
+
+    /// The saved form's text, as ``save(to:)`` writes it: ``json()`` pretty, ending in a line break, written
+    /// by up to `parts` tasks side by side (``ReportExport/text(_:settings:parts:)``).
+    public func text(parts: Int = 1) async -> String {
+        await ReportExport.text(report, settings: settings, parts: parts)
     }
 }

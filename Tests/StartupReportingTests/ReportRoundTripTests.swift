@@ -60,6 +60,26 @@ import Testing
         #expect(read.budgetViolations.map(\.id) == [nil, "database"])
     }
 
+    @Test(arguments: [0, 1, 6, 255, 256, 1_000])
+    func savedText_isThePrettyJSONAndALineBreak_writtenInAnyNumberOfParts(count: Int) async throws {
+        let kinds = handMadeReport().commands
+        let commands = (0..<count).map { index in
+            let kind = kinds[index % kinds.count]
+            return CommandReport(
+                id: CommandID("c\(index)"), status: kind.status, startOffset: kind.startOffset, endOffset: kind.endOffset,
+                attempts: kind.attempts, isOptional: kind.isOptional, slack: kind.slack, isOnCriticalPath: kind.isOnCriticalPath,
+                dependencies: index == 0 ? [] : [CommandID("c\(index - 1)")])
+        }
+        let report = StartupReport(
+            status: .failed, commands: commands, wallTime: .nanoseconds(400_100_000), criticalPath: commands.prefix(2).map(\.id),
+            criticalPathDuration: .nanoseconds(400_000_999))
+        let run = SavedRun(report: report, settings: RunSettings(jobs: 3, budgets: ["c1": .milliseconds(1), "c7": .seconds(2)]))
+        let expected = run.json().text(pretty: true) + "\n"
+        for parts in [1, 2, 3, 8] {
+            #expect(await run.text(parts: parts) == expected, "\(count) commands in \(parts) parts")
+        }
+    }
+
     @Test func longRuns_readBackToTheNanosecond() throws {
         // Past 2^53 ns (about 104 days) a Double cannot hold an odd count of nanoseconds: 200 days + 1 ns must survive.
         let long = Duration.nanoseconds(17_280_000_000_000_001)

@@ -79,7 +79,7 @@ enum RunCommand {
         let violations = report.status == .cancelled ? [] : saved.budgetViolations
         // Written beside the summary, on other threads: the report of a large run takes a few milliseconds.
         async let reportJSON: String? =
-            options.savesReport || options.format == .json ? await saved.json().text(pretty: true, parts: reportParts) + "\n" : nil
+            options.savesReport || options.format == .json ? await saved.text(parts: reportParts) : nil
 
         if options.format == .text {
             console.out(
