@@ -11,7 +11,8 @@ struct RunSummaryRenderer {
     let outputAlreadyShown: Bool
 
     func render() -> String {
-        let counts = Dictionary(grouping: report.commands, by: \.status.name).mapValues(\.count)
+        var counts: [String: Int] = [:]
+        for command in report.commands { counts[command.status.name, default: 0] += 1 }
         let breakdown = ["succeeded", "failed", "timedOut", "skipped", "cancelled", "notRequested"].compactMap { name in
             counts[name].map { "\($0) \(name == "timedOut" ? "timed out" : name == "notRequested" ? "not requested" : name)" }
         }.joined(separator: ", ")
