@@ -30,7 +30,8 @@ let package = Package(
         .target(name: "StartupJSON", dependencies: ["StartupKit"]),
 
         // The CLI's logic (arguments, processes, rendering), a library so tests call it in-process.
-        .target(name: "StartupCLI", dependencies: ["StartupKit", "StartupManifest", "StartupReporting"]),
+        .target(name: "StartupCLI", dependencies: ["StartupKit", "StartupManifest", "StartupReporting", "CStartupSpawn"]),
+        .target(name: "CStartupSpawn"),
         .executableTarget(name: "startup", dependencies: ["StartupCLI"]),
 
         // A tiny HTTP server for the services' tests, the bench and the dev-stack example: listens after a

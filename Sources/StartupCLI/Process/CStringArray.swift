@@ -36,7 +36,7 @@ struct CStringArray: Sendable {
     /// Calls `body` with the address of each string, valid only during the call.
     func withAddresses<R>(_ body: (LazyMapCollection<[Int], UnsafeMutablePointer<CChar>>) -> R) -> R {
         bytes.withUnsafeBytes { buffer in
-            // posix_spawn takes `char *const []` but never writes through it. There is a base address whenever there
+            // The spawn takes `char *const []` but never writes through it. There is a base address whenever there
             // is a string to point at.
             body(offsets.lazy.map { UnsafeMutablePointer(mutating: buffer.baseAddress!.assumingMemoryBound(to: CChar.self)) + $0 })
         }

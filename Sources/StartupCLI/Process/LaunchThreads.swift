@@ -7,9 +7,9 @@ import StartupKit
     import Darwin
 #endif
 
-/// The threads that call `posix_spawn` for the engine when more children run than there are processors. A spawn
-/// holds its thread until the child has exec'd (a third of a millisecond or more, even for `true`), so the engine's
-/// loop then hands each spawn to one of these and goes on reaping and scheduling meanwhile, and spawns of different
+/// The threads that make the spawns (`ChildSpawn`) for the engine when more children run than there are processors.
+/// A spawn holds its thread until the child has exec'd (a third of a millisecond or more, even for `true`), so the
+/// engine's loop then hands each spawn to one of these and goes on reaping and scheduling meanwhile, and spawns of different
 /// commands proceed side by side on different cores. A thread also puts the child's pidfd in the engine's wait set
 /// (unless the set reads SIGCHLD), then hands the launch to the loop through its inbox without waking it: the child's
 /// exit will.

@@ -9,9 +9,9 @@
     typealias SpawnFileActions = posix_spawn_file_actions_t?
     /// `posix_spawnattr_t` as a value we can take `&` of (an opaque pointer on Darwin).
     typealias SpawnAttributes = posix_spawnattr_t?
-#else
-    /// `posix_spawn_file_actions_t` as a value we can take `&` of (a struct on glibc).
+#elseif !os(Linux)
+    /// `posix_spawn_file_actions_t` as a value we can take `&` of (a struct elsewhere).
     typealias SpawnFileActions = posix_spawn_file_actions_t
-    /// `posix_spawnattr_t` as a value we can take `&` of (a struct on glibc).
+    /// `posix_spawnattr_t` as a value we can take `&` of (a struct elsewhere).
     typealias SpawnAttributes = posix_spawnattr_t
 #endif

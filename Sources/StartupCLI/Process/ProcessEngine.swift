@@ -7,9 +7,9 @@ import StartupKit
 #endif
 
 /// The one thread that runs child processes, as make does: it waits for their exits, reaps them and stops the
-/// ones whose task is cancelled, all in one loop (`EngineLoop`). The loop makes the `posix_spawn` calls itself while
-/// no more children run than there are processors; beyond that, since a spawn holds its caller until the child has
-/// exec'd, two launch threads (`LaunchThreads`) make them, so the loop goes on reaping and children exec side by
+/// ones whose task is cancelled, all in one loop (`EngineLoop`). The loop makes the spawns (`ChildSpawn`) itself
+/// while no more children run than there are processors; beyond that, since a spawn holds its caller until the child
+/// has exec'd, two launch threads (`LaunchThreads`) make them, so the loop goes on reaping and children exec side by
 /// side.
 ///
 /// It is also a task executor: a run whose task prefers it (`Task(executorPreference:)`, as `startup run` does)

@@ -4,7 +4,7 @@
     import Darwin
 #endif
 
-/// Runs child processes with `posix_spawn` on the process engine's thread and waits for them without polling or
+/// Runs child processes (`ChildSpawn`) on the process engine's thread and waits for them without polling or
 /// blocking the cooperative pool.
 package enum ProcessSpawner {
     /// Runs `spec` to completion. Cancelling the calling task sends SIGTERM to the child's process group and to

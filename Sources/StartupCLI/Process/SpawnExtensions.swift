@@ -6,25 +6,27 @@ import StartupKit
     import Darwin
 #endif
 
-/// Non-portable process-spawning functions, resolved at run time with `dlsym`.
+/// Non-portable process functions, resolved at run time with `dlsym`.
 ///
-/// The Swift Glibc module is built without `_GNU_SOURCE`, so `posix_spawn_file_actions_addchdir_np` (glibc 2.29+)
-/// and `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34+) are not visible to Swift even though the C header
-/// declares them. Looking them up at run time also keeps older glibc working (callers fall back when `nil`) and
-/// avoids availability/deprecation noise on Darwin, which has `addchdir_np` since macOS 10.15 but no `closefrom_np`.
-/// `pidfd_open` and `pidfd_send_signal` are made through `syscall`, so they work with any glibc (its wrappers only
-/// came in 2.36) on any kernel that has them (5.1 and 5.3).
+/// Where children are started with `posix_spawn` (not Linux, see `ChildSpawn`), `posix_spawn_file_actions_addchdir_np`
+/// and `posix_spawn_file_actions_addclosefrom_np` are looked up at run time, which keeps C libraries without them
+/// working (callers fall back when `nil`) and avoids availability noise on Darwin, which has `addchdir_np` since
+/// macOS 10.15 but no `closefrom_np`. The others are Linux functions the Swift Glibc module hides (it is built without
+/// `_GNU_SOURCE`). `pidfd_open` and `pidfd_send_signal` are made through `syscall`, so they work with any glibc (its
+/// wrappers only came in 2.36) on any kernel that has them (5.1 and 5.3).
 enum SpawnExtensions {
-    /// C signature of `posix_spawn_file_actions_addchdir_np`.
-    typealias AddChdir = @convention(c) (UnsafeMutablePointer<SpawnFileActions>, UnsafePointer<CChar>) -> Int32
-    /// C signature of `posix_spawn_file_actions_addclosefrom_np`.
-    typealias AddClosefrom = @convention(c) (UnsafeMutablePointer<SpawnFileActions>, Int32) -> Int32
+    #if !os(Linux)
+        /// C signature of `posix_spawn_file_actions_addchdir_np`.
+        typealias AddChdir = @convention(c) (UnsafeMutablePointer<SpawnFileActions>, UnsafePointer<CChar>) -> Int32
+        /// C signature of `posix_spawn_file_actions_addclosefrom_np`.
+        typealias AddClosefrom = @convention(c) (UnsafeMutablePointer<SpawnFileActions>, Int32) -> Int32
 
-    /// `posix_spawn_file_actions_addchdir_np`, or `nil` when the C library lacks it.
-    static let addChdir: AddChdir? = CLibrary.lookUp("posix_spawn_file_actions_addchdir_np", as: AddChdir.self)
+        /// `posix_spawn_file_actions_addchdir_np`, or `nil` when the C library lacks it.
+        static let addChdir: AddChdir? = CLibrary.lookUp("posix_spawn_file_actions_addchdir_np", as: AddChdir.self)
 
-    /// `posix_spawn_file_actions_addclosefrom_np`, or `nil` when the C library lacks it.
-    static let addClosefrom: AddClosefrom? = CLibrary.lookUp("posix_spawn_file_actions_addclosefrom_np", as: AddClosefrom.self)
+        /// `posix_spawn_file_actions_addclosefrom_np`, or `nil` when the C library lacks it.
+        static let addClosefrom: AddClosefrom? = CLibrary.lookUp("posix_spawn_file_actions_addclosefrom_np", as: AddClosefrom.self)
+    #endif
 
     /// C signature of `syscall` with four arguments. The C function is variadic; on x86_64 and arm64 Linux,
     /// integer arguments of a variadic call go in the same registers as fixed ones.
