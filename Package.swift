@@ -31,6 +31,8 @@ let package = Package(
 
         // The CLI's logic (arguments, processes, rendering), a library so tests call it in-process.
         .target(name: "StartupCLI", dependencies: ["StartupKit", "StartupManifest", "StartupReporting", "CStartupSpawn"]),
+        // Linux: the function that starts a child process (a clone that shares memory until the exec); C, since
+        // Swift code cannot run in such a child.
         .target(name: "CStartupSpawn"),
         .executableTarget(name: "startup", dependencies: ["StartupCLI"]),
 
@@ -50,7 +52,7 @@ let package = Package(
         .testTarget(name: "StartupReportingTests", dependencies: ["StartupReporting", "StartupManifest", "StartupTestSupport"]),
         .testTarget(
             name: "StartupCLITests",
-            dependencies: ["StartupCLI", "StartupReporting", "startup", "startup-test-server", "StartupTestSupport"]),
+            dependencies: ["StartupCLI", "CStartupSpawn", "StartupReporting", "startup", "startup-test-server", "StartupTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

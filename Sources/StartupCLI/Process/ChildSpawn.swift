@@ -1,4 +1,6 @@
-#if os(Linux)
+import StartupKit
+
+#if os(Linux) && (arch(x86_64) || arch(arm64))
     import CStartupSpawn
 #endif
 
@@ -21,15 +23,15 @@ struct ChildSetup {
     var isForeground: Bool
 }
 
-/// Makes the system call that starts a child: on Linux `startup_spawn` (a clone that shares our memory until the
-/// exec, on a stack each spawning thread keeps, as `posix_spawn` does but without mapping a new stack each time),
-/// elsewhere `posix_spawn`. Both start the child with an empty signal mask, descriptors from 3 up closed, and stdin,
+/// Makes the system call that starts a child: on Linux (x86_64 and arm64) `startup_spawn` (a clone that shares our
+/// memory until the exec, on a stack each spawning thread keeps, as `posix_spawn` does but without mapping a new
+/// stack each time), elsewhere `posix_spawn`. Both start the child with an empty signal mask, descriptors from 3 up closed, and stdin,
 /// stdout and stderr as the setup says.
 enum ChildSpawn {
     /// Whether a child can enter its directory itself; otherwise a shell does it (a C library without
     /// `posix_spawn_file_actions_addchdir_np`).
     static var changesDirectory: Bool {
-        #if os(Linux)
+        #if os(Linux) && (arch(x86_64) || arch(arm64))
             true
         #else
             SpawnExtensions.addChdir != nil
@@ -41,7 +43,7 @@ enum ChildSpawn {
         _ path: String, argv: UnsafePointer<UnsafeMutablePointer<CChar>?>, envp: UnsafePointer<UnsafeMutablePointer<CChar>?>,
         setup: ChildSetup
     ) -> Result<pid_t, SpawnError> {
-        #if os(Linux)
+        #if os(Linux) && (arch(x86_64) || arch(arm64))
             spawnByClone(path, argv: argv, envp: envp, setup: setup)
         #else
             spawnByPosixSpawn(path, argv: argv, envp: envp, setup: setup)
@@ -54,15 +56,35 @@ enum ChildSpawn {
         let code: Int32
     }
 
-    #if os(Linux)
-        /// `/dev/null` opened once for reading and once for writing, close-on-exec, for children to get as stdin or
-        /// output; an errno where it cannot be opened.
-        private static let nullForReading = openNull(O_RDONLY)
-        private static let nullForWriting = openNull(O_WRONLY)
+    #if os(Linux) && (arch(x86_64) || arch(arm64))
+        /// `/dev/null` for children to get as stdin or output, opened for reading and for writing at first use and
+        /// kept, close-on-exec and above 2 (so no child's set-up overwrites it before copying it); -1 until opened.
+        /// Guards the two descriptors; opening is done outside it.
+        private static let nullDevice = Locked<(reading: Int32, writing: Int32)>((-1, -1))
 
-        private static func openNull(_ mode: Int32) -> Result<Int32, SpawnError> {
-            let descriptor = open("/dev/null", mode | O_CLOEXEC)
-            return descriptor >= 0 ? .success(descriptor) : .failure(SpawnError(code: errno))
+        /// `/dev/null` opened for reading (`O_RDONLY`) or writing: the kept descriptor, else one opened now and kept
+        /// (a failure, such as too many open files, is this spawn's alone; the next one tries again).
+        private static func nullDescriptor(_ mode: Int32) -> Result<Int32, SpawnError> {
+            let reading = mode == O_RDONLY
+            let kept = nullDevice.withLock { reading ? $0.reading : $0.writing }
+            if kept >= 0 { return .success(kept) }
+            let opened = open("/dev/null", mode | O_CLOEXEC)
+            guard opened >= 0 else { return .failure(SpawnError(code: errno)) }
+            var descriptor = opened
+            if opened < 3 {
+                descriptor = fcntl(opened, F_DUPFD_CLOEXEC, 3)
+                let code = errno
+                _ = close(opened)
+                guard descriptor >= 0 else { return .failure(SpawnError(code: code)) }
+            }
+            let winner = nullDevice.withLock { kept in
+                let current = reading ? kept.reading : kept.writing
+                guard current < 0 else { return current }
+                if reading { kept.reading = descriptor } else { kept.writing = descriptor }
+                return descriptor
+            }
+            if winner != descriptor { _ = close(descriptor) }
+            return .success(winner)
         }
 
         private static func spawnByClone(
@@ -71,12 +93,12 @@ enum ChildSpawn {
         ) -> Result<pid_t, SpawnError> {
             var raw = startup_spawn_setup()
             do {
-                raw.input = setup.isForeground ? -1 : try nullForReading.get()
+                raw.input = setup.isForeground ? -1 : try nullDescriptor(O_RDONLY).get()
                 switch setup.output {
                 case .inherit:
                     (raw.output, raw.error) = (-1, -1)
                 case .discard:
-                    let null = try nullForWriting.get()
+                    let null = try nullDescriptor(O_WRONLY).get()
                     (raw.output, raw.error) = (null, null)
                 case .capture:
                     guard let descriptor = setup.captureDescriptor else { return .failure(SpawnError(code: EBADF)) }

@@ -8,14 +8,14 @@ import StartupKit
 
 /// Non-portable process functions, resolved at run time with `dlsym`.
 ///
-/// Where children are started with `posix_spawn` (not Linux, see `ChildSpawn`), `posix_spawn_file_actions_addchdir_np`
+/// Where children are started with `posix_spawn` (not Linux on x86_64 or arm64, see `ChildSpawn`), `posix_spawn_file_actions_addchdir_np`
 /// and `posix_spawn_file_actions_addclosefrom_np` are looked up at run time, which keeps C libraries without them
 /// working (callers fall back when `nil`) and avoids availability noise on Darwin, which has `addchdir_np` since
 /// macOS 10.15 but no `closefrom_np`. The others are Linux functions the Swift Glibc module hides (it is built without
 /// `_GNU_SOURCE`). `pidfd_open` and `pidfd_send_signal` are made through `syscall`, so they work with any glibc (its
 /// wrappers only came in 2.36) on any kernel that has them (5.1 and 5.3).
 enum SpawnExtensions {
-    #if !os(Linux)
+    #if !os(Linux) || !(arch(x86_64) || arch(arm64))
         /// C signature of `posix_spawn_file_actions_addchdir_np`.
         typealias AddChdir = @convention(c) (UnsafeMutablePointer<SpawnFileActions>, UnsafePointer<CChar>) -> Int32
         /// C signature of `posix_spawn_file_actions_addclosefrom_np`.
