@@ -22,29 +22,42 @@ final class LaunchThreads: Sendable {
         let marker: String?
     }
 
-    /// Guards the spawns not taken by a thread yet, oldest first.
-    private let pending = Locked<[Launch]>([])
+    /// Guards the spawns not taken by a thread yet, oldest first, and whether the threads were started.
+    private let pending = Locked<(launches: [Launch], threadsStarted: Bool)>(([], false))
     /// Counts the pending spawns; a thread waits on it for the next.
     private let available = DispatchSemaphore(value: 0)
+    /// How many threads serve the launches.
+    private let count: Int
+    /// Whom the threads hand each launch over to.
+    private let engine: ProcessEngine
 
-    /// Starts `count` threads that hand each launch over to `engine`.
+    /// Threads that hand each launch over to `engine`, `count` of them, started with the first launch: a run that
+    /// never has more children than processors (`-j 2` on two) never starts them, nor stops them at its exit.
     init(count: Int, engine: ProcessEngine) {
-        for _ in 0..<count {
-            DedicatedThread.run { [self] in serve(engine) }
-        }
+        self.count = count
+        self.engine = engine
     }
 
-    /// Queues a spawn for the next free thread.
+    /// Queues a spawn for the next free thread, starting the threads the first time.
     func submit(_ launch: Launch) {
-        pending.withLock { $0.append(launch) }
+        let startsThreads = pending.withLock { pending in
+            pending.launches.append(launch)
+            defer { pending.threadsStarted = true }
+            return !pending.threadsStarted
+        }
+        if startsThreads {
+            for _ in 0..<count {
+                DedicatedThread.run { [self] in serve(engine) }
+            }
+        }
         available.signal()
     }
 
     /// Takes back the spawns of `tokens` that no thread has taken yet (they will not be made).
     func withdraw(_ tokens: Set<UInt64>) -> [Launch] {
         pending.withLock { pending in
-            let withdrawn = pending.filter { tokens.contains($0.request.token) }
-            if !withdrawn.isEmpty { pending.removeAll { tokens.contains($0.request.token) } }
+            let withdrawn = pending.launches.filter { tokens.contains($0.request.token) }
+            if !withdrawn.isEmpty { pending.launches.removeAll { tokens.contains($0.request.token) } }
             return withdrawn
         }
     }
@@ -83,7 +96,7 @@ final class LaunchThreads: Sendable {
         while true {
             available.wait()
             // A withdrawn spawn leaves its count behind: nothing to take then.
-            guard let launch = pending.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
+            guard let launch = pending.withLock({ $0.launches.isEmpty ? nil : $0.launches.removeFirst() }) else { continue }
             let launched = Self.spawn(launch, engine: engine)
             if engine.inbox.withLock({ $0.arrive(launched) }) { engine.waitSet.wake() }
             // Off the path to the next spawn: this thread waits for the next launch anyway.
