@@ -25,8 +25,8 @@ struct ChildSetup {
 
 /// Makes the system call that starts a child: on Linux (x86_64 and arm64) `startup_spawn` (a clone that shares our
 /// memory until the exec, on a stack each spawning thread keeps, as `posix_spawn` does but without mapping a new
-/// stack each time), elsewhere `posix_spawn`. Both start the child with an empty signal mask, descriptors from 3 up closed, and stdin,
-/// stdout and stderr as the setup says.
+/// stack each time), elsewhere `posix_spawn`. Both start the child with an empty signal mask, descriptors from 3 up
+/// closed, and stdin, stdout and stderr as the setup says.
 enum ChildSpawn {
     /// Whether a child can enter its directory itself; otherwise a shell does it (a C library without
     /// `posix_spawn_file_actions_addchdir_np`).

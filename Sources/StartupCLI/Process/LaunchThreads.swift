@@ -9,8 +9,8 @@ import StartupKit
 
 /// The threads that make the spawns (`ChildSpawn`) for the engine when more children run than there are processors.
 /// A spawn holds its thread until the child has exec'd (a third of a millisecond or more, even for `true`), so the
-/// engine's loop then hands each spawn to one of these and goes on reaping and scheduling meanwhile, and spawns of different
-/// commands proceed side by side on different cores. A thread also puts the child's pidfd in the engine's wait set
+/// engine's loop then hands each spawn to one of these and goes on reaping and scheduling meanwhile, and spawns of
+/// different commands proceed side by side on different cores. A thread also puts the child's pidfd in the engine's wait set
 /// (unless the set reads SIGCHLD), then hands the launch to the loop through its inbox without waking it: the child's
 /// exit will.
 final class LaunchThreads: Sendable {
@@ -47,7 +47,7 @@ final class LaunchThreads: Sendable {
         }
         if startsThreads {
             for _ in 0..<count {
-                DedicatedThread.run { [self] in serve(engine) }
+                DedicatedThread.run { [self] in serve() }
             }
         }
         available.signal()
@@ -92,7 +92,7 @@ final class LaunchThreads: Sendable {
     }
 
     /// A thread's loop: waits for a spawn, makes it, hands the pid or the failure to the loop.
-    private func serve(_ engine: ProcessEngine) -> Never {
+    private func serve() -> Never {
         while true {
             available.wait()
             // A withdrawn spawn leaves its count behind: nothing to take then.
