@@ -93,9 +93,11 @@ STATIC_FLAGS = --static-swift-stdlib --disable-local-rpath \
 # On Linux the C++ runtime the Swift runtime is written against is linked in too, so the binary
 # needs nothing but the C library (no libstdc++ or libgcc_s of a matching version) and starts
 # 0.3 ms sooner, with two fewer libraries to load and relocate. The toolchain asks for
-# `-lstdc++`; a folder holding only libstdc++.a, searched first, makes that the archive. Where the
-# archive is not found, the shared library is used, as before.
-STATIC_CXX_ARCHIVE := $(shell clang -print-file-name=libstdc++.a 2>/dev/null)
+# `-lstdc++`; a folder holding only libstdc++.a, searched first, makes that the archive. The archive
+# is the one the toolchain's own clang (beside `$(SWIFT)`) links, not whichever clang is first on
+# PATH. Where it is not found, the shared library is used, as before.
+TOOLCHAIN_CLANG := $(dir $(shell command -v $(SWIFT) 2>/dev/null))clang
+STATIC_CXX_ARCHIVE := $(shell "$(TOOLCHAIN_CLANG)" -print-file-name=libstdc++.a 2>/dev/null)
 STATIC_CXX_FOLDER = .build-static/static-c++
 ifneq ($(filter /%,$(STATIC_CXX_ARCHIVE)),)
 STATIC_FLAGS += -Xswiftc "-L$(CURDIR)/$(STATIC_CXX_FOLDER)" -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
