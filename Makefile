@@ -94,9 +94,10 @@ STATIC_FLAGS = --static-swift-stdlib --disable-local-rpath \
 # needs nothing but the C library (no libstdc++ or libgcc_s of a matching version) and starts
 # 0.3 ms sooner, with two fewer libraries to load and relocate. The toolchain asks for
 # `-lstdc++`; a folder holding only libstdc++.a, searched first, makes that the archive. The archive
-# is the one the toolchain's own clang (beside `$(SWIFT)`) links, not whichever clang is first on
-# PATH. Where it is not found, the shared library is used, as before.
-TOOLCHAIN_CLANG := $(dir $(shell command -v $(SWIFT) 2>/dev/null))clang
+# is the one the toolchain's own clang (beside `$(SWIFT)`, symbolic links followed) links, else the
+# one of the clang first on PATH. Where none is found, the shared library is used, as before.
+TOOLCHAIN_CLANG := $(shell folder=$$(dirname "$$(readlink -f "$$(command -v $(SWIFT))")" 2>/dev/null); \
+	if [ -x "$$folder/clang" ]; then echo "$$folder/clang"; else echo clang; fi)
 STATIC_CXX_ARCHIVE := $(shell "$(TOOLCHAIN_CLANG)" -print-file-name=libstdc++.a 2>/dev/null)
 STATIC_CXX_FOLDER = .build-static/static-c++
 ifneq ($(filter /%,$(STATIC_CXX_ARCHIVE)),)
