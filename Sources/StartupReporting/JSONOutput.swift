@@ -41,17 +41,19 @@ public enum JSONOutput: Sendable, Equatable {
             case .array(let elements) = members[longest].value
         else { return text(pretty: pretty) }
         return await Self.text(
-            object: members, arrayAt: longest, count: elements.count, element: { elements[$0] }, pretty: pretty, parts: parts)
+            object: members, arrayAt: longest, count: elements.count,
+            writeElement: { index, output in elements[index].write(to: &output, pretty: pretty, indent: 2) }, pretty: pretty, parts: parts)
     }
 
     /// The text of the object `members` whose member at `arrayIndex` is an array of `count` elements that
-    /// `element` makes one at a time as they are written (that member's own value is not read), followed by a
+    /// `writeElement` writes one at a time, at level 2 (that member's own value is not read), followed by a
     /// line break when `lineBreakAtEnd`. Up to `parts` tasks write side by side, each a run of the array's
     /// elements, when the array is long enough. An array of thousands (a report's commands) is never held as one
-    /// tree: each element is made, written and freed in turn, on the task that writes it.
+    /// tree: each element is written in turn, on the task that writes it.
     static func text(
         object members: [(key: String, value: JSONOutput)], arrayAt arrayIndex: Int, count: Int,
-        element: @escaping @Sendable (Int) -> JSONOutput, pretty: Bool, parts: Int, lineBreakAtEnd: Bool = false
+        writeElement: @escaping @Sendable (_ index: Int, _ output: inout [UInt8]) -> Void, pretty: Bool, parts: Int,
+        lineBreakAtEnd: Bool = false
     ) async -> String {
         let lineBreak = lineBreakAtEnd ? "\n" : ""
         guard count > 0 else {
@@ -64,7 +66,7 @@ public enum JSONOutput: Sendable, Equatable {
             for index in run {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
                 if pretty { newLine(indent: 2, to: &output) }
-                element(index).write(to: &output, pretty: pretty, indent: 2)
+                writeElement(index, &output)
                 // The first element's size times the run's length: the buffer is not grown (and copied) again.
                 if index == run.lowerBound { output.reserveCapacity(output.count * (run.count + 1)) }
             }
@@ -180,7 +182,7 @@ public enum JSONOutput: Sendable, Equatable {
     /// Appends a literal. Constant text is a `StaticString`, never an array: an array shared by the
     /// tasks of ``text(pretty:parts:)`` would be retained and released by each of them for every
     /// value, and those counts, on one cache line, made two tasks slower than one.
-    private static func append(_ text: StaticString, to output: inout [UInt8]) {
+    static func append(_ text: StaticString, to output: inout [UInt8]) {
         text.withUTF8Buffer { output.append(contentsOf: $0) }
     }
 
@@ -188,7 +190,7 @@ public enum JSONOutput: Sendable, Equatable {
     private static let lineBreakAndSpaces: StaticString = "\n                                                                "
 
     /// A line break and two spaces per level.
-    private static func newLine(indent: Int, to output: inout [UInt8]) {
+    static func newLine(indent: Int, to output: inout [UInt8]) {
         let spaces = 2 * indent
         lineBreakAndSpaces.withUTF8Buffer { text in
             output.append(contentsOf: UnsafeBufferPointer(rebasing: text[...min(spaces, text.count - 1)]))
@@ -199,7 +201,7 @@ public enum JSONOutput: Sendable, Equatable {
     }
 
     /// The decimal digits of `value`, without making a string.
-    private static func writeInteger(_ value: Int, to output: inout [UInt8]) {
+    static func writeInteger(_ value: Int, to output: inout [UInt8]) {
         if value < 0 {
             output.append(UInt8(ascii: "-"))
             // The magnitude of Int.min does not fit in Int; it does in UInt.
@@ -210,17 +212,37 @@ public enum JSONOutput: Sendable, Equatable {
 
     /// The decimal digits of `value`, most significant first.
     private static func writeDigits(_ value: UInt, to output: inout [UInt8]) {
-        guard value >= 10 else {
-            output.append(UInt8(ascii: "0") + UInt8(value))
-            return
+        writeDigits(value, millionths: 0, to: &output)
+    }
+
+    /// The decimal digits of `whole`, then, unless `millionths` (below 1,000,000) is 0, a point and its six
+    /// digits without trailing zeros: made on the stack and appended at once.
+    private static func writeDigits(_ whole: UInt, millionths: UInt, to output: inout [UInt8]) {
+        func digit(_ value: UInt) -> UInt8 { UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value) }
+        // A UInt's 20 digits end where the point goes; the point and 6 decimals follow.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 27) { buffer in
+            var start = 20
+            var rest = whole
+            repeat {
+                start -= 1
+                buffer[start] = digit(rest % 10)
+                rest /= 10
+            } while rest > 0
+            var end = 20
+            if millionths > 0 {
+                buffer[end] = UInt8(ascii: ".")
+                end += 1
+                var fraction = millionths
+                var divisor: UInt = 100_000
+                while fraction > 0 {
+                    buffer[end] = digit(fraction / divisor)
+                    end += 1
+                    fraction %= divisor
+                    divisor /= 10
+                }
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<end]))
         }
-        let start = output.count
-        var rest = value
-        while rest > 0 {
-            output.append(UInt8(ascii: "0") + UInt8(rest % 10))
-            rest /= 10
-        }
-        output[start...].reverse()
     }
 
     /// Up to three decimals, without trailing zeros: `12.5`, `3`, `0.001`.
@@ -238,7 +260,7 @@ public enum JSONOutput: Sendable, Equatable {
 
     /// The duration in milliseconds with up to six decimals, from its whole nanoseconds; durations
     /// too long for that (beyond 290 years) are written through `Double`.
-    private static func writeMilliseconds(_ duration: Duration, to output: inout [UInt8]) {
+    static func writeMilliseconds(_ duration: Duration, to output: inout [UInt8]) {
         if duration < .zero {
             output.append(UInt8(ascii: "-"))
             return writeMilliseconds(.zero - duration, to: &output)
@@ -251,21 +273,12 @@ public enum JSONOutput: Sendable, Equatable {
             output += format(duration.milliseconds).utf8
             return
         }
-        writeDigits(UInt(whole), to: &output)
-        var fraction = nanoseconds % 1_000_000
-        guard fraction > 0 else { return }
-        output.append(UInt8(ascii: "."))
-        var divisor: Int64 = 100_000
-        while fraction > 0 {
-            output.append(UInt8(ascii: "0") + UInt8(fraction / divisor))
-            fraction %= divisor
-            divisor /= 10
-        }
+        writeDigits(UInt(whole), millionths: UInt(nanoseconds % 1_000_000), to: &output)
     }
 
     /// The string in quotes, escaped: quotes, backslashes, control characters, and U+2028 and
     /// U+2029 (which end a line in JavaScript).
-    private static func writeString(_ value: String, to output: inout [UInt8]) {
+    static func writeString(_ value: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         // Most strings (keys, ids, statuses) need no escape: copied in one go from their contiguous bytes.
         let copied = value.utf8.withContiguousStorageIfAvailable { bytes in

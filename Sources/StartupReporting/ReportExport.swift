@@ -17,21 +17,27 @@ public enum ReportExport {
     /// - Complexity: O(commands + edges).
     public static func json(_ report: StartupReport, settings: RunSettings = RunSettings()) -> JSONOutput {
         let (head, tail) = members(report, settings: settings)
-        let commands = report.commands.map { command(of: $0, budget: settings.budgets[$0.id]) }
+        let commands = report.commands.map { command in
+            var builder = JSONObjectBuilder()
+            write(command, budget: settings.budgets[command.id], to: &builder)
+            return JSONOutput.object(builder.members)
+        }
         return .object(head + [("commands", .array(commands))] + tail)
     }
 
     /// The text of ``json(_:settings:)``, pretty and ending in a line break, as a saved report's file holds it.
     ///
-    /// Up to `parts` tasks write side by side, each making and writing the JSON of a run of the commands one at a
-    /// time, so the report of a run of thousands is never held as one tree of JSON values.
+    /// Up to `parts` tasks write side by side, each writing the JSON of a run of the commands one at a time, with no
+    /// JSON value made for them: the report of a run of thousands is never held as a tree of values.
     public static func text(_ report: StartupReport, settings: RunSettings = RunSettings(), parts: Int = 1) async -> String {
         let (head, tail) = members(report, settings: settings)
         return await JSONOutput.text(
             object: head + [("commands", .array([]))] + tail, arrayAt: head.count, count: report.commands.count,
-            element: { index in
+            writeElement: { index, output in
                 let command = report.commands[index]
-                return Self.command(of: command, budget: settings.budgets[command.id])
+                JSONObjectWriter.write(to: &output, indent: 2) { writer in
+                    write(command, budget: settings.budgets[command.id], to: &writer)
+                }
             },
             pretty: true, parts: parts, lineBreakAtEnd: true)
     }
@@ -66,38 +72,33 @@ public enum ReportExport {
         )
     }
 
-    private static func command(of command: CommandReport, budget: Duration?) -> JSONOutput {
-        var members: [(key: String, value: JSONOutput)] = [
-            ("id", .string(command.id.rawValue)),
-            ("status", .string(command.status.name)),
-            ("startMs", command.startOffset.map(JSONOutput.milliseconds) ?? .null),
-            ("endMs", command.endOffset.map(JSONOutput.milliseconds) ?? .null),
-            ("durationMs", .milliseconds(command.duration)),
-            ("attempts", .integer(command.attempts)),
-            ("slackMs", .milliseconds(command.slack)),
-            ("optional", .bool(command.isOptional)),
-            ("critical", .bool(command.isOnCriticalPath)),
-            ("service", .bool(command.isService)),
-            ("readyMs", command.timeToReady.map(JSONOutput.milliseconds) ?? .null),
-        ]
-        if let detail = command.status.detail { members.append(("detail", .string(detail))) }
+    /// One command's members, for ``json(_:settings:)`` and ``text(_:settings:parts:)`` alike.
+    private static func write(_ command: CommandReport, budget: Duration?, to sink: inout some JSONMemberSink) {
+        sink.string("id", command.id.rawValue)
+        sink.string("status", command.status.name)
+        sink.milliseconds("startMs", command.startOffset)
+        sink.milliseconds("endMs", command.endOffset)
+        sink.milliseconds("durationMs", command.duration)
+        sink.integer("attempts", command.attempts)
+        sink.milliseconds("slackMs", command.slack)
+        sink.bool("optional", command.isOptional)
+        sink.bool("critical", command.isOnCriticalPath)
+        sink.bool("service", command.isService)
+        sink.milliseconds("readyMs", command.timeToReady)
+        if let detail = command.status.detail { sink.string("detail", detail) }
         switch command.status {
         case .skipped(let reason):
-            members.append(
-                (
-                    "skipReason",
-                    .object([
-                        ("failedCommand", .string(reason.failedCommand.rawValue)), ("dependency", .string(reason.dependency.rawValue)),
-                    ])
-                ))
+            sink.object("skipReason") { reasonSink in
+                reasonSink.string("failedCommand", reason.failedCommand.rawValue)
+                reasonSink.string("dependency", reason.dependency.rawValue)
+            }
         case .timedOut(let limit):
-            members.append(("timeoutMs", .milliseconds(limit)))
+            sink.milliseconds("timeoutMs", limit)
         case .succeeded, .failed, .cancelled, .notRequested:
             break
         }
-        members.append(("dependencies", ids(command.dependencies)))
-        if let budget { members.append(("budgetMs", .milliseconds(budget))) }
-        return .object(members)
+        sink.ids("dependencies", command.dependencies)
+        if let budget { sink.milliseconds("budgetMs", budget) }
     }
 
     private static func ids(_ ids: [CommandID]) -> JSONOutput {
