@@ -3,7 +3,7 @@ import StartupKit
 /// Where an object's members go as they are made: ``JSONObjectBuilder`` keeps them as ``JSONOutput`` values,
 /// ``JSONObjectWriter`` writes their text at once. An object written through a sink is described once and comes out
 /// the same both ways; the writer makes no value per member, for objects written by the thousand (a report's
-/// commands).
+/// commands). Keys are names that need no escape: the writer copies them as they are.
 protocol JSONMemberSink {
     /// A string member.
     mutating func string(_ key: StaticString, _ value: String)
@@ -28,7 +28,7 @@ struct JSONObjectBuilder: JSONMemberSink {
     mutating func integer(_ key: StaticString, _ value: Int) { add(key, .integer(value)) }
     mutating func bool(_ key: StaticString, _ value: Bool) { add(key, .bool(value)) }
     mutating func milliseconds(_ key: StaticString, _ value: Duration?) { add(key, value.map(JSONOutput.milliseconds) ?? .null) }
-    mutating func ids(_ key: StaticString, _ ids: [CommandID]) { add(key, .array(ids.map { .string($0.rawValue) })) }
+    mutating func ids(_ key: StaticString, _ ids: [CommandID]) { add(key, ReportExport.ids(ids)) }
 
     mutating func object(_ key: StaticString, _ body: (inout Self) -> Void) {
         var object = Self()
@@ -117,6 +117,7 @@ struct JSONObjectWriter: JSONMemberSink {
     /// The comma before every member but the first, the line break and indent, the key (a name that needs no escape)
     /// and its colon.
     private mutating func writeKey(_ key: StaticString) {
+        assert(key.withUTF8Buffer { !$0.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") } })
         if !isEmpty { output.append(UInt8(ascii: ",")) }
         isEmpty = false
         JSONOutput.newLine(indent: indent + 1, to: &output)

@@ -46,10 +46,10 @@ public enum JSONOutput: Sendable, Equatable {
     }
 
     /// The text of the object `members` whose member at `arrayIndex` is an array of `count` elements that
-    /// `writeElement` writes one at a time, at level 2 (that member's own value is not read), followed by a
-    /// line break when `lineBreakAtEnd`. Up to `parts` tasks write side by side, each a run of the array's
-    /// elements, when the array is long enough. An array of thousands (a report's commands) is never held as one
-    /// tree: each element is written in turn, on the task that writes it.
+    /// `writeElement` writes one at a time, at level 2 and pretty when `pretty` (that member's own value is not
+    /// read), followed by a line break when `lineBreakAtEnd`. Up to `parts` tasks write side by side, each a run
+    /// of the array's elements, when the array is long enough. An array of thousands (a report's commands) is
+    /// never held as one tree: each element is written in turn, on the task that writes it.
     static func text(
         object members: [(key: String, value: JSONOutput)], arrayAt arrayIndex: Int, count: Int,
         writeElement: @escaping @Sendable (_ index: Int, _ output: inout [UInt8]) -> Void, pretty: Bool, parts: Int,
@@ -218,6 +218,7 @@ public enum JSONOutput: Sendable, Equatable {
     /// The decimal digits of `whole`, then, unless `millionths` (below 1,000,000) is 0, a point and its six
     /// digits without trailing zeros: made on the stack and appended at once.
     private static func writeDigits(_ whole: UInt, millionths: UInt, to output: inout [UInt8]) {
+        assert(millionths < 1_000_000)
         func digit(_ value: UInt) -> UInt8 { UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value) }
         // A UInt's 20 digits end where the point goes; the point and 6 decimals follow.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 27) { buffer in
@@ -259,7 +260,7 @@ public enum JSONOutput: Sendable, Equatable {
     }
 
     /// The duration in milliseconds with up to six decimals, from its whole nanoseconds; durations
-    /// too long for that (beyond 290 years) are written through `Double`.
+    /// too long for that (beyond about 292 million years) are written through `Double`.
     static func writeMilliseconds(_ duration: Duration, to output: inout [UInt8]) {
         if duration < .zero {
             output.append(UInt8(ascii: "-"))

@@ -101,7 +101,8 @@ public enum ReportExport {
         if let budget { sink.milliseconds("budgetMs", budget) }
     }
 
-    private static func ids(_ ids: [CommandID]) -> JSONOutput {
+    /// Command ids as an array of strings.
+    static func ids(_ ids: [CommandID]) -> JSONOutput {
         .array(ids.map { .string($0.rawValue) })
     }
 }
