@@ -30,10 +30,10 @@ let package = Package(
         .target(name: "StartupJSON", dependencies: ["StartupKit"]),
 
         // The CLI's logic (arguments, processes, rendering), a library so tests call it in-process.
-        .target(name: "StartupCLI", dependencies: ["StartupKit", "StartupManifest", "StartupReporting", "CStartupSpawn"]),
-        // Linux: the function that starts a child process (a clone that shares memory until the exec); C, since
-        // Swift code cannot run in such a child.
-        .target(name: "CStartupSpawn"),
+        .target(name: "StartupCLI", dependencies: ["StartupKit", "StartupManifest", "StartupReporting", "CStartupProcess"]),
+        // What Swift code cannot do, in C: start a child process that shares memory until its exec (Linux), and
+        // handle a signal (the handler that forwards the interrupts to a pipe).
+        .target(name: "CStartupProcess"),
         .executableTarget(name: "startup", dependencies: ["StartupCLI"]),
 
         // A tiny HTTP server for the services' tests, the bench and the dev-stack example: listens after a
@@ -52,7 +52,7 @@ let package = Package(
         .testTarget(name: "StartupReportingTests", dependencies: ["StartupReporting", "StartupManifest", "StartupTestSupport"]),
         .testTarget(
             name: "StartupCLITests",
-            dependencies: ["StartupCLI", "CStartupSpawn", "StartupReporting", "startup", "startup-test-server", "StartupTestSupport"]),
+            dependencies: ["StartupCLI", "CStartupProcess", "StartupReporting", "startup", "startup-test-server", "StartupTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

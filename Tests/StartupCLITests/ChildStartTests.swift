@@ -1,7 +1,7 @@
 import Testing
 
 #if os(Linux) && (arch(x86_64) || arch(arm64))
-    import CStartupSpawn
+    import CStartupProcess
     import Glibc
 
     /// `startup_spawn` itself, for what the spawns of the engine never meet: a system without `close_range`, and

@@ -49,6 +49,39 @@ import Testing
         LineReader.release(fifo: folder.file("ready"))
     }
 
+    /// Started from a terminal, `startup` accepts SIGINT; started by a program's worker thread (as `Process` does
+    /// from a task here), it may start with SIGINT blocked. Either way an interrupt stops the run. The command
+    /// records `startup`'s signal mask, then interrupts it.
+    @Test(.timeLimit(.minutes(1)), arguments: [false, true])
+    func anInterrupt_stopsTheRun_whetherStartupStartedWithItBlockedOrNot(blocked: Bool) async throws {
+        let folder = try TemporaryDirectory()
+        try folder.write(
+            "commands.json",
+            #"""
+            {"version": 1, "commands": [{"id": "interrupter",
+              "run": "awk '/^SigBlk/ {print $2}' /proc/$PPID/status > mask; kill -INT $PPID; exec sleep 30"}]}
+            """#)
+        let status: Int32
+        if blocked {
+            status = try await StartupBinary.run(["run", "--no-report"], in: folder.path).status
+        } else {
+            // The engine starts its children with no signal blocked.
+            let outcome = await ProcessSpawner.run(
+                ProcessSpec(
+                    arguments: [StartupBinary.path, "run", "--no-report"], environment: SpawnTestSupport.environment,
+                    workingDirectory: folder.path, output: .discard))
+            guard case .exited(let code) = outcome.termination else {
+                Issue.record("startup did not exit: \(outcome.termination)")
+                return
+            }
+            status = code
+        }
+        let recorded = try String(contentsOfFile: folder.file("mask"), encoding: .utf8)
+        let mask = try UInt64(#require(recorded.split(separator: "\n").first), radix: 16)
+        #expect(mask.map { $0 >> (SIGINT - 1) & 1 == 1 } == blocked, "the case did not start startup as it says")
+        #expect(status == 130)
+    }
+
     @Test(.timeLimit(.minutes(2)))
     func sighup_stopsTheRunLikeCtrlC_printsAndSavesTheReport_writesTheTrace_exits130() async throws {
         let folder = try folder(

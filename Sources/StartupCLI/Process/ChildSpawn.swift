@@ -1,7 +1,7 @@
 import StartupKit
 
 #if os(Linux) && (arch(x86_64) || arch(arm64))
-    import CStartupSpawn
+    import CStartupProcess
 #endif
 
 #if canImport(Glibc)

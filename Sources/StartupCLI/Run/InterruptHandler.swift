@@ -10,7 +10,7 @@ import StartupKit
 /// Turns SIGINT, SIGTERM and SIGHUP into calls, so a run can be cancelled cleanly instead of the
 /// process dying with its children still running. One handler serves a whole subcommand: the run,
 /// the wait of `--keep-running` and the stop lines each route interrupts to themselves in turn
-/// (libdispatch installs its signal handling once per process, so handlers must not come and go).
+/// (signals come through the process's one ``SignalPipe``).
 ///
 /// A second interrupt also makes the process engine kill at once what it is stopping, rather than
 /// wait out the grace period. SIGPIPE is ignored while the handler lives: a closed standard output
@@ -22,9 +22,8 @@ import StartupKit
 final class InterruptHandler {
     /// The signals that interrupt a run.
     private static let interrupts = [SIGINT, SIGTERM, SIGHUP]
-    /// The interrupts handled: those not ignored when the handler started.
-    private let signals: [Int32]
-    private let sources: [any DispatchSourceSignal]
+    /// The process's interrupts, forwarded from the first handler on: those not ignored when `startup` started.
+    private static let pipe = SignalPipe(forwarding: interrupts)
     /// What an interrupt does now, whether one arrived while nothing was routed, and how many came.
     private let route = Locked<(action: (@Sendable () -> Void)?, pending: Bool, count: Int)>((nil, false, 0))
 
@@ -32,20 +31,12 @@ final class InterruptHandler {
     init() {
         signal(SIGPIPE, SIG_IGN)
         let route = self.route
-        // Ignored from now on either way: a source needs its signal ignored, not handled by default.
-        signals = Self.interrupts.filter { number in !Self.wasIgnored(signal(number, SIG_IGN)) }
-        sources = signals.map { number in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            // Signals that arrive together are delivered as one event with their count.
-            source.setEventHandler { Self.interrupt(route, count: max(1, Int(source.data))) }
-            source.resume()
-            return source
-        }
+        Self.pipe.forward { count in Self.interrupt(route, count: count) }
     }
 
     /// What to do when standard output is closed: stop the run like a first interrupt (nothing if
-    /// one came already). Delivered from a Dispatch queue, as signals are: the failed write may
-    /// happen where cancelling the run cannot (inside an observer call).
+    /// one came already). Delivered from a Dispatch queue, as signals are from their own thread: the
+    /// failed write may happen where cancelling the run cannot (inside an observer call).
     var outputClosedAction: @Sendable () -> Void {
         let route = self.route
         return { DispatchQueue.global().async { Self.interrupt(route, count: 0) } }
@@ -84,12 +75,7 @@ final class InterruptHandler {
 
     /// Stops handling and restores the default actions (the interrupts ignored from the start stay ignored).
     func stop() {
-        for source in sources { source.cancel() }
-        for number in signals + [SIGPIPE] { signal(number, SIG_DFL) }
-    }
-
-    /// Whether `previous`, the action `signal` returned, was "ignore".
-    private static func wasIgnored(_ previous: sighandler_t?) -> Bool {
-        previous.map { unsafeBitCast($0, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) } ?? false
+        Self.pipe.stopForwarding()
+        signal(SIGPIPE, SIG_DFL)
     }
 }

@@ -1,4 +1,4 @@
-// The one part of StartupKit in C: Swift code cannot run in a child that shares its parent's memory (the runtime
+// In C, as Swift code cannot run in a child that shares its parent's memory (the runtime
 // may allocate or take a lock there), and glibc's posix_spawn maps and unmaps a new stack for every child, which on
 // a storm of short commands cost about 5 µs a spawn on the engine's thread (see ChildSpawn.swift).
 #if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__))
