@@ -82,6 +82,20 @@ import Testing
         #expect(status == 130)
     }
 
+    /// An interrupt sent as `startup` starts, with SIGINT blocked (as `Process` starts it from a task here), waits
+    /// in the kernel until the signal pipe's thread accepts it, which may be before anyone receives what the pipe
+    /// reads: it must not be lost then. Each try would otherwise wait for its command's `sleep`.
+    @Test(.timeLimit(.minutes(1)))
+    func anInterruptSentAsStartupStarts_withItBlocked_stopsTheRun() async throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("commands.json", #"{"version": 1, "commands": [{"id": "long", "run": "exec sleep 5"}]}"#)
+        for _ in 0..<20 {
+            let running = try StartupBinary.start(["run", "--no-report"], in: folder.path)
+            kill(running.pid, SIGINT)
+            #expect(await running.finish().status == 130)
+        }
+    }
+
     @Test(.timeLimit(.minutes(2)))
     func sighup_stopsTheRunLikeCtrlC_printsAndSavesTheReport_writesTheTrace_exits130() async throws {
         let folder = try folder(
@@ -105,7 +119,8 @@ import Testing
     @Test(.timeLimit(.minutes(2)))
     func closedStandardOutput_stopsTheRunQuietly_savesTheReport_exits141() async throws {
         // `first` prints a line at once; `server` runs until stopped; `gate` finishes once the test has closed
-        // the pipe (its `cat` waits for the test to open the FIFO), so startup's next write meets EPIPE.
+        // the pipe (its `cat` waits for the test to open the FIFO), so startup's next write meets EPIPE, unless
+        // startup saw the reader leave first (then `cat` is stopped, and the FIFO has no reader to wait for).
         let folder = try folder(
             #"""
             {"version": 1, "commands": [
@@ -122,7 +137,7 @@ import Testing
         try #require(pids.count == 1)
         let firstLine = await LineReader.readLine(from: running.output, closes: true)
         #expect(firstLine.contains("first"))
-        let gate = open(folder.file("gate"), O_WRONLY | O_CLOEXEC)
+        let gate = open(folder.file("gate"), O_WRONLY | O_NONBLOCK | O_CLOEXEC)
         if gate >= 0 { _ = close(gate) }
         let status = await running.exit.value()
         #expect(status == 141)
@@ -130,6 +145,25 @@ import Testing
         #expect((try? String(contentsOfFile: running.errorFile, encoding: .utf8)) == "")
         #expect(FileManager.default.fileExists(atPath: folder.file(".startup/last-run.json")))
         #expect(kill(pids[0], 0) == -1 && errno == ESRCH, "the command was left running")
+    }
+
+    /// `startup run --keep-running | head -1`: once the run is held nothing more is printed, so no write meets EPIPE;
+    /// the reader leaving must stop the run all the same. It used to stay up until killed (when its output had all
+    /// gone into the pipe before the reader left).
+    @Test(.timeLimit(.minutes(1)))
+    func closedStandardOutput_whileTheRunIsHeld_stopsTheServices_exits141() async throws {
+        let folder = try folder(
+            #"""
+            {"version": 1, "commands": [{"id": "service", "ready": {"log": "up"},
+              "run": "echo $$ > ready; echo up; exec sleep 100"}]}
+            """#)
+        let (running, pids) = try await startHeldRun(["--keep-running"], in: folder, until: "Services running")
+        defer { try? FileManager.default.removeItem(atPath: running.errorFile) }
+        defer { cleanUp(pids, folder) }
+        try #require(pids.count == 1)
+        _ = close(running.output)
+        #expect(await running.exit.value() == 141)
+        #expect(kill(pids[0], 0) == -1 && errno == ESRCH, "the service was left running")
     }
 
     @Test(.timeLimit(.minutes(2)))

@@ -65,6 +65,12 @@ package final class Console: Sendable {
         outputState.withLock { $0.onClose = action }
     }
 
+    /// Standard output's reader went away while nothing was being written (``OutputCloseWatcher``): as
+    /// if a write had failed with EPIPE.
+    func readerLeft() {
+        outputFailed(EPIPE)
+    }
+
     /// The status to exit with after `code`, saying on standard error when a write to standard output
     /// failed, so output a machine reads is never lost silently: 74 when `code` would have said all was
     /// well or a command failed, `code` itself otherwise (an interrupt still exits 130, and the status

@@ -179,8 +179,8 @@ enum ChildSpawn {
         private static func configureAttributes(_ attributes: inout SpawnAttributes, ownGroup: Bool) -> Int32 {
             var noSignals = sigset_t()
             sigemptyset(&noSignals)
-            // Ignored dispositions survive exec (e.g. SIGPIPE, which Swift programs often ignore, and SIGINT and
-            // SIGTERM while `startup run` handles them), so every signal is reset.
+            // Ignored dispositions survive exec (e.g. SIGPIPE, which Swift programs often ignore, and `startup run`
+            // while it handles interrupts), so every signal is reset.
             var allSignals = sigset_t()
             sigfillset(&allSignals)
             if !ownGroup {

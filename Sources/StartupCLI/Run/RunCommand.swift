@@ -65,6 +65,9 @@ enum RunCommand {
             ProcessEngine.shared.adoptOrphans()
             console.whenOutputCloses(interrupts.outputClosedAction)
         }
+        // The binary's standard output: its reader leaving stops the run even while nothing is printed.
+        let outputWatcher = interrupts.flatMap { _ in OutputCloseWatcher { [console] in console.readerLeft() } }
+        defer { outputWatcher?.stop() }
         let run = start(orchestrator)
         let report = await startUp(run, interrupts: interrupts)
         _ = await watcher.startUpShown.value()

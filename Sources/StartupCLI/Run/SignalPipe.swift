@@ -14,18 +14,29 @@ import StartupKit
 ///
 /// Not a Dispatch signal source: on Linux those read a signalfd in Dispatch's epoll set, and every signal sent to the
 /// process wakes every signalfd's reader, whatever signals it reads. The SIGCHLD of each command's exit then woke
-/// Dispatch's manager thread, which preempted a running command to find nothing to do (1,000 `true` at -j2: about
-/// 480 context switches, and 0.5-1.5% of the wall time).
+/// Dispatch's manager thread, which preempted a running command to find nothing to do (1,000 `true` at -j2, paired:
+/// about 480 context switches, and 2% of the wall time).
 final class SignalPipe: Sendable {
     /// The signals forwarded: those asked for that were not ignored when the pipe was made (they stay ignored, as
     /// make and the shells leave them: `nohup`, a script's background job).
     let signals: [Int32]
     /// The pipe's write end, the handler's: non-blocking and close-on-exec.
     private let writeEnd: Int32
-    /// Guards who is called with the signals read; `nil` drops them.
-    private let receiver = Locked<(@Sendable (_ count: Int) -> Void)?>(nil)
+    /// Who the signals read go to.
+    private enum Receiver {
+        /// No one yet: the signals are counted, for the first receiver (one sent as `startup` started, blocked,
+        /// arrives the moment the pipe's thread accepts it).
+        case first(missed: Int)
+        /// This function.
+        case forwarding(@Sendable (_ count: Int) -> Void)
+        /// No one: ``stopForwarding()`` was called, and the signals read are dropped.
+        case stopped
+    }
 
-    /// Forwards those of `signals` not ignored now, dropping them until ``forward(to:)``. A signal has one handler
+    /// Guards who the signals read go to.
+    private let receiver = Locked(Receiver.first(missed: 0))
+
+    /// Forwards those of `signals` not ignored now, counting them until ``forward(to:)``. A signal has one handler
     /// per process: make one pipe, once, for a set of signals no other code handles. Stops the process if there are
     /// no descriptors left, as nothing could be run anyway.
     init(forwarding signals: [Int32]) {
@@ -44,16 +55,22 @@ final class SignalPipe: Sendable {
     }
 
     /// Sends the signals to `receiver` from now on, on the pipe's thread, replacing any earlier receiver (and
-    /// handling them again after ``stopForwarding()``).
+    /// handling them again after ``stopForwarding()``); the first receiver is called at once with those that came
+    /// before it.
     func forward(to receiver: @escaping @Sendable (_ count: Int) -> Void) {
-        self.receiver.withLock { $0 = receiver }
+        let missed = self.receiver.withLock { current in
+            defer { current = .forwarding(receiver) }
+            guard case .first(let missed) = current else { return 0 }
+            return missed
+        }
         for number in signals { _ = startup_forward_signal(number, writeEnd) }
+        if missed > 0 { receiver(missed) }
     }
 
-    /// Gives the signals back their default actions, and drops any still in the pipe.
+    /// Gives the signals back their default actions; those read from now on are dropped.
     func stopForwarding() {
         for number in signals { signal(number, SIG_DFL) }
-        receiver.withLock { $0 = nil }
+        receiver.withLock { $0 = .stopped }
     }
 
     /// Unblocks `signals` on the calling thread.
@@ -65,13 +82,24 @@ final class SignalPipe: Sendable {
     }
 
     /// The thread's loop: reads what the handler wrote (signals that came together are one call, with their count)
-    /// and calls the receiver of the moment.
-    private static func deliver(from readEnd: Int32, to receiver: Locked<(@Sendable (_ count: Int) -> Void)?>) {
+    /// and hands it to the receiver of the moment.
+    private static func deliver(from readEnd: Int32, to receiver: Locked<Receiver>) {
         var numbers = [UInt8](repeating: 0, count: 64)
         while true {
             let count = numbers.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
             if count > 0 {
-                receiver.withLock { $0 }?(count)
+                let forwarding = receiver.withLock { current -> (@Sendable (_ count: Int) -> Void)? in
+                    switch current {
+                    case .first(let missed):
+                        current = .first(missed: missed + count)
+                        return nil
+                    case .forwarding(let function):
+                        return function
+                    case .stopped:
+                        return nil
+                    }
+                }
+                forwarding?(count)
             } else if count == 0 || errno != EINTR {
                 return
             }
