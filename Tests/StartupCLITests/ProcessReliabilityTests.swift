@@ -166,6 +166,33 @@ import Testing
         #expect(kill(pids[0], 0) == -1 && errno == ESRCH, "the service was left running")
     }
 
+    /// The reader leaves as the start-up ends, ten times: an interrupt routed to the start-up then, with nothing
+    /// left to cancel, used to be lost, and the held run stayed up (14 of 20 tries in a review). And after a service
+    /// printed 20,000 lines: each write used to wrap the close action in more reabstraction thunks, until calling it
+    /// overflowed the stack (exit 139, the service left running).
+    @Test(.timeLimit(.minutes(1)), arguments: [0, 20_000])
+    func closedStandardOutput_asTheStartUpEnds_stopsTheHeldRun_exits141(linesPrinted: Int) async throws {
+        let folder = try folder(
+            """
+            {"version": 1, "commands": [{"id": "service", "ready": {"log": "up"},
+              "run": "echo $$ > ready; i=0; while [ $i -lt \(linesPrinted) ]; do echo line; i=$((i+1)); done; echo up; exec sleep 30"}]}
+            """)
+        for _ in 0..<(linesPrinted == 0 ? 10 : 1) {
+            let running = try StartupBinary.startWithPipedOutput(["run", "--no-report", "--keep-running"], in: folder.path)
+            defer { try? FileManager.default.removeItem(atPath: running.errorFile) }
+            let pids = await readyPids(in: folder)
+            defer { cleanUp(pids, folder) }
+            if linesPrinted > 0 {
+                _ = await LineReader.readLines(from: running.output, through: "service | up", closes: true)
+            } else {
+                _ = await LineReader.readLine(from: running.output, closes: true)
+            }
+            // A try that stays up ends when its service does: the test stops at the first failure.
+            try #require(await running.exit.value() == 141)
+            #expect(pids.allSatisfy { kill($0, 0) == -1 && errno == ESRCH }, "the service was left running")
+        }
+    }
+
     @Test(.timeLimit(.minutes(2)))
     func timeout_killsDescendantsThatLeftTheProcessGroup_evenOrphanedOnes() async throws {
         // One `setsid` child of the command's shell, and one orphaned by a subshell that exited (adopted by

@@ -16,9 +16,18 @@ package final class Console: Sendable {
 
     private let destination: Destination
     private let captured = Locked<(output: String, error: String)>(("", ""))
-    /// Guards what became of standard output: the `errno` of the first write to it that failed, if
-    /// any, and whom to tell when that failure is a closed pipe (EPIPE).
-    private let outputState = Locked<(failure: Int32?, onClose: (@Sendable () -> Void)?)>((nil, nil))
+    /// What became of standard output. A struct, not a tuple: a closure in a tuple behind the generic
+    /// lock was wrapped in two more reabstraction thunks at every access (every write), until calling
+    /// it overflowed the stack after some thousands of lines.
+    private struct OutputState {
+        /// The `errno` of the first write to standard output that failed, if any.
+        var failure: Int32?
+        /// Whom to tell when that failure is a closed pipe (EPIPE).
+        var onClose: (@Sendable () -> Void)?
+    }
+
+    /// Guards what became of standard output.
+    private let outputState = Locked(OutputState())
     /// Whether output may use ANSI colours: standard output is a terminal and `NO_COLOR` is unset.
     package let usesColor: Bool
     /// The width of the terminal in columns, for scaling the timeline's bars.

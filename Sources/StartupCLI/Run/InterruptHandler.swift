@@ -24,8 +24,18 @@ final class InterruptHandler {
     private static let interrupts = [SIGINT, SIGTERM, SIGHUP]
     /// The process's interrupts, forwarded from the first handler on: those not ignored when `startup` started.
     private static let pipe = SignalPipe(forwarding: interrupts)
-    /// What an interrupt does now, whether one arrived while nothing was routed, and how many came.
-    private let route = Locked<(action: (@Sendable () -> Void)?, pending: Bool, count: Int)>((nil, false, 0))
+    /// Where interrupts go (a struct, not a tuple: see `Console`'s output state).
+    private struct Route: Sendable {
+        /// What an interrupt does now.
+        var action: (@Sendable () -> Void)?
+        /// Whether one arrived while nothing was routed.
+        var pending = false
+        /// How many came, a closed standard output counting as one.
+        var count = 0
+    }
+
+    /// Guards where interrupts go.
+    private let route = Locked(Route())
 
     /// Starts handling; interrupts do nothing until routed (but are remembered).
     init() {
@@ -45,7 +55,7 @@ final class InterruptHandler {
     /// Counts `count` signals (0: a closed standard output, which acts only as a first interrupt)
     /// and acts on them: the routed action, and from the second signal on, SIGKILL at once.
     private static func interrupt(
-        _ route: Locked<(action: (@Sendable () -> Void)?, pending: Bool, count: Int)>, count: Int
+        _ route: Locked<Route>, count: Int
     ) {
         let (action, total) = route.withLock { route -> ((@Sendable () -> Void)?, Int) in
             if count == 0 && route.count > 0 { return (nil, route.count) }
@@ -66,6 +76,11 @@ final class InterruptHandler {
             return route.pending
         }
         if missed { action() }
+    }
+
+    /// Whether an interrupt, or a closed standard output, has come since the handler started.
+    var hasInterrupted: Bool {
+        route.withLock { $0.count > 0 }
     }
 
     /// Interrupts are remembered again, not acted on.

@@ -107,6 +107,9 @@ struct RunSession {
     /// Waits for SIGINT, SIGTERM or SIGHUP (the binary), the calling task's cancellation
     /// (in-process), or a service ending by itself.
     private func waitForEnd() async -> RunWatcher.SessionEnd {
+        // The start-up succeeded, so an interrupt that came during it found nothing left to cancel (it came as
+        // the start-up ended): it ends the session now rather than being lost.
+        if interrupts?.hasInterrupted == true { return .interrupted }
         interrupts?.route { [sessionEnd] in sessionEnd.resolve(.interrupted) }
         defer { interrupts?.unroute() }
         return await withTaskCancellationHandler {
