@@ -9,7 +9,9 @@ import StartupKit
 /// Notices, on a thread of its own, that the reader of standard output went away (a pipe or socket whose other end
 /// closed) while nothing is being written: a failed write tells the console as much, but a run that prints nothing
 /// more (a held `--keep-running`, a long quiet command) would otherwise never learn it and stay up with nobody
-/// reading. Only for a pipe or a socket: a terminal's hang-up comes as SIGHUP, and a file has no reader.
+/// reading. Only for a pipe or a socket: a terminal's hang-up comes as SIGHUP, and a file has no reader. A TCP peer
+/// that closes cleanly shows only at the next write (it reports no error or hang-up, and asking for its half-close
+/// would stop the run when it merely stops sending).
 final class OutputCloseWatcher: Sendable {
     /// The write end of the pipe that ends the watch, close-on-exec.
     private let stopEnd: Int32
