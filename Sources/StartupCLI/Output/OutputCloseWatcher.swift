@@ -23,11 +23,9 @@ final class OutputCloseWatcher: Sendable {
         guard fstat(descriptor, &info) == 0 else { return nil }
         let type = info.st_mode & mode_t(S_IFMT)
         guard type == mode_t(S_IFIFO) || type == mode_t(S_IFSOCK) else { return nil }
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { return nil }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        stopEnd = ends[1]
-        let stopRead = ends[0]
+        guard let ends = makeCloseOnExecPipe() else { return nil }
+        stopEnd = ends.write
+        let stopRead = ends.read
         DedicatedThread.run {
             if Self.readerLeaves(descriptor, unless: stopRead) { onClose() }
             _ = closeDescriptor(stopRead)

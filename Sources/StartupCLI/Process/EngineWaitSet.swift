@@ -26,14 +26,10 @@ struct EngineWaitSet: ~Copyable {
     /// no child could be run anyway. With `readingChildSignals` (SIGCHLD must then be blocked in every thread of
     /// the process, see ``ProcessEngine/ownEveryChild()``), it watches SIGCHLD rather than pidfds where it can.
     init(readingChildSignals: Bool) {
-        var ends: [Int32] = [-1, -1]
-        precondition(pipe(&ends) == 0, "startup: cannot create the process engine's wake pipe: \(errnoDescription(errno))")
-        for end in ends {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+        guard let ends = makeCloseOnExecPipe(nonBlockingRead: true, nonBlockingWrite: true) else {
+            preconditionFailure("startup: cannot create the process engine's wake pipe: \(errnoDescription(errno))")
         }
-        wakeRead = ends[0]
-        wakeWrite = ends[1]
+        (wakeRead, wakeWrite) = ends
         #if os(Linux)
             let epoll = SpawnExtensions.epollCreate1.map { $0(Self.closeOnExec) } ?? -1
             if epoll >= 0, !Self.control(epoll, Self.controlAdd, wakeRead, token: Self.wakeToken) {

@@ -40,14 +40,13 @@ final class SignalPipe: Sendable {
     /// per process: make one pipe, once, for a set of signals no other code handles. Stops the process if there are
     /// no descriptors left, as nothing could be run anyway.
     init(forwarding signals: [Int32]) {
-        var ends: [Int32] = [-1, -1]
-        precondition(pipe(&ends) == 0, "startup: cannot create the pipe for signals: \(errnoDescription(errno))")
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
-        writeEnd = ends[1]
-        let forwarded = signals.filter { startup_forward_signal($0, ends[1]) == 1 }
+        guard let ends = makeCloseOnExecPipe(nonBlockingWrite: true) else {
+            preconditionFailure("startup: cannot create the pipe for signals: \(errnoDescription(errno))")
+        }
+        writeEnd = ends.write
+        let forwarded = signals.filter { startup_forward_signal($0, ends.write) == 1 }
         self.signals = forwarded
-        let readEnd = ends[0]
+        let readEnd = ends.read
         DedicatedThread.run { [receiver] in
             Self.accept(forwarded)
             Self.deliver(from: readEnd, to: receiver)
