@@ -71,6 +71,22 @@ extension JSONChecking {
         return value
     }
 
+    /// A priority: `"low"`, `"normal"`, `"high"` or a whole number from -1,000,000 to 1,000,000.
+    package mutating func priority(_ member: JSONMember, path: @autoclosure () -> String) -> CommandPriority? {
+        switch member.value {
+        case .string("low"): return .low
+        case .string("normal"): return .normal
+        case .string("high"): return .high
+        case .number(let number):
+            if let value = number.integerValue, (-1_000_000...1_000_000).contains(value) { return CommandPriority(value) }
+        default: break
+        }
+        report(
+            member.valueLocation, path(),
+            "expected \"low\", \"normal\", \"high\" or a whole number from -1000000 to 1000000, found \(describe(member.value))")
+        return nil
+    }
+
     /// A command id: a string of 1 to 200 characters without spaces or control characters.
     package mutating func identifier(_ value: JSONValue, at location: JSONLocation, path: @autoclosure () -> String) -> CommandID? {
         guard case .string(let text) = value else {

@@ -19,6 +19,18 @@ protocol JSONMemberSink {
     mutating func object(_ key: StaticString, _ body: (inout Self) -> Void)
 }
 
+extension JSONMemberSink {
+    /// A priority member: `"low"`, `"normal"` or `"high"` for those three, else the number, as a
+    /// manifest writes it.
+    mutating func priority(_ key: StaticString, _ value: CommandPriority) {
+        if (-1...1).contains(value.value) {
+            string(key, value.description)
+        } else {
+            integer(key, value.value)
+        }
+    }
+}
+
 /// Keeps the members as values, for ``JSONOutput/object(_:)``.
 struct JSONObjectBuilder: JSONMemberSink {
     /// The members added so far, in order.

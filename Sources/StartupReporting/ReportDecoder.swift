@@ -44,6 +44,8 @@ struct ReportDecoder: JSONChecking {
         var dependencies: [CommandID]
         var budget: Duration?
         var isService: Bool
+        var ranOnBlockingPool: Bool
+        var effectivePriority: CommandPriority?
 
         /// From start to end; zero if it never started.
         var duration: Duration {
@@ -104,7 +106,7 @@ struct ReportDecoder: JSONChecking {
                 id: draft.id, status: statuses[position], startOffset: draft.startOffset, endOffset: draft.endOffset,
                 attempts: draft.attempts, isOptional: draft.isOptional, slack: draft.slack,
                 isOnCriticalPath: draft.isOnCriticalPath ?? onPath.contains(draft.id), dependencies: draft.dependencies,
-                isService: draft.isService)
+                isService: draft.isService, ranOnBlockingPool: draft.ranOnBlockingPool, effectivePriority: draft.effectivePriority)
         }
         var budgets: [CommandID: Duration] = [:]
         for draft in drafts { if let budget = draft.budget { budgets[draft.id] = budget } }
@@ -163,7 +165,9 @@ struct ReportDecoder: JSONChecking {
             timeout: present(members, "timeoutMs").flatMap { milliseconds($0, path: path + ".timeoutMs") },
             dependencies: dependencies ?? [],
             budget: present(members, "budgetMs").flatMap { milliseconds($0, path: path + ".budgetMs") },
-            isService: present(members, "service").flatMap { boolean($0, path: path + ".service") } ?? false)
+            isService: present(members, "service").flatMap { boolean($0, path: path + ".service") } ?? false,
+            ranOnBlockingPool: present(members, "blocking").flatMap { boolean($0, path: path + ".blocking") } ?? false,
+            effectivePriority: present(members, "effectivePriority").flatMap { priority($0, path: path + ".effectivePriority") })
         return problems.count == problemsBefore ? draft : nil
     }
 

@@ -21,6 +21,7 @@ extension ReportExport {
                 ("critical", .bool(command.isOnCriticalPath)),
             ]
             if let detail = command.status.detail { args.append(("detail", .string(detail))) }
+            if command.ranOnBlockingPool { args.append(("blocking", .bool(true))) }
             let category = command.isOnCriticalPath ? "critical" : command.isService ? "service" : "command"
             events.append(span(command.id.rawValue, category: category, from: start, to: end, lane: lane, args: args))
             if let stopEnd, stopEnd > end {

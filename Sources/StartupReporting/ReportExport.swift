@@ -85,6 +85,8 @@ public enum ReportExport {
         sink.bool("critical", command.isOnCriticalPath)
         sink.bool("service", command.isService)
         sink.milliseconds("readyMs", command.timeToReady)
+        if command.ranOnBlockingPool { sink.bool("blocking", true) }
+        if let priority = command.effectivePriority { sink.priority("effectivePriority", priority) }
         if let detail = command.status.detail { sink.string("detail", detail) }
         switch command.status {
         case .skipped(let reason):

@@ -26,15 +26,33 @@ import Testing
         #expect(plan.storage.readyKeys.map(\.remainingPath) == expected)
     }
 
-    @Test func keys_carryEachCommandsPriorityAndPosition() throws {
+    @Test func keys_carryEachCommandsEffectivePriorityAndPosition() throws {
         let plan = try plan([
             ("low", [], CommandOptions(priority: .low)),
             ("high", ["low"], CommandOptions(priority: .high)),
             ("custom", [], CommandOptions(priority: 7)),
+            ("alone", [], CommandOptions(priority: .low)),
         ])
         let keys = plan.storage.readyKeys
-        #expect(keys.map(\.priority) == [-1, 1, 7])
-        #expect(keys.map(\.position) == [0, 1, 2])
+        // "low" is raised by "high", which depends on it; "alone" keeps its own.
+        #expect(keys.map(\.priority) == [1, 1, 7, -1])
+        #expect(keys.map(\.position) == [0, 1, 2, 3])
+    }
+
+    @Test func effectivePriority_isTheHighestOfItsOwnAndEveryTransitiveDependents() throws {
+        // a -> b -> c (high); d -> c; e (low) -> f (normal); g (5) -> h (low).
+        let plan = try plan([
+            ("a", [], CommandOptions()),
+            ("b", ["a"], CommandOptions(priority: .low)),
+            ("c", ["b", "d"], CommandOptions(priority: .high)),
+            ("d", [], CommandOptions(priority: .low)),
+            ("e", [], CommandOptions(priority: .low)),
+            ("f", ["e"], CommandOptions()),
+            ("g", [], CommandOptions(priority: 5)),
+            ("h", ["g"], CommandOptions(priority: .low)),
+        ])
+        let effective = plan.ids.map { plan.effectivePriority(of: $0) }
+        #expect(effective == [.high, .high, .high, .high, .normal, .normal, 5, .low])
     }
 
     @Test func order_putsPriorityFirst_thenTheLongerRemainingPath_thenDeclarationOrder() {

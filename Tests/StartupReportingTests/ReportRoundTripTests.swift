@@ -12,15 +12,18 @@ import Testing
         var description: String { "exit status 3: \"quoted\"\nsecond line" }
     }
 
-    /// Every status, nanosecond offsets, retries, an optional failure and a skip whose root cause
-    /// is two steps up.
+    /// Every status, nanosecond offsets, retries, an optional failure, a skip whose root cause
+    /// is two steps up, a blocking command and raised priorities (a name and a number).
     private func handMadeReport() -> StartupReport {
         StartupReport(
             status: .failed,
             commands: [
                 CommandReport(
                     id: "config", status: .succeeded, startOffset: .nanoseconds(1_234), endOffset: .nanoseconds(40_000_017),
-                    attempts: 1, slack: .zero, isOnCriticalPath: true),
+                    attempts: 1, slack: .zero, isOnCriticalPath: true, effectivePriority: .high),
+                CommandReport(
+                    id: "keychain", status: .succeeded, startOffset: .nanoseconds(1_234), endOffset: .nanoseconds(9_000_000),
+                    attempts: 1, slack: .nanoseconds(31_000_017), ranOnBlockingPool: true, effectivePriority: 7),
                 CommandReport(
                     id: "database", status: .timedOut(after: .nanoseconds(120_000_001)), startOffset: .nanoseconds(40_000_017),
                     endOffset: .nanoseconds(400_000_999), attempts: 3, isOnCriticalPath: true, dependencies: ["config"]),

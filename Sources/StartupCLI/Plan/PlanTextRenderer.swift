@@ -31,11 +31,13 @@ struct PlanTextRenderer {
                 let dependencies = plan.dependencies(of: id)
                 let after = dependencies.isEmpty ? "" : "  after " + dependencies.map(\.rawValue).joined(separator: ", ")
                 let onDemand = plan.options(of: id).activation == .onDemand ? "  (on demand)" : ""
+                let effective = plan.effectivePriority(of: id)
+                let raised = effective != plan.options(of: id).priority ? "  priority \(effective) (from a dependent)" : ""
                 let probe =
                     services[id].flatMap { service in
                         service.ready.map { "  ready: " + $0.summary(timeout: service.readyTimeout(defaults: manifest.defaults)) }
                     } ?? ""
-                lines.append("  \(marker) \(id.rawValue.padded(to: idWidth))  \(estimate)\(slack)\(after)\(onDemand)\(probe)")
+                lines.append("  \(marker) \(id.rawValue.padded(to: idWidth))  \(estimate)\(slack)\(after)\(raised)\(onDemand)\(probe)")
             }
         }
         let milestones = manifest.commands.filter { $0.run == nil }.count

@@ -31,6 +31,15 @@ public struct StartupContext: Sendable {
         try output(of: Command.id, as: Command.Output.self)
     }
 
+    /// Returns the output of a blocking command this one depends on, directly or transitively.
+    ///
+    /// - Parameter command: The dependency's type.
+    /// - Throws: ``StartupContextError`` when the command is not a dependency or its output has
+    ///   another type.
+    public func output<Command: BlockingStartupCommand>(of command: Command.Type) throws -> Command.Output {
+        try output(of: Command.id, as: Command.Output.self)
+    }
+
     /// Returns the output of the command `id`, which must be a direct or transitive dependency.
     ///
     /// Reading any other command's output is an error, never a race: a dependency has always
@@ -60,5 +69,32 @@ public struct StartupContext: Sendable {
                 detail: "its output is \(found), not \(T.self)")
         }
         return typed
+    }
+}
+
+extension StartupContext {
+    /// Runs an attempt's async work between `tracer`'s two calls, in the caller's isolation (on
+    /// the main actor for a main-actor command).
+    func traced<T>(
+        by tracer: any StartupTracer, isolation: isolated (any Actor)? = #isolation, _ work: () async throws -> T
+    ) async throws -> T {
+        tracer.attemptWillStart(commandID, attempt: attempt)
+        var failure: (any Error)?
+        defer { tracer.attemptDidEnd(commandID, attempt: attempt, error: failure) }
+        do { return try await work() } catch {
+            failure = error
+            throw error
+        }
+    }
+
+    /// Runs an attempt's synchronous work between `tracer`'s two calls.
+    func traced<T>(by tracer: any StartupTracer, _ work: () throws -> T) throws -> T {
+        tracer.attemptWillStart(commandID, attempt: attempt)
+        var failure: (any Error)?
+        defer { tracer.attemptDidEnd(commandID, attempt: attempt, error: failure) }
+        do { return try work() } catch {
+            failure = error
+            throw error
+        }
     }
 }

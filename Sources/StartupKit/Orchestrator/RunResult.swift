@@ -46,7 +46,8 @@ struct RunResult: Sendable {
                 attempts: Int(record.attempts), isOptional: isOptional,
                 slack: .nanoseconds(sweep.latestStart(position) - sweep.earliestStart[position]),
                 isOnCriticalPath: isCritical[position], dependencies: commands[position].dependencies, isAbandoned: record.abandoned,
-                isService: commands[position].serve != nil)
+                isService: commands[position].serve != nil, ranOnBlockingPool: commands[position].isBlocking,
+                effectivePriority: plan.raisedPriority(at: position))
         }
         let status: StartupReport.Status =
             if stopReason == .cancelled { .cancelled } else if anyRequiredFailed { .failed } else { .succeeded }

@@ -58,6 +58,9 @@ final class RunScheduler: Sendable {
     private let observers: [any StartupObserver]
     private let recordsEvents: Bool
     private let cancellationGrace: Duration
+    /// The threads of the blocking commands; `nil` when the plan has none.
+    private let blockingPool: BlockingPool?
+    private let tracer: (any StartupTracer)?
     /// Who else reads the events (``StartupRun/events``).
     let subscribers = EventSubscribers()
 
@@ -72,12 +75,14 @@ final class RunScheduler: Sendable {
         self.observers = options.observers
         self.recordsEvents = recordsEvents
         cancellationGrace = options.cancellationGrace
+        blockingPool = plan.storage.hasBlocking ? BlockingPool(maxThreads: options.blockingThreads) : nil
+        tracer = options.tracer
         outputs = OutputStore(count: plan.count)
         machine = Locked(
             Machine(
                 plan: plan, maxConcurrency: options.maxConcurrency, failurePolicy: options.failurePolicy,
                 recordsEvents: recordsEvents, opensGates: opensGates, serviceEndPolicy: options.whenAServiceEnds,
-                eventBatchWindow: options.eventBatchWindow))
+                eventBatchWindow: options.eventBatchWindow, blockingThreads: options.blockingThreads))
     }
 
     // MARK: - The owner
@@ -103,7 +108,9 @@ final class RunScheduler: Sendable {
                     // Read to the end even when cancelled: a cancelled run still settles.
                     while let message = await owner.next() {
                         switch message {
-                        case .spawnWorker: workers.addTask { await self.work() }
+                        // At the task priority of a normal command: one of another priority
+                        // runs in a child task of its own (``runAttempt(_:resources:)``).
+                        case .spawnWorker: workers.addTask(priority: .medium) { await self.work() }
                         case .cancelWorkers: workers.cancelAll()
                         case .settled: makeReport()
                         case .finished: return
@@ -244,7 +251,8 @@ final class RunScheduler: Sendable {
     /// A worker's loop: runs its job inline, reports its end and takes the next, parking when
     /// nothing is ready, until the run needs it no more.
     private func work() async {
-        let resources = WorkerResources(plan: plan, outputs: outputs, cancellationGrace: cancellationGrace)
+        let resources = WorkerResources(
+            plan: plan, outputs: outputs, cancellationGrace: cancellationGrace, blockingPool: blockingPool, tracer: tracer)
         let hasServices = plan.storage.hasServices
         let arrival = clock.elapsed()
         var step = decide { $0.workerArrived(at: arrival) }
@@ -255,7 +263,7 @@ final class RunScheduler: Sendable {
                     step = await runService(job, serve: serve, resources: resources)
                     continue
                 }
-                let outcome = await AttemptRunner.run(job, resources: resources, clock: clock)
+                let outcome = await runAttempt(job, resources: resources)
                 let end = clock.elapsed()
                 step = decide { $0.attemptEnded(job, outcome: outcome, at: end) }
             case .park:
@@ -263,6 +271,20 @@ final class RunScheduler: Sendable {
             case .exit:
                 return
             }
+        }
+    }
+
+    /// Runs one attempt at the task priority of its command's effective priority: inline in the
+    /// worker (whose priority is a normal command's), or in a child task of that priority.
+    @inline(__always)
+    private func runAttempt(_ job: Job, resources: WorkerResources) async -> AttemptOutcome {
+        let priority = plan.storage.readyKeys[job.position].priority
+        guard priority != 0 else { return await AttemptRunner.run(job, resources: resources, clock: clock) }
+        return await withTaskGroup(of: AttemptOutcome.self) { group in
+            group.addTask(priority: priority > 0 ? .high : .utility) {
+                await AttemptRunner.run(job, resources: resources, clock: self.clock)
+            }
+            return await group.next()!
         }
     }
 

@@ -18,6 +18,11 @@
 /// it is *serving* until it ends. The run is over only when nothing serves. A service that ends
 /// by itself is reported, and, by the run's ``ServiceEndPolicy``, asks for the shutdown.
 ///
+/// Order: a free slot goes to the best ready command (``ReadyCandidate``): first the commands a
+/// task waits for and their unfinished ancestors (*urgent*), then by ``ReadyKey``. Blocking
+/// commands (``BlockingStartupCommand``) are queued apart and start only while the run's
+/// blocking pool has a thread for them, so the pool never queues what the order has not chosen.
+///
 /// Failures: a command that fails or times out after its retries has its transitive dependents
 /// skipped. Under fail-fast, the run stops (ready commands cancelled, attempts in flight
 /// cancelled, nothing more starts) as soon as it is known to fail: a required command failed or
@@ -43,6 +48,9 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
     private let readyKeys: [ReadyKey]
     private let graph: DependencyGraph
     private let slots: Int
+    /// The most blocking commands at once: the blocking pool's threads.
+    private let blockingThreads: Int
+    private let hasBlocking: Bool
     private let failFast: Bool
     private let hasOnDemand: Bool
     private let hasGates: Bool
@@ -73,7 +81,16 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
     /// Wanted commands that have not ended.
     private var unfinished = 0
     private var countdown: ReleaseCountdown
-    private var ready = PriorityHeap<ReadyKey>()
+    /// Ready async commands (and gates' neighbours: every command that is not blocking).
+    private var ready = PriorityHeap<ReadyCandidate>()
+    /// Ready blocking commands, which also need a thread of the blocking pool.
+    private var readyBlocking = PriorityHeap<ReadyCandidate>()
+    /// Attempts of blocking commands handed to workers and not yet ended.
+    private var blockingBusy = 0
+    /// How many pending waits make each command urgent, by position; empty until the first wait
+    /// that has to wait, from which on every ready command is marked `.ready` in its record, so a
+    /// stale copy in a queue is known.
+    private var urgency: [Int32] = []
     private var released: [Int] = []
     private var parked: [Worker] = []
     private var mailbox: EventMailbox<Listener>
@@ -99,12 +116,15 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
     ///   - eventBatchWindow: The least time between two wakes of the listener (``EventMailbox``).
     init(
         plan: StartupPlan, maxConcurrency: Int?, failurePolicy: FailurePolicy, recordsEvents: Bool, opensGates: Bool = false,
-        serviceEndPolicy: ServiceEndPolicy = .shutDown, eventBatchWindow: Duration = .zero
+        serviceEndPolicy: ServiceEndPolicy = .shutDown, eventBatchWindow: Duration = .zero,
+        blockingThreads: Int = StartupOrchestrator.Options.defaultBlockingThreads
     ) {
         commands = plan.storage.commands
         readyKeys = plan.storage.readyKeys
         graph = plan.storage.graph
         slots = maxConcurrency ?? .max
+        self.blockingThreads = blockingThreads
+        hasBlocking = plan.storage.hasBlocking
         failFast = failurePolicy == .failFast
         hasOnDemand = plan.storage.hasOnDemand
         hasGates = plan.storage.hasGates
@@ -181,6 +201,7 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
         let position = job.position
         records[position].end = now.clampedNanoseconds
         busy -= 1
+        if hasBlocking, commands[position].isBlocking { blockingBusy -= 1 }
         switch outcome {
         case .succeeded:
             succeed(position, at: now)
@@ -303,7 +324,9 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
             waits.discard(id)
         } else {
             switch waits.add(waiter, id: id, awaiting: positions, unfinished: unfinished) {
-            case nil: outcome = nil
+            case nil:
+                outcome = nil
+                waits.setBoosted(raiseUrgency(of: unfinished), for: id)
             case .cancelled?: outcome = .cancelled
             case .timedOut?: outcome = .timedOut(holdUps(of: positions, at: now))
             }
@@ -315,7 +338,8 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
     mutating func endWait(_ id: Int, as preemption: WaitBook<Waiter>.Preemption, at reading: Duration) -> Actions {
         let now = advance(to: reading)
         var actions = Actions()
-        if let (waiter, awaited) = waits.preempt(id, as: preemption) {
+        if let (waiter, awaited, boosted) = waits.preempt(id, as: preemption) {
+            lowerUrgency(of: boosted)
             switch preemption {
             case .cancelled: actions.resolve.append((waiter, .cancelled))
             case .timedOut: actions.resolve.append((waiter, .timedOut(holdUps(of: awaited, at: now))))
@@ -406,8 +430,8 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
     private mutating func nextStep(at now: Duration) -> WorkerStep {
         switch phase {
         case .running:
-            guard busy < slots, let key = ready.popMin() else { return .park }
-            return .run(start(Job(position: key.position, attempt: 1, delay: .zero), at: now))
+            guard busy < slots, let position = takeBest() else { return .park }
+            return .run(start(Job(position: position, attempt: 1, delay: .zero), at: now))
         case .stopping, .ended:
             return .exit
         case .notStarted:
@@ -417,6 +441,7 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
 
     private mutating func start(_ job: Job, at now: Duration) -> Job {
         busy += 1
+        if hasBlocking, commands[job.position].isBlocking { blockingBusy += 1 }
         records[job.position].attempts = Int32(clamping: job.attempt)
         records[job.position].progress = .running
         if job.attempt == 1 { records[job.position].start = now.clampedNanoseconds }
@@ -428,10 +453,11 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
     /// job to a parked one, or asks for a new one. Only one is on its way at a time; when it
     /// comes it does the same, so workers grow one by one while commands are ready.
     private mutating func wakeWorkerIfNeeded(at now: Duration, _ actions: inout Actions) {
-        guard case .running(wakePending: false) = phase, busy < slots, !ready.isEmpty else { return }
+        guard case .running(wakePending: false) = phase, busy < slots, hasStartable() else { return }
         phase = .running(wakePending: true)
-        if let worker = parked.popLast(), let key = ready.popMin() {
-            actions.resume.append((worker, .run(start(Job(position: key.position, attempt: 1, delay: .zero), at: now))))
+        if !parked.isEmpty, let position = takeBest() {
+            let worker = parked.removeLast()
+            actions.resume.append((worker, .run(start(Job(position: position, attempt: 1, delay: .zero), at: now))))
         } else {
             actions.spawnWorker = true
         }
@@ -487,10 +513,11 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
     /// started and waiting to be opened (ending at once if it was).
     private mutating func becomeReady(_ position: Int, at now: Duration) {
         guard hasGates, commands[position].isGate else {
-            // Marked only where a request could insert it twice: the mark touches the record's
-            // cache line once more per command, which a 100,000-command run measures.
-            if hasOnDemand { records[position].progress = .ready }
-            ready.insert(readyKeys[position])
+            // Marked only where a request could insert it twice, or a wait queue it again: the
+            // mark touches the record's cache line once more per command, which a
+            // 100,000-command run measures.
+            if marksReady { records[position].progress = .ready }
+            enqueue(position, urgent: !urgency.isEmpty && urgency[position] > 0)
             return
         }
         records[position].start = now.clampedNanoseconds
@@ -560,8 +587,8 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
     private mutating func stop(_ reason: StopReason, at now: Duration, _ actions: inout Actions) {
         guard case .running = phase else { return }
         phase = .stopping(reason)
-        while let key = ready.popMin() {
-            end(key.position, as: .cancelled, at: now)
+        while let queued = ready.popMin() ?? readyBlocking.popMin() {
+            if isQueued(queued.position) { end(queued.position, as: .cancelled, at: now) }
         }
         actions.resume += parked.map { ($0, .exit) }
         parked.removeAll()
@@ -576,7 +603,10 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
         unfinished -= 1
         if !waits.isEmpty {
             let outcome = status.isSuccess ? WaitOutcome.succeeded : .didNotSucceed(commands[position].id, status)
-            resolved += waits.commandEnded(position, succeeded: status.isSuccess).map { ($0, outcome) }
+            for (waiter, boosted) in waits.commandEnded(position, succeeded: status.isSuccess) {
+                lowerUrgency(of: boosted)
+                resolved.append((waiter, outcome))
+            }
         }
         guard mailbox.isEnabled else { return }
         let record = records[position]
@@ -635,6 +665,93 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
             }
         }
         return actions
+    }
+
+    // MARK: - The ready queues
+
+    /// Whether ready commands are marked `.ready` in their records.
+    private var marksReady: Bool { hasOnDemand || !urgency.isEmpty }
+
+    /// Whether the command at `position` is still waiting in a queue for a slot.
+    private func isQueued(_ position: Int) -> Bool {
+        !marksReady || records[position].progress == .ready
+    }
+
+    /// Queues a ready command: in the blocking queue if it blocks, and urgent too if a task waits
+    /// for it.
+    private mutating func enqueue(_ position: Int, urgent: Bool) {
+        insert(ReadyCandidate(key: readyKeys[position], isUrgent: false))
+        if urgent { insert(ReadyCandidate(key: readyKeys[position], isUrgent: true)) }
+    }
+
+    private mutating func insert(_ candidate: ReadyCandidate) {
+        if hasBlocking, commands[candidate.position].isBlocking {
+            readyBlocking.insert(candidate)
+        } else {
+            ready.insert(candidate)
+        }
+    }
+
+    /// Drops the copies at the top of `queue` that are no longer true: the command started, or,
+    /// for an urgent copy, no wait needs it any more (its plain copy is still queued).
+    private func dropStale(_ queue: inout PriorityHeap<ReadyCandidate>) {
+        guard !urgency.isEmpty else { return }
+        while let top = queue.min, !isQueued(top.position) || (top.isUrgent && urgency[top.position] == 0) {
+            _ = queue.popMin()
+        }
+    }
+
+    /// Whether a ready command could take a free slot now: an async one, or a blocking one while
+    /// the pool has a thread for it.
+    private mutating func hasStartable() -> Bool {
+        dropStale(&ready)
+        if !ready.isEmpty { return true }
+        guard hasBlocking, blockingBusy < blockingThreads else { return false }
+        dropStale(&readyBlocking)
+        return !readyBlocking.isEmpty
+    }
+
+    /// Takes the best ready command that can start now, out of its queue.
+    private mutating func takeBest() -> Int? {
+        dropStale(&ready)
+        guard hasBlocking, blockingBusy < blockingThreads else { return ready.popMin()?.position }
+        dropStale(&readyBlocking)
+        switch (ready.min, readyBlocking.min) {
+        case (let async?, let blocking?): return async < blocking ? ready.popMin()?.position : readyBlocking.popMin()?.position
+        case (nil, .some): return readyBlocking.popMin()?.position
+        case (.some, nil), (nil, nil): return ready.popMin()?.position
+        }
+    }
+
+    /// A task now waits for `awaited` (unfinished): they and their unfinished ancestors become
+    /// urgent, and those queued get an urgent copy. Returns the positions raised, for
+    /// ``lowerUrgency(of:)`` when the wait ends.
+    ///
+    /// - Complexity: O(the unfinished ancestors of `awaited` and their edges).
+    private mutating func raiseUrgency(of awaited: [Int]) -> [Int] {
+        if urgency.isEmpty {
+            urgency = Array(repeating: 0, count: commands.count)
+            // From now on ready commands are marked; those queued already are marked here.
+            for queued in ready.elements + readyBlocking.elements { records[queued.position].progress = .ready }
+        }
+        var raised: [Int] = []
+        var seen: Set<Int> = []
+        var stack = awaited
+        while let position = stack.popLast() {
+            guard records[position].progress != .done, seen.insert(position).inserted else { continue }
+            raised.append(position)
+            urgency[position] += 1
+            if urgency[position] == 1, records[position].progress == .ready {
+                insert(ReadyCandidate(key: readyKeys[position], isUrgent: true))
+            }
+            stack.append(contentsOf: graph.dependencies(of: position))
+        }
+        return raised
+    }
+
+    /// A wait ended: what it raised returns to its key's order (once no other wait needs it).
+    private mutating func lowerUrgency(of raised: [Int]) {
+        for position in raised { urgency[position] -= 1 }
     }
 
     /// What holds up each unfinished command of `awaited`, for a wait that timed out.

@@ -6,10 +6,24 @@
 /// print(report.criticalPath)
 /// ```
 public struct StartupOrchestrator: Sendable {
-    /// How a run behaves: slots, failure policy and observers.
+    /// How a run behaves: slots, failure policy, observers, the blocking pool and the tracer.
     public struct Options: Sendable {
-        /// The most commands running at once; `nil` for no limit (the graph's own width).
+        /// The most commands running at once, blocking ones included; `nil` for no limit (the
+        /// graph's own width).
         public var maxConcurrency: Int?
+        /// The most threads of the run's blocking pool, which runs the blocking commands
+        /// (``BlockingStartupCommand``): the most blocking commands at once. The pool starts
+        /// empty, grows only while blocking commands are ready and every thread is busy, and its
+        /// idle threads end. At least 1; ``defaultBlockingThreads`` by default.
+        public var blockingThreads: Int {
+            didSet { precondition(blockingThreads > 0, "blockingThreads must be at least 1") }
+        }
+        /// The default of ``blockingThreads``: enough for the SDK initialisers of a large app to
+        /// block at once, since they mostly wait (disk, keychain, locks) rather than compute.
+        public static let defaultBlockingThreads = 16
+        /// Called on the thread that runs each attempt, just before and just after it
+        /// (``StartupTracer``); `nil` for none.
+        public var tracer: (any StartupTracer)?
         /// Whether a required failure stops everything or only the failed command's dependents.
         public var failurePolicy: FailurePolicy
         /// Receive every event of the run, in order.
@@ -42,12 +56,18 @@ public struct StartupOrchestrator: Sendable {
         ///   - whenAServiceEnds: `.shutDown` (default) or `.keepRunning`.
         ///   - eventBatchWindow: How long events may wait to be delivered together; zero (default)
         ///     for at once, at most an hour.
+        ///   - blockingThreads: The most threads for blocking commands, at least 1.
+        ///   - tracer: Called around every attempt, on the thread that runs it.
         public init(
             maxConcurrency: Int? = nil, failurePolicy: FailurePolicy = .continueIndependent,
             observers: [any StartupObserver] = [], cancellationGrace: Duration = .milliseconds(100),
-            whenAServiceEnds: ServiceEndPolicy = .shutDown, eventBatchWindow: Duration = .zero
+            whenAServiceEnds: ServiceEndPolicy = .shutDown, eventBatchWindow: Duration = .zero,
+            blockingThreads: Int = defaultBlockingThreads, tracer: (any StartupTracer)? = nil
         ) {
             precondition(maxConcurrency.map { $0 > 0 } ?? true, "maxConcurrency must be at least 1")
+            precondition(blockingThreads > 0, "blockingThreads must be at least 1")
+            self.blockingThreads = blockingThreads
+            self.tracer = tracer
             precondition(cancellationGrace >= .zero, "cancellationGrace must not be negative")
             self.maxConcurrency = maxConcurrency
             self.failurePolicy = failurePolicy

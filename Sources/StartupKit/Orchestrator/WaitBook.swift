@@ -17,8 +17,8 @@ struct WaitBook<Waiter> {
         case reserved
         /// Timed out or cancelled before its waiter was added.
         case preempted(Preemption)
-        /// Waiting for `remaining` of `awaited`.
-        case waiting(Waiter, awaited: [Int], remaining: Int)
+        /// Waiting for `remaining` of `awaited`; `boosted` are the commands the wait made urgent.
+        case waiting(Waiter, awaited: [Int], remaining: Int, boosted: [Int])
     }
 
     /// Every wait not resolved yet, by id.
@@ -44,7 +44,7 @@ struct WaitBook<Waiter> {
         precondition(!unfinished.isEmpty, "a wait for nothing")
         switch entries[id] {
         case .reserved:
-            entries[id] = .waiting(waiter, awaited: awaited, remaining: unfinished.count)
+            entries[id] = .waiting(waiter, awaited: awaited, remaining: unfinished.count, boosted: [])
             for position in unfinished { byCommand[position, default: []].append(id) }
             return nil
         case .preempted(let preemption):
@@ -55,18 +55,26 @@ struct WaitBook<Waiter> {
         }
     }
 
-    /// A command ended. Returns the waits it resolves: those it was the last for (when it
-    /// succeeded), or every wait for it (when it did not).
-    mutating func commandEnded(_ position: Int, succeeded: Bool) -> [Waiter] {
+    /// Keeps the commands that waiting wait `id` made urgent, to be handed back when it ends.
+    mutating func setBoosted(_ boosted: [Int], for id: Int) {
+        guard case .waiting(let waiter, let awaited, let remaining, _) = entries[id] else {
+            preconditionFailure("boosting a wait that does not wait")
+        }
+        entries[id] = .waiting(waiter, awaited: awaited, remaining: remaining, boosted: boosted)
+    }
+
+    /// A command ended. Returns the waits it resolves, with the commands each made urgent: those
+    /// it was the last for (when it succeeded), or every wait for it (when it did not).
+    mutating func commandEnded(_ position: Int, succeeded: Bool) -> [(waiter: Waiter, boosted: [Int])] {
         guard let ids = byCommand.removeValue(forKey: position) else { return [] }
-        var resolved: [Waiter] = []
+        var resolved: [(waiter: Waiter, boosted: [Int])] = []
         for id in ids {
-            guard case .waiting(let waiter, let awaited, let remaining) = entries[id] else { continue }
+            guard case .waiting(let waiter, let awaited, let remaining, let boosted) = entries[id] else { continue }
             if !succeeded || remaining == 1 {
                 entries[id] = nil
-                resolved.append(waiter)
+                resolved.append((waiter, boosted))
             } else {
-                entries[id] = .waiting(waiter, awaited: awaited, remaining: remaining - 1)
+                entries[id] = .waiting(waiter, awaited: awaited, remaining: remaining - 1, boosted: boosted)
             }
         }
         return resolved
@@ -77,20 +85,21 @@ struct WaitBook<Waiter> {
         entries[id] = nil
     }
 
-    /// Ends wait `id` early. Returns its waiter and the commands it awaited if it was waiting;
-    /// `nil` if it was resolved already, or is not added yet (it then ends when added).
-    mutating func preempt(_ id: Int, as preemption: Preemption) -> (waiter: Waiter, awaited: [Int])? {
+    /// Ends wait `id` early. Returns its waiter, the commands it awaited and those it made
+    /// urgent if it was waiting; `nil` if it was resolved already, or is not added yet (it then
+    /// ends when added).
+    mutating func preempt(_ id: Int, as preemption: Preemption) -> (waiter: Waiter, awaited: [Int], boosted: [Int])? {
         switch entries[id] {
         case .reserved:
             entries[id] = .preempted(preemption)
             return nil
-        case .waiting(let waiter, let awaited, _):
+        case .waiting(let waiter, let awaited, _, let boosted):
             entries[id] = nil
             for position in awaited {
                 byCommand[position]?.removeAll { $0 == id }
                 if byCommand[position]?.isEmpty == true { byCommand[position] = nil }
             }
-            return (waiter, awaited)
+            return (waiter, awaited, boosted)
         case .preempted, nil:
             return nil
         }

@@ -1,5 +1,5 @@
-/// What the commands a worker runs need from their run: the plan, the outputs, and how long a
-/// timed-out attempt has to return after its cancellation.
+/// What the commands a worker runs need from their run: the plan, the outputs, how long a
+/// timed-out attempt has to return after its cancellation, the blocking pool and the tracer.
 ///
 /// Each worker has its own instance, so the contexts it creates retain an object no other worker
 /// touches; sharing one object between workers made its reference count a contended cache line.
@@ -10,10 +10,18 @@ final class WorkerResources: Sendable {
     let outputs: OutputStore
     /// How long a timed-out attempt has to return after its cancellation before it is abandoned.
     let cancellationGrace: Duration
+    /// The run's threads for blocking commands; `nil` when the plan has none.
+    let blockingPool: BlockingPool?
+    /// Called around every attempt, on the thread that runs it.
+    let tracer: (any StartupTracer)?
 
-    init(plan: StartupPlan, outputs: OutputStore, cancellationGrace: Duration) {
+    init(
+        plan: StartupPlan, outputs: OutputStore, cancellationGrace: Duration, blockingPool: BlockingPool?, tracer: (any StartupTracer)?
+    ) {
         self.plan = plan
         self.outputs = outputs
         self.cancellationGrace = cancellationGrace
+        self.blockingPool = blockingPool
+        self.tracer = tracer
     }
 }

@@ -14,6 +14,8 @@ final class PlanStorage: Sendable {
     let hasGates: Bool
     /// Whether any command is a service.
     let hasServices: Bool
+    /// Whether any command blocks its thread (and so a run needs a blocking pool).
+    let hasBlocking: Bool
 
     init(commands: [AnyStartupCommand], index: [CommandID: Int], graph: DependencyGraph) {
         self.commands = commands
@@ -24,7 +26,9 @@ final class PlanStorage: Sendable {
         var hasOnDemand = false
         var hasGates = false
         var hasServices = false
+        var hasBlocking = false
         for command in commands {
+            hasBlocking = hasBlocking || command.isBlocking
             hasOnDemand = hasOnDemand || command.options.activation == .onDemand
             hasGates = hasGates || command.isGate
             hasServices = hasServices || command.serve != nil
@@ -32,5 +36,6 @@ final class PlanStorage: Sendable {
         self.hasOnDemand = hasOnDemand
         self.hasGates = hasGates
         self.hasServices = hasServices
+        self.hasBlocking = hasBlocking
     }
 }

@@ -16,6 +16,9 @@ struct PriorityHeap<Element: Comparable> {
     /// The smallest element, without removing it.
     var min: Element? { storage.first }
 
+    /// Every element, in no useful order.
+    var elements: [Element] { storage }
+
     /// Adds an element.
     ///
     /// - Complexity: O(log *n*).

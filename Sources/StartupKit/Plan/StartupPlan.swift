@@ -57,6 +57,21 @@ public struct StartupPlan: Sendable {
         storage.commands[position(of: id)].options
     }
 
+    /// The priority a command is started with: the highest of its own and that of every command
+    /// that depends on it, directly or not. Marking the first screen `.high` raises its whole
+    /// chain, so nobody has to find and mark the chain by hand.
+    ///
+    /// - Precondition: The plan contains `id`.
+    public func effectivePriority(of id: CommandID) -> CommandPriority {
+        storage.readyKeys[position(of: id)].effectivePriority
+    }
+
+    /// The effective priority at `position` where it is above the command's own, else `nil`.
+    func raisedPriority(at position: Int) -> CommandPriority? {
+        let effective = storage.readyKeys[position].effectivePriority
+        return effective == storage.commands[position].options.priority ? nil : effective
+    }
+
     /// The estimate of every command that has one.
     public var estimates: [CommandID: Duration] {
         var estimates: [CommandID: Duration] = [:]

@@ -28,7 +28,15 @@ public struct StartupPlanBuilder: Sendable {
         commands.append(
             AnyStartupCommand(
                 id: Command.id, dependencies: command.dependencies, options: command.options,
-                execute: { context in try await command.execute(context) }))
+                onMainActor: { context in try await command.execute(context) }))
+    }
+
+    /// Adds a command whose work blocks its thread: it runs on the run's blocking pool, never on
+    /// Swift's cooperative pool.
+    public mutating func add<Command: BlockingStartupCommand>(_ command: Command) {
+        commands.append(
+            AnyStartupCommand(
+                id: Command.id, dependencies: command.dependencies, options: command.options, blocking: command.execute))
     }
 
     /// Adds a command given as a closure.
@@ -60,10 +68,29 @@ public struct StartupPlanBuilder: Sendable {
         options: CommandOptions = CommandOptions(),
         execute: @escaping @MainActor @Sendable (StartupContext) async throws -> Output
     ) {
-        commands.append(
-            AnyStartupCommand(
-                id: id, dependencies: dependencies, options: options,
-                execute: { context in try await execute(context) }))
+        commands.append(AnyStartupCommand(id: id, dependencies: dependencies, options: options, onMainActor: execute))
+    }
+
+    /// Adds a command given as a synchronous closure that may block its thread (an SDK's
+    /// `configure()`, a keychain read): it runs on the run's blocking pool
+    /// (``StartupOrchestrator/Options/blockingThreads``), never on Swift's cooperative pool.
+    ///
+    /// ```swift
+    /// builder.addBlocking("crash-reporting") { _ in CrashReporter.start() }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - id: The command's identifier.
+    ///   - dependencies: The commands that must succeed first.
+    ///   - options: Priority, optionality, timeout, retries and estimate.
+    ///   - execute: The work, run on a pool thread; its result is the output dependents can read.
+    public mutating func addBlocking<Output: Sendable>(
+        _ id: CommandID,
+        dependsOn dependencies: [CommandID] = [],
+        options: CommandOptions = CommandOptions(),
+        execute: @escaping @Sendable (StartupContext) throws -> Output
+    ) {
+        commands.append(AnyStartupCommand(id: id, dependencies: dependencies, options: options, blocking: execute))
     }
 
     /// Adds a service: it is ready, for its dependents, when it calls its ``ReadySignal``, and

@@ -24,13 +24,20 @@ public struct CommandReport: Sendable, Hashable {
     /// Whether the command is a service (``StartupService``): its end is when it signalled ready,
     /// and it kept running after.
     public let isService: Bool
+    /// Whether it is a blocking command (``BlockingStartupCommand``), run on the run's blocking
+    /// pool rather than on Swift's cooperative pool.
+    public let ranOnBlockingPool: Bool
+    /// Its effective priority, where it is above its own: the highest priority of the commands
+    /// that depend on it, directly or not. `nil` where it is its own.
+    public let effectivePriority: CommandPriority?
 
     /// Creates a command's report, as the orchestrator does at the end of a run, or as a reader
     /// of a saved report does. A command that never started has neither offset.
     public init(
         id: CommandID, status: CommandStatus, startOffset: Duration? = nil, endOffset: Duration? = nil,
         attempts: Int = 0, isOptional: Bool = false, slack: Duration = .zero, isOnCriticalPath: Bool = false,
-        dependencies: [CommandID] = [], isAbandoned: Bool = false, isService: Bool = false
+        dependencies: [CommandID] = [], isAbandoned: Bool = false, isService: Bool = false, ranOnBlockingPool: Bool = false,
+        effectivePriority: CommandPriority? = nil
     ) {
         self.id = id
         self.status = status
@@ -43,6 +50,8 @@ public struct CommandReport: Sendable, Hashable {
         self.dependencies = dependencies
         self.isAbandoned = isAbandoned
         self.isService = isService
+        self.ranOnBlockingPool = ranOnBlockingPool
+        self.effectivePriority = effectivePriority
     }
 
     /// A service's time to ready, from the start of its first attempt; `nil` for a command, or a

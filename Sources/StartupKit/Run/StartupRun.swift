@@ -67,6 +67,13 @@ public final class StartupRun: Sendable {
         try await wait(for: [Command.id], timeout: timeout)
     }
 
+    /// Waits until the blocking command `command` has succeeded, starting it if it is on demand.
+    ///
+    /// - Throws: As ``wait(for:timeout:)-([CommandID],_)``.
+    public func wait<Command: BlockingStartupCommand>(for command: Command.Type, timeout: Duration? = nil) async throws {
+        try await wait(for: [Command.id], timeout: timeout)
+    }
+
     /// The output of `command`, once it has succeeded; starts it first if it is on demand.
     ///
     /// - Throws: ``StartupWaitError`` if it did not succeed; `CancellationError` when the waiting
@@ -80,6 +87,14 @@ public final class StartupRun: Sendable {
     ///
     /// - Throws: As ``output(of:)-9nagl``.
     public func output<Command: MainActorStartupCommand>(of command: Command.Type) async throws -> Command.Output {
+        try await output(of: Command.id, as: Command.Output.self)
+    }
+
+    /// The output of the blocking command `command`, once it has succeeded; starts it first if
+    /// it is on demand.
+    ///
+    /// - Throws: As ``output(of:)-9nagl``.
+    public func output<Command: BlockingStartupCommand>(of command: Command.Type) async throws -> Command.Output {
         try await output(of: Command.id, as: Command.Output.self)
     }
 

@@ -9,6 +9,8 @@ import StartupKit
 /// binding.bind(FirstScreen())                     // a MainActorStartupCommand
 /// binding.bind("warm-cache") { context in try await cache.warm() }
 /// binding.bindOnMainActor("theme") { context in ThemeManager.apply() }
+/// binding.bind(Analytics())                       // a BlockingStartupCommand: on the blocking pool
+/// binding.bindBlocking("keychain") { context in try Keychain.load() }
 /// binding.bind(DatabaseService())                 // a StartupService: ready, then serving
 /// binding.bindGate("first-frame")                 // a milestone the app opens with run.open
 /// let plan = try manifest.makePlan(binding)
@@ -45,6 +47,24 @@ public struct ManifestBinding: Sendable {
             builder.addOnMainActor(Command.id, dependsOn: dependencies, options: options) { context in
                 try await command.execute(context)
             }
+        }
+    }
+
+    /// Binds a blocking command type to the manifest command with its id: it runs on the run's
+    /// blocking pool. Its dependencies and options come from the manifest; its own are ignored.
+    public mutating func bind<Command: BlockingStartupCommand>(_ command: Command) {
+        bindings[Command.id] = .implementation { builder, dependencies, options in
+            builder.addBlocking(Command.id, dependsOn: dependencies, options: options, execute: command.execute)
+        }
+    }
+
+    /// Binds a synchronous closure that may block its thread to the manifest command `id`: it
+    /// runs on the run's blocking pool.
+    public mutating func bindBlocking<Output: Sendable>(
+        _ id: CommandID, execute: @escaping @Sendable (StartupContext) throws -> Output
+    ) {
+        bindings[id] = .implementation { builder, dependencies, options in
+            builder.addBlocking(id, dependsOn: dependencies, options: options, execute: execute)
         }
     }
 

@@ -56,21 +56,6 @@ extension ManifestDecoder {
         return value
     }
 
-    mutating func priority(_ member: JSONMember, path: @autoclosure () -> String) -> CommandPriority? {
-        switch member.value {
-        case .string("low"): return .low
-        case .string("normal"): return .normal
-        case .string("high"): return .high
-        case .number(let number):
-            if let value = number.integerValue, (-1_000_000...1_000_000).contains(value) { return CommandPriority(value) }
-        default: break
-        }
-        report(
-            member.valueLocation, path(),
-            "expected \"low\", \"normal\", \"high\" or a whole number from -1000000 to 1000000, found \(describe(member.value))")
-        return nil
-    }
-
     /// A `run` or `stop` line: a string with something in it; `ifEmpty` says what to do instead.
     mutating func shellLine(_ member: JSONMember, path: @autoclosure () -> String, ifEmpty: String) -> String? {
         guard let line = string(member, path: path()) else { return nil }

@@ -3,9 +3,11 @@ import StartupKit
 /// Machine-readable forms of a plan: JSON, a Graphviz digraph and a Mermaid flowchart.
 public enum PlanExport {
     /// The plan as JSON: `{"commands": [{"id", "dependencies", "estimateMs", "level",
-    /// "earliestStartMs", "latestStartMs", "slackMs", "onDemand"}], "criticalPath", "criticalPathMs",
-    /// "predictedWallMs", "jobs", "warnings"}`, times from the estimates, `jobs` `null` for no
-    /// limit, `warnings` the sentences of ``StartupPlan/warnings``.
+    /// "earliestStartMs", "latestStartMs", "slackMs", "onDemand", "effectivePriority"}],
+    /// "criticalPath", "criticalPathMs", "predictedWallMs", "jobs", "warnings"}`, times from the
+    /// estimates, `effectivePriority` only where a dependent raises it above the command's own
+    /// (``StartupPlan/effectivePriority(of:)``), `jobs` `null` for no limit, `warnings` the
+    /// sentences of ``StartupPlan/warnings``.
     ///
     /// - Parameters:
     ///   - plan: The plan.
@@ -14,16 +16,18 @@ public enum PlanExport {
     public static func json(_ plan: StartupPlan, durations: [CommandID: Duration] = [:], jobs: Int?) -> JSONOutput {
         let timing = plan.timing(durations: durations)
         let commands: [JSONOutput] = timing.entries.map { entry in
-            .object([
-                ("id", .string(entry.id.rawValue)),
-                ("dependencies", .array(plan.dependencies(of: entry.id).map { .string($0.rawValue) })),
-                ("estimateMs", .milliseconds(entry.duration)),
-                ("level", .integer(plan.level(of: entry.id))),
-                ("earliestStartMs", .milliseconds(entry.earliestStart)),
-                ("latestStartMs", .milliseconds(entry.latestStart)),
-                ("slackMs", .milliseconds(entry.slack)),
-                ("onDemand", .bool(plan.options(of: entry.id).activation == .onDemand)),
-            ])
+            var members = JSONObjectBuilder()
+            members.string("id", entry.id.rawValue)
+            members.ids("dependencies", plan.dependencies(of: entry.id))
+            members.milliseconds("estimateMs", entry.duration)
+            members.integer("level", plan.level(of: entry.id))
+            members.milliseconds("earliestStartMs", entry.earliestStart)
+            members.milliseconds("latestStartMs", entry.latestStart)
+            members.milliseconds("slackMs", entry.slack)
+            members.bool("onDemand", plan.options(of: entry.id).activation == .onDemand)
+            let effective = plan.effectivePriority(of: entry.id)
+            if effective != plan.options(of: entry.id).priority { members.priority("effectivePriority", effective) }
+            return .object(members.members)
         }
         return .object([
             ("commands", .array(commands)),

@@ -32,12 +32,18 @@ import Testing
     @Test func timedOutWait_namesAGateNotOpened_andACommandWaitingForASlot() async throws {
         let clock = ManualClock()
         let release = Gate()
+        let busyStarted = Gate()
         var builder = StartupPlanBuilder()
-        builder.add("busy") { _ in await release.wait() }
+        builder.add("busy") { _ in
+            busyStarted.open()
+            await release.wait()
+        }
         builder.add("queued") { _ in }
         builder.addGate("first-frame")
         builder.add("idle-work", dependsOn: ["first-frame"]) { _ in }
         let run = StartupOrchestrator(try builder.build(), options: .init(maxConcurrency: 1), clock: clock).start()
+        // The slot is taken before the wait, which would otherwise put "queued" first.
+        await busyStarted.wait()
 
         let waiting = Task { try await run.wait(for: ["queued", "idle-work"], timeout: .milliseconds(50)) }
         await clock.sleepers(atLeast: 1)
