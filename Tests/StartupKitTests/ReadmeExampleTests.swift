@@ -6,6 +6,7 @@ import Testing
 @Suite struct ReadmeExampleTests {
     struct AppConfig: Sendable {
         let databaseURL: String
+        var analyticsURL: String { "https://analytics.example" }
         static func load() async throws -> AppConfig { AppConfig(databaseURL: "postgres://db") }
     }
 
