@@ -76,7 +76,9 @@ final class BlockingPool: @unchecked Sendable {
     /// - Parameter qualityOfService: On Apple platforms, the thread's quality of service while
     ///   it runs `body`; ignored elsewhere.
     func perform<T: Sendable>(qualityOfService: CommandPriority, _ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<T, any Error>) in
+        // Checked: resumed from a thread of the pool's own, which the thread sanitizer follows
+        // through a checked continuation (with an unsafe one it reported the task's frame raced).
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             submit {
                 #if canImport(Darwin)
                     pthread_set_qos_class_self_np(Self.qualityOfService(for: qualityOfService), 0)
