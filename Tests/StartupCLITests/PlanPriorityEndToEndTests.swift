@@ -21,11 +21,11 @@ import Testing
 
         let text = try await StartupBinary.run(["plan"], in: folder.path)
         #expect(text.status == 0, "\(text.error)")
-        let raised = text.output.split(separator: "\n").filter { $0.contains("from a dependent") }
+        let raised = text.output.split(separator: "\n").filter { $0.contains("  priority ") }
         #expect(raised.count == 3)
-        #expect(raised.contains { $0.contains("configuration") && $0.hasSuffix("priority high (from a dependent)") })
-        #expect(raised.contains { $0.contains("database") && $0.hasSuffix("priority high (from a dependent)") })
-        #expect(raised.contains { $0.contains("index") && $0.hasSuffix("priority 9 (from a dependent)") })
+        #expect(raised.contains { $0.contains("configuration") && $0.hasSuffix("priority high from first-screen") })
+        #expect(raised.contains { $0.contains("database") && $0.hasSuffix("priority high from first-screen") })
+        #expect(raised.contains { $0.contains(" index ") && $0.hasSuffix("priority 9 from reindex") })
 
         let json = try await StartupBinary.run(["plan", "--format", "json"], in: folder.path)
         #expect(json.status == 0, "\(json.error)")

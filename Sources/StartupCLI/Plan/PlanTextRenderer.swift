@@ -31,8 +31,7 @@ struct PlanTextRenderer {
                 let dependencies = plan.dependencies(of: id)
                 let after = dependencies.isEmpty ? "" : "  after " + dependencies.map(\.rawValue).joined(separator: ", ")
                 let onDemand = plan.options(of: id).activation == .onDemand ? "  (on demand)" : ""
-                let effective = plan.effectivePriority(of: id)
-                let raised = effective != plan.options(of: id).priority ? "  priority \(effective) (from a dependent)" : ""
+                let raised = raisedPriority(of: id).map { "  priority \($0.priority) from \($0.source)" } ?? ""
                 let probe =
                     services[id].flatMap { service in
                         service.ready.map { "  ready: " + $0.summary(timeout: service.readyTimeout(defaults: manifest.defaults)) }
@@ -61,6 +60,21 @@ struct PlanTextRenderer {
             lines += warnings.map { "  \($0)" }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Where a dependent raises `id`'s priority: the effective priority and the nearest command
+    /// that declares it, found by following dependents of that same effective priority.
+    private func raisedPriority(of id: CommandID) -> (priority: CommandPriority, source: CommandID)? {
+        let effective = plan.effectivePriority(of: id)
+        guard effective != plan.options(of: id).priority else { return nil }
+        var current = id
+        while plan.options(of: current).priority != effective {
+            guard let next = plan.dependents(of: current).first(where: { plan.effectivePriority(of: $0) == effective }) else {
+                return nil
+            }
+            current = next
+        }
+        return (effective, current)
     }
 
     /// `Plan for commands.json: 20 commands in 7 waves`, or with targets
