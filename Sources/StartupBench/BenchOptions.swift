@@ -7,7 +7,7 @@
 /// The bench's command line: `StartupBench [--quick] [--repeat N] [--only a,b]`.
 struct BenchOptions: Sendable {
     /// The scenario keys, in the order they run.
-    static let scenarioKeys = ["overhead", "makespan", "limited", "plan", "cli", "wait", "ready"]
+    static let scenarioKeys = ["overhead", "makespan", "limited", "plan", "cli", "wait", "ready", "launch"]
 
     /// A smoke run: fewer repetitions and smaller graphs; figures are not comparable to full runs.
     var quick = false

@@ -1,0 +1,93 @@
+import StartupKit
+
+/// When a launch's first screen was up and when the whole launch ended, from its start.
+struct LaunchTimes: Sendable {
+    /// The first screen's work has ended.
+    var firstScreen: Duration
+    /// Every step has ended.
+    var end: Duration
+}
+
+/// The ways the bench launches a ``LaunchGraph``: StartupKit, and the peers an app would write
+/// instead. Each runs the same work and times itself from its own start.
+@MainActor
+enum LaunchContenders {
+    /// StartupKit: `start()`, then `wait(for:)` the first screen; the end is `report()`.
+    static func startupKit(_ graph: LaunchGraph, plan: StartupPlan) async -> LaunchTimes {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let run = StartupOrchestrator(plan, options: .init(maxConcurrency: graph.slots)).start()
+        do {
+            try await run.wait(for: [graph.steps[graph.firstScreen].id])
+        } catch {
+            preconditionFailure("the launch's first screen failed: \(error)")
+        }
+        let firstScreen = start.duration(to: clock.now)
+        _ = await run.report()
+        return LaunchTimes(firstScreen: firstScreen, end: start.duration(to: clock.now))
+    }
+
+    /// The seeds' flat AppDelegate: `commands.forEach { $0.execute() }` in declaration order.
+    static func flat(_ graph: LaunchGraph) async -> LaunchTimes {
+        await oneAfterAnother(graph, order: Array(graph.steps.indices))
+    }
+
+    /// The same list hand-ordered: the first screen's chain first, then the rest in declaration
+    /// order, one after another.
+    static func handOrdered(_ graph: LaunchGraph) async -> LaunchTimes {
+        let chain = graph.firstScreenChain
+        let rest = graph.steps.indices.filter { !chain.contains($0) }
+        return await oneAfterAnother(graph, order: chain + rest)
+    }
+
+    /// The lower bound: the first screen's own chain alone, one after another.
+    static func chainAlone(_ graph: LaunchGraph) async -> Duration {
+        await oneAfterAnother(graph, order: graph.firstScreenChain).firstScreen
+    }
+
+    /// A naive `TaskGroup`: a child task per step once its dependencies have ended, the blocking
+    /// calls made inside the child task (on the cooperative pool), no slot limit.
+    static func naiveTaskGroup(_ graph: LaunchGraph) async -> LaunchTimes {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var pending = graph.steps.map(\.dependencies.count)
+        var dependents = [[Int]](repeating: [], count: graph.steps.count)
+        for (position, step) in graph.steps.enumerated() {
+            for dependency in step.dependencies { dependents[dependency].append(position) }
+        }
+        var firstScreen = Duration.zero
+        await withTaskGroup(of: Int.self) { group in
+            for (position, step) in graph.steps.enumerated() where step.dependencies.isEmpty {
+                group.addTask {
+                    await LaunchGraph.perform(step.work)
+                    return position
+                }
+            }
+            while let finished = await group.next() {
+                if finished == graph.firstScreen { firstScreen = start.duration(to: clock.now) }
+                for dependent in dependents[finished] {
+                    pending[dependent] -= 1
+                    guard pending[dependent] == 0 else { continue }
+                    let work = graph.steps[dependent].work
+                    group.addTask {
+                        await LaunchGraph.perform(work)
+                        return dependent
+                    }
+                }
+            }
+        }
+        return LaunchTimes(firstScreen: firstScreen, end: start.duration(to: clock.now))
+    }
+
+    /// Runs the steps at `order` one after another on the main actor, blocking calls included.
+    private static func oneAfterAnother(_ graph: LaunchGraph, order: [Int]) async -> LaunchTimes {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var firstScreen = Duration.zero
+        for position in order {
+            await LaunchGraph.perform(graph.steps[position].work)
+            if position == graph.firstScreen { firstScreen = start.duration(to: clock.now) }
+        }
+        return LaunchTimes(firstScreen: firstScreen, end: start.duration(to: clock.now))
+    }
+}

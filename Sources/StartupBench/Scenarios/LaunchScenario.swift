@@ -1,0 +1,89 @@
+import StartupKit
+
+/// An app's launch: from `start()` to the first screen's `wait(for:)` returning, on launch graphs
+/// with blocking SDK initialisers, async loads, CPU work and a main-actor first screen marked
+/// `.high`, against the first screen's lower bound (its own chain alone) and the peers an app
+/// would write instead: the flat AppDelegate, the same list hand-ordered, a naive `TaskGroup`.
+struct LaunchScenario: Scenario {
+    let key = "launch"
+    let title = "8. Launch: start() to the first screen, against its own chain alone and the hand-written launches"
+
+    /// The medians measured on one graph, in milliseconds.
+    private struct Outcome {
+        let graph: LaunchGraph
+        let bound: Double
+        let startupKit: (firstScreen: Double, end: Double)
+        let flat: Double
+        let handOrdered: Double
+        let naive: (firstScreen: Double, end: Double)
+    }
+
+    func run(_ options: BenchOptions) async -> [Figure] {
+        let graphs = [LaunchGraph.blockingStorm(), LaunchGraph.slotsFour(), LaunchGraph.blockingBesideAsync()]
+        var outcomes: [Outcome] = []
+        for graph in graphs { outcomes.append(await measure(graph, options: options)) }
+
+        var figures: [Figure] = [
+            .number(
+                "launch-first-screen-vs-lower-bound", outcomes.map { $0.startupKit.firstScreen / $0.bound }.max() ?? 0,
+                target: .atMost(1.10))
+        ]
+        let unlimited = outcomes.filter { $0.graph.slots == nil }
+        figures.append(
+            .number("launch-end-vs-naive-taskgroup", unlimited.map { $0.startupKit.end / $0.naive.end }.max() ?? 0, target: .atMost(1.0)))
+        if let limited = outcomes.first(where: { $0.graph.slots != nil }), let slots = limited.graph.slots {
+            let bound = Double(max(limited.graph.criticalPathMilliseconds, limited.graph.totalMilliseconds / slots))
+            figures.append(.number("launch-slots-end-vs-lower-bound", limited.startupKit.end / bound, target: .atMost(1.05)))
+        }
+        for outcome in outcomes {
+            let name = outcome.graph.name
+            figures += [
+                .number("launch-first-screen-vs-lower-bound-\(name)", outcome.startupKit.firstScreen / outcome.bound),
+                .number("launch-flat-vs-lower-bound-\(name)", outcome.flat / outcome.bound),
+                .number("launch-hand-ordered-vs-lower-bound-\(name)", outcome.handOrdered / outcome.bound),
+                .number("launch-naive-taskgroup-vs-lower-bound-\(name)", outcome.naive.firstScreen / outcome.bound),
+            ]
+        }
+        return figures
+    }
+
+    /// Runs every contender on one graph in interleaved rounds, after one untimed round.
+    private func measure(_ graph: LaunchGraph, options: BenchOptions) async -> Outcome {
+        let slots = graph.slots.map { "maxConcurrency \($0)" } ?? "no slot limit"
+        Console.line(
+            "  \(graph.name): \(graph.steps.count) steps, \(slots); the first screen's chain is \(graph.chainMilliseconds) ms, "
+                + "the critical path \(graph.criticalPathMilliseconds) ms, all work \(graph.totalMilliseconds) ms")
+        let plan = graph.plan()
+        var bound = Samples()
+        var startupFirst = Samples()
+        var startupEnd = Samples()
+        var flat = Samples()
+        var handOrdered = Samples()
+        var naiveFirst = Samples()
+        var naiveEnd = Samples()
+        for round in 0...options.size(full: options.repetitions, quick: 2) {
+            let chain = await LaunchContenders.chainAlone(graph)
+            let kit = await LaunchContenders.startupKit(graph, plan: plan)
+            let flatTimes = await LaunchContenders.flat(graph)
+            let handTimes = await LaunchContenders.handOrdered(graph)
+            let naive = await LaunchContenders.naiveTaskGroup(graph)
+            guard round > 0 else { continue }  // The first round warms up.
+            bound.append(chain)
+            startupFirst.append(kit.firstScreen)
+            startupEnd.append(kit.end)
+            flat.append(flatTimes.firstScreen)
+            handOrdered.append(handTimes.firstScreen)
+            naiveFirst.append(naive.firstScreen)
+            naiveEnd.append(naive.end)
+        }
+        printSamples("lower bound (chain)", bound)
+        printSamples("StartupKit", startupFirst, extra: "; whole launch \(Format.fixed(startupEnd.median, 2)) ms")
+        printSamples("flat AppDelegate", flat)
+        printSamples("hand-ordered", handOrdered)
+        let naiveNote = graph.slots == nil ? "" : " (no slot limit)"
+        printSamples("naive TaskGroup", naiveFirst, extra: "; whole launch \(Format.fixed(naiveEnd.median, 2)) ms\(naiveNote)")
+        return Outcome(
+            graph: graph, bound: bound.median, startupKit: (startupFirst.median, startupEnd.median), flat: flat.median,
+            handOrdered: handOrdered.median, naive: (naiveFirst.median, naiveEnd.median))
+    }
+}
