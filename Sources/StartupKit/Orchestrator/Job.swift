@@ -6,6 +6,9 @@ struct Job: Sendable, Hashable {
     let attempt: Int
     /// How long to wait before the attempt (a retry's backoff).
     let delay: Duration
+    /// The command's effective priority value (``ReadyKey/priority``), carried so that the worker
+    /// need not read the plan's shared keys (a contended reference count) to learn it.
+    var priority = 0
 }
 
 /// What a worker does next.

@@ -278,7 +278,7 @@ final class RunScheduler: Sendable {
     /// worker (whose priority is a normal command's), or in a child task of that priority.
     @inline(__always)
     private func runAttempt(_ job: Job, resources: WorkerResources) async -> AttemptOutcome {
-        let priority = plan.storage.readyKeys[job.position].priority
+        let priority = job.priority
         guard priority != 0 else { return await AttemptRunner.run(job, resources: resources, clock: clock) }
         return await withTaskGroup(of: AttemptOutcome.self) { group in
             group.addTask(priority: priority > 0 ? .high : .utility) {

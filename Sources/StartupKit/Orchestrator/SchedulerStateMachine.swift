@@ -430,8 +430,8 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
     private mutating func nextStep(at now: Duration) -> WorkerStep {
         switch phase {
         case .running:
-            guard busy < slots, let position = takeBest() else { return .park }
-            return .run(start(Job(position: position, attempt: 1, delay: .zero), at: now))
+            guard busy < slots, let key = takeBest() else { return .park }
+            return .run(start(Job(position: key.position, attempt: 1, delay: .zero, priority: key.priority), at: now))
         case .stopping, .ended:
             return .exit
         case .notStarted:
@@ -455,9 +455,9 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
     private mutating func wakeWorkerIfNeeded(at now: Duration, _ actions: inout Actions) {
         guard case .running(wakePending: false) = phase, busy < slots, hasStartable() else { return }
         phase = .running(wakePending: true)
-        if !parked.isEmpty, let position = takeBest() {
+        if !parked.isEmpty, let key = takeBest() {
             let worker = parked.removeLast()
-            actions.resume.append((worker, .run(start(Job(position: position, attempt: 1, delay: .zero), at: now))))
+            actions.resume.append((worker, .run(start(Job(position: key.position, attempt: 1, delay: .zero, priority: key.priority), at: now))))
         } else {
             actions.spawnWorker = true
         }
@@ -555,7 +555,7 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
         if mailbox.isEnabled {
             mailbox.append(.commandRetrying(command.id, failedAttempt: job.attempt, outcome: outcome, delay: delay, at: now))
         }
-        return start(Job(position: job.position, attempt: job.attempt + 1, delay: delay), at: now)
+        return start(Job(position: job.position, attempt: job.attempt + 1, delay: delay, priority: job.priority), at: now)
     }
 
     private mutating func fail(_ position: Int, as status: CommandStatus, at now: Duration, _ actions: inout Actions) {
@@ -692,34 +692,43 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
         }
     }
 
-    /// Drops the copies at the top of `queue` that are no longer true: the command started, or,
-    /// for an urgent copy, no wait needs it any more (its plain copy is still queued).
-    private func dropStale(_ queue: inout PriorityHeap<ReadyCandidate>) {
+    /// Drops the copies at the top of the async (or the blocking) queue that are no longer true: the
+    /// command started, or, for an urgent copy, no wait needs it any more (its plain copy is still
+    /// queued). Mutating, on the queue in place: a method given the queue `inout` would copy the
+    /// whole machine to read it.
+    private mutating func dropStale(blocking: Bool) {
         guard !urgency.isEmpty else { return }
-        while let top = queue.min, !isQueued(top.position) || (top.isUrgent && urgency[top.position] == 0) {
-            _ = queue.popMin()
+        if blocking {
+            while let top = readyBlocking.min, isStale(top) { _ = readyBlocking.popMin() }
+        } else {
+            while let top = ready.min, isStale(top) { _ = ready.popMin() }
         }
+    }
+
+    /// Whether a queued copy is no longer true (see ``dropStale(blocking:)``).
+    private func isStale(_ candidate: ReadyCandidate) -> Bool {
+        !isQueued(candidate.position) || (candidate.isUrgent && urgency[candidate.position] == 0)
     }
 
     /// Whether a ready command could take a free slot now: an async one, or a blocking one while
     /// the pool has a thread for it.
     private mutating func hasStartable() -> Bool {
-        dropStale(&ready)
+        dropStale(blocking: false)
         if !ready.isEmpty { return true }
         guard hasBlocking, blockingBusy < blockingThreads else { return false }
-        dropStale(&readyBlocking)
+        dropStale(blocking: true)
         return !readyBlocking.isEmpty
     }
 
     /// Takes the best ready command that can start now, out of its queue.
-    private mutating func takeBest() -> Int? {
-        dropStale(&ready)
-        guard hasBlocking, blockingBusy < blockingThreads else { return ready.popMin()?.position }
-        dropStale(&readyBlocking)
+    private mutating func takeBest() -> ReadyKey? {
+        dropStale(blocking: false)
+        guard hasBlocking, blockingBusy < blockingThreads else { return ready.popMin()?.key }
+        dropStale(blocking: true)
         switch (ready.min, readyBlocking.min) {
-        case (let async?, let blocking?): return async < blocking ? ready.popMin()?.position : readyBlocking.popMin()?.position
-        case (nil, .some): return readyBlocking.popMin()?.position
-        case (.some, nil), (nil, nil): return ready.popMin()?.position
+        case (let async?, let blocking?): return async < blocking ? ready.popMin()?.key : readyBlocking.popMin()?.key
+        case (nil, .some): return readyBlocking.popMin()?.key
+        case (.some, nil), (nil, nil): return ready.popMin()?.key
         }
     }
 

@@ -3,20 +3,35 @@
 ///
 /// A command's effective priority is the highest of its own and that of every command that
 /// depends on it, directly or not: marking the first screen `.high` raises its whole chain.
+///
+/// 16 bytes, so that the scheduler's heap (which moves keys on every start and end) and a key
+/// with an urgency flag (``ReadyCandidate``) stay small: the priority is kept as 32 bits
+/// (saturated; the manifest allows ±1,000,000) and the position as 32 bits (a plan of 2^31
+/// commands would not fit in memory).
 struct ReadyKey: Comparable, Sendable {
-    /// The command's effective priority value.
-    let priority: Int
     /// The longest chain of estimates from the command to the end of the graph, in nanoseconds,
     /// plus one per command so that, without estimates, longer chains of commands still go first.
     let remainingPath: Int64
+    private let storedPriority: Int32
+    private let storedPosition: Int32
+
+    /// A key; `priority` is saturated to 32 bits.
+    init(priority: Int, remainingPath: Int64, position: Int) {
+        self.remainingPath = remainingPath
+        storedPriority = Int32(clamping: priority)
+        storedPosition = Int32(clamping: position)
+    }
+
+    /// The command's effective priority value.
+    var priority: Int { Int(storedPriority) }
     /// The command's declaration position.
-    let position: Int
+    var position: Int { Int(storedPosition) }
 
     /// `lhs` should start before `rhs`.
     static func < (lhs: ReadyKey, rhs: ReadyKey) -> Bool {
-        if lhs.priority != rhs.priority { return lhs.priority > rhs.priority }
+        if lhs.storedPriority != rhs.storedPriority { return lhs.storedPriority > rhs.storedPriority }
         if lhs.remainingPath != rhs.remainingPath { return lhs.remainingPath > rhs.remainingPath }
-        return lhs.position < rhs.position
+        return lhs.storedPosition < rhs.storedPosition
     }
 
     /// The command's effective priority.
