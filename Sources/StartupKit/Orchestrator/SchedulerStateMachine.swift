@@ -457,7 +457,8 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
         phase = .running(wakePending: true)
         if !parked.isEmpty, let key = takeBest() {
             let worker = parked.removeLast()
-            actions.resume.append((worker, .run(start(Job(position: key.position, attempt: 1, delay: .zero, priority: key.priority), at: now))))
+            actions.resume.append(
+                (worker, .run(start(Job(position: key.position, attempt: 1, delay: .zero, priority: key.priority), at: now))))
         } else {
             actions.spawnWorker = true
         }
