@@ -9,8 +9,8 @@
 
 let usage = """
     usage: startup-test-server [--port N] [--delay DURATION] [--ready-line TEXT] [--health-status N]
-                               [--exit-after DURATION] [--ignore-term] [--log-requests]
-                               [--ready-time-file PATH]
+                               [--exit-after DURATION] [--ignore-term] [--term-delay DURATION]
+                               [--term-log PATH] [--log-requests] [--ready-time-file PATH]
 
     Listens on 127.0.0.1 and answers plain HTTP: GET /health with 200 (or --health-status N), GET
     /exit?code=N with 200 and then exits with N, anything else with 404.
@@ -21,6 +21,10 @@ let usage = """
       --health-status N     the status GET /health answers (default 200)
       --exit-after DURATION exit with status 0 this long after listening
       --ignore-term         ignore SIGTERM (only SIGKILL stops it)
+      --term-delay DURATION on SIGTERM, exit with status 0 this long after the first one (a server
+                            that needs time to stop gently)
+      --term-log PATH       append "SIGTERM" to PATH for each SIGTERM received, and "exited" when it
+                            exits after one
       --log-requests        print each request's method, target and status, as "GET /health 200"
       --ready-time-file PATH write the wall-clock time taken right after listen() (CLOCK_REALTIME,
                             nanoseconds since 1970, one line) to PATH, for the bench
@@ -81,6 +85,8 @@ var healthStatus = 200
 var exitAfter: Int?
 var logsRequests = false
 var readyTimeFile: String?
+var termDelay: Int?
+var termLog: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let option = arguments.popFirst() {
     func value() -> String {
@@ -98,6 +104,8 @@ while let option = arguments.popFirst() {
         healthStatus = number
     case "--exit-after": exitAfter = milliseconds(value(), option: option)
     case "--ignore-term": signal(SIGTERM, SIG_IGN)
+    case "--term-delay": termDelay = milliseconds(value(), option: option)
+    case "--term-log": termLog = value()
     case "--log-requests": logsRequests = true
     case "--ready-time-file": readyTimeFile = value()
     case "--help", "-h":
@@ -107,6 +115,36 @@ while let option = arguments.popFirst() {
     }
 }
 signal(SIGPIPE, SIG_IGN)
+
+// MARK: - SIGTERM, handled in the poll loop
+
+/// The descriptor the SIGTERM handler writes a byte to: a fixed number, since a C handler captures nothing.
+let termWriteEnd: Int32 = 200
+/// The read end of that pipe, polled with the clients; -1 when SIGTERM keeps its default action.
+var termReadEnd: Int32 = -1
+if termDelay != nil || termLog != nil {
+    var ends: [Int32] = [0, 0]
+    guard pipe(&ends) == 0, dup2(ends[1], termWriteEnd) == termWriteEnd else { fail("cannot make the SIGTERM pipe") }
+    close(ends[1])
+    termReadEnd = ends[0]
+    for descriptor in [termReadEnd, termWriteEnd] {
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+    }
+    signal(SIGTERM) { _ in
+        var byte: UInt8 = 1
+        _ = write(200, &byte, 1)
+    }
+}
+
+/// Appends `line` to the --term-log file, if there is one.
+@MainActor func logTerm(_ line: String) {
+    guard let termLog else { return }
+    let descriptor = open(termLog, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { return }
+    emit(line + "\n", to: descriptor)
+    close(descriptor)
+}
 
 // MARK: - Listening
 
@@ -146,7 +184,9 @@ if port == 0 {
     emit("port \(UInt16(bigEndian: address.sin_port))\n")
 }
 if let readyLine { emit(readyLine + "\n") }
-let exitDeadline = exitAfter.map { monotonicMilliseconds() + $0 }
+var exitDeadline = exitAfter.map { monotonicMilliseconds() + $0 }
+/// Whether the deadline is a stop after SIGTERM (logged as "exited" when reached).
+var stoppingAfterTerm = false
 
 // MARK: - Serving
 
@@ -181,11 +221,24 @@ var requests: [Int32: [UInt8]] = [:]
 
 while true {
     var descriptors = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
+    if termReadEnd >= 0 { descriptors.append(pollfd(fd: termReadEnd, events: Int16(POLLIN), revents: 0)) }
     descriptors += requests.keys.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
     let timeout = exitDeadline.map { Int32(max(0, $0 - monotonicMilliseconds())) } ?? -1
     let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
-    if let exitDeadline, monotonicMilliseconds() >= exitDeadline { exit(0) }
+    if let exitDeadline, monotonicMilliseconds() >= exitDeadline {
+        if stoppingAfterTerm { logTerm("exited") }
+        exit(0)
+    }
     if ready <= 0 { continue }
+    if termReadEnd >= 0, let term = descriptors.first(where: { $0.fd == termReadEnd }), term.revents != 0 {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        let count = bytes.withUnsafeMutableBytes { read(termReadEnd, $0.baseAddress!, $0.count) }
+        for _ in 0..<max(count, 0) { logTerm("SIGTERM") }
+        if count > 0, !stoppingAfterTerm {
+            stoppingAfterTerm = true
+            exitDeadline = monotonicMilliseconds() + (termDelay ?? 0)
+        }
+    }
     if descriptors[0].revents != 0 {
         while true {
             let client = accept(listener, nil, nil)
@@ -194,7 +247,7 @@ while true {
             requests[client] = []
         }
     }
-    for entry in descriptors.dropFirst() where entry.revents != 0 {
+    for entry in descriptors.dropFirst() where entry.revents != 0 && entry.fd != termReadEnd {
         var chunk = [UInt8](repeating: 0, count: 4_096)
         let count = chunk.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress!, $0.count) }
         if count < 0 && (errno == EAGAIN || errno == EINTR) { continue }

@@ -147,7 +147,8 @@ import Testing
           --report <path>         Where to save the report, and the last one to learn from (default:
                                   .startup/last-run.json beside the manifest)
           --no-report             Neither save the report nor use the last one
-          --grace-period <time>   Between SIGTERM and SIGKILL on timeout or Ctrl-C (default: 2s)
+          --grace-period <time>   Between SIGTERM and SIGKILL for all of a stopped command's processes
+                                  (default: 2s)
           --keep-running          After the run, stay up until Ctrl-C or SIGTERM, then run the stop lines
           -h, --help              Show this help
 
@@ -156,7 +157,8 @@ import Testing
           probe (exec, tcp, http or log) succeeds. Its duration is its time to ready. While services run,
           their output is shown prefixed by their id, until Ctrl-C, SIGTERM, SIGHUP, or a service ending
           by itself (exit 1). Then everything stops in reverse dependency order: a service by its "stop"
-          line if it has one, else SIGTERM to its process group, SIGKILL after the grace period.
+          line if it has one, else SIGTERM to its process group and what left it; whatever of its
+          processes is still there when the grace period ends gets SIGKILL, and the stop says so.
 
         STOP LINES:
           A command's "stop" line undoes it. When the run shuts down after its start-up (Ctrl-C, a service

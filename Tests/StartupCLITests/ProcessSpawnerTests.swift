@@ -413,17 +413,34 @@ import Testing
         #expect(outcome.cancellation == .kill)
     }
 
-    /// After a cancelled leader exits, group members that ignored SIGTERM are killed.
+    /// The grace period is for the whole tree: after a cancelled leader exits, a group member that ignores SIGTERM
+    /// keeps the rest of the grace period, and is killed (and counted) when it ends, not when the leader exits.
     @Test(.timeLimit(.minutes(5)))
-    func grandchildIgnoringSIGTERMIsKilledWhenTheLeaderExits() async throws {
+    func grandchildIgnoringSIGTERMIsKilledWhenTheGraceEnds_notWhenTheLeaderExits() async throws {
         // The background subshell ignores SIGTERM; the leader does not, so it exits long before the grace period.
-        let (pids, outcome, _) = try await cancelOnceStarted(
+        let (pids, outcome, cancellationTook) = try await cancelOnceStarted(
             { pidFIFO in
                 "(trap '' TERM; exec sleep 100) & \(Support.publish("$$ $!", to: pidFIFO)) && sleep 100"
-            }, gracePeriod: .seconds(60))
+            }, gracePeriod: .milliseconds(300))
         try #require(pids.count == 2)
-        #expect(outcome.termination == .signaled(SIGTERM))
+        #expect(cancellationTook >= .milliseconds(300), "the member was given the whole grace period")
+        #expect(outcome.termination == .signaled(SIGTERM), "the leader's own end")
+        #expect(outcome.cancellation == .kill)
+        #expect(outcome.killedProcesses == 1)
+        #expect(await ProcessExitWaiter.waitUntilGone(pids[1]))
+    }
+
+    /// A member that ends by itself during the grace period, after the leader, ends the stop then: nothing is killed.
+    @Test(.timeLimit(.minutes(5)))
+    func grandchildThatEndsWithinTheGrace_endsTheStop_andNothingIsKilled() async throws {
+        let (pids, outcome, cancellationTook) = try await cancelOnceStarted(
+            { pidFIFO in
+                "(trap 'sleep 0.2; exit 0' TERM; sleep 100 & wait) & \(Support.publish("$$ $!", to: pidFIFO)) && sleep 100"
+            }, gracePeriod: .seconds(30))
+        try #require(pids.count == 2)
+        #expect(cancellationTook >= .milliseconds(200) && cancellationTook < .seconds(30))
         #expect(outcome.cancellation == .terminate)
+        #expect(outcome.killedProcesses == 0)
         #expect(await ProcessExitWaiter.waitUntilGone(pids[1]))
     }
 

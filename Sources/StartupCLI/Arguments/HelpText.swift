@@ -99,7 +99,8 @@ package enum HelpText {
           probe (exec, tcp, http or log) succeeds. Its duration is its time to ready. While services run,
           their output is shown prefixed by their id, until Ctrl-C, SIGTERM, SIGHUP, or a service ending
           by itself (exit 1). Then everything stops in reverse dependency order: a service by its "stop"
-          line if it has one, else SIGTERM to its process group, SIGKILL after the grace period.
+          line if it has one, else SIGTERM to its process group and what left it; whatever of its
+          processes is still there when the grace period ends gets SIGKILL, and the stop says so.
 
         STOP LINES:
           A command's "stop" line undoes it. When the run shuts down after its start-up (Ctrl-C, a service

@@ -26,12 +26,26 @@ struct RunningChild {
     var tree: ProcessTree
     /// The strongest signal sent because its task was cancelled.
     var signal: CancellationSignal? = nil
-    /// When SIGTERM turns into SIGKILL.
+    /// When SIGTERM turns into SIGKILL (or, left to a stop line, into SIGTERM).
     var killDeadline: ContinuousClock.Instant? = nil
+    /// How many of its processes got SIGKILL because the stop's grace period ended or a second interrupt came.
+    var killedProcesses = 0
 
     /// Signals the child's process group, or only the child when it is a foreground one (its group is `startup`'s).
     func signalGroup(_ signal: Int32) {
         _ = kill(isForeground ? pid : -pid, signal)
+    }
+
+    /// Signals the child's process group and the members of its tree outside that group: each process once.
+    func signalGroupAndTree(_ signal: Int32) {
+        signalGroup(signal)
+        tree.signal(signal, outsideGroup: isForeground ? nil : pid)
+    }
+
+    /// How many of its processes run in `processes` (a snapshot): the child itself (unreaped) and its tree's.
+    func runningCount(in processes: [ProcessTree.Entry]) -> Int {
+        let leader = processes.contains { $0.pid == pid && !$0.isZombie } ? 1 : 0
+        return leader + tree.running(in: processes).count
     }
 }
 
@@ -53,6 +67,12 @@ struct EngineLoop {
     private var earlyExits: Set<UInt64> = []
     /// The children running, by token.
     private var children: [UInt64: RunningChild] = [:]
+    /// Stopped children whose leader has exited while the rest of their tree still runs, by token.
+    private var lingering: [UInt64: LingeringStop] = [:]
+    /// When the lingering stops are next looked at: a look reads `/proc`.
+    private var nextLingeringCheck = ContinuousClock.now
+    /// How often a lingering stop looks for what is left of its tree.
+    private static let lingeringInterval = Duration.milliseconds(10)
     /// The token of each running child, by pid (tells adopted orphans from our own children).
     private var tokensByPid: [pid_t: UInt64] = [:]
     /// A second interrupt came: stops are SIGKILL at once.
@@ -94,6 +114,7 @@ struct EngineLoop {
             if batch.killsAtOnce && !killsAtOnce {
                 killsAtOnce = true
                 killStoppingChildren()
+                watchLingeringStops()
             }
             register(batch.launched)
             if unexplainedExit != nil { sweep() }  // the launch it waits for may be among those just taken in
@@ -119,8 +140,9 @@ struct EngineLoop {
             if wake.childSignalled || (reapsOrphans && !exits.isEmpty) { sweep() }
             keepHouse()
             escalateOverdueStops()
+            watchLingeringStops()
             if !batch.stopWatchers.isEmpty { stopEveryChild(for: batch.stopWatchers) }
-            if !stopWatchers.isEmpty && children.isEmpty && launching.isEmpty {
+            if !stopWatchers.isEmpty && children.isEmpty && launching.isEmpty && lingering.isEmpty {
                 for watcher in stopWatchers { watcher.done.resume() }
                 stopWatchers = []
             }
@@ -222,9 +244,8 @@ struct EngineLoop {
             child.tree.extend(from: processes, excluding: tokensByPid.keys)
             let atOnce = killsAtOnce || child.gracePeriod <= .zero
             if atOnce || child.signalsWhenStopped {
-                let signal = atOnce ? SIGKILL : SIGTERM
-                child.signalGroup(signal)
-                child.tree.signal(signal)
+                if atOnce { child.killedProcesses = child.runningCount(in: processes) }
+                child.signalGroupAndTree(atOnce ? SIGKILL : SIGTERM)
                 child.signal = atOnce ? .kill : .terminate
             } else {
                 child.signal = .leftToStopLine
@@ -239,20 +260,55 @@ struct EngineLoop {
     private mutating func stopEveryChild(for watchers: [StopWatcher]) {
         stopWatchers += watchers
         stop(Array(children.keys) + Array(launching.keys))
-        let remaining = children.count + launching.count
+        let remaining = children.count + launching.count + lingering.count
         guard remaining > 0 else { return }
         // A launch still underway is stopped when it arrives: its grace period does not count in the longest here.
         let now = clock.now
-        let longestGrace = children.values.compactMap { $0.killDeadline.map { now.duration(to: $0) } }.max() ?? .zero
+        let deadlines = children.values.compactMap(\.killDeadline) + lingering.values.map(\.deadline)
+        let longestGrace = deadlines.map { now.duration(to: $0) }.max() ?? .zero
         for watcher in watchers { watcher.onRemaining(remaining, max(.zero, longestGrace)) }
     }
 
-    /// SIGKILL for the children whose grace period is over.
+    /// For the children whose grace period is over: SIGKILL after a SIGTERM; SIGTERM, and a further grace period,
+    /// for one left to its stop line (half the period it was given, which counts the stop line's own).
     private mutating func escalateOverdueStops() {
         guard children.values.contains(where: { $0.killDeadline != nil }) else { return }
         let now = clock.now
         let overdue = children.filter { $0.value.killDeadline.map { $0 <= now } ?? false }.map(\.key)
-        if !overdue.isEmpty { killNow(overdue) }
+        guard !overdue.isEmpty else { return }
+        let afterStopLine = overdue.filter { children[$0]?.signal == .leftToStopLine }
+        if !afterStopLine.isEmpty {
+            let processes = ProcessTree.snapshot()
+            for token in afterStopLine {
+                guard var child = children[token] else { continue }
+                child.tree.extend(from: processes, excluding: tokensByPid.keys)
+                child.signalGroupAndTree(SIGTERM)
+                child.signal = .terminate
+                child.killDeadline = now + child.gracePeriod / 2
+                children[token] = child
+            }
+        }
+        let toKill = overdue.filter { !afterStopLine.contains($0) }
+        if !toKill.isEmpty { killNow(toKill) }
+    }
+
+    /// Looks at the lingering stops when due (or at once after a second interrupt): resumes those whose tree is
+    /// gone, signals those whose deadline has come.
+    private mutating func watchLingeringStops() {
+        guard !lingering.isEmpty else { return }
+        let now = clock.now
+        guard killsAtOnce || now >= nextLingeringCheck || lingering.values.contains(where: { $0.deadline <= now }) else { return }
+        nextLingeringCheck = now + Self.lingeringInterval
+        let processes = ProcessTree.snapshot()
+        for token in Array(lingering.keys) {
+            guard var stop = lingering[token] else { continue }
+            stop.tree.extend(from: processes, excluding: tokensByPid.keys)
+            if stop.step(processes: processes, now: now, killAtOnce: killsAtOnce) {
+                lingering[token] = nil
+            } else {
+                lingering[token] = stop
+            }
+        }
     }
 
     /// SIGKILL for every child in its grace period.
@@ -267,8 +323,8 @@ struct EngineLoop {
         for token in tokens {
             guard var child = children[token] else { continue }
             child.tree.extend(from: processes, excluding: tokensByPid.keys)
-            child.signalGroup(SIGKILL)
-            child.tree.signal(SIGKILL)
+            if child.signal != .kill { child.killedProcesses += child.runningCount(in: processes) }
+            child.signalGroupAndTree(SIGKILL)
             child.signal = .kill
             child.killDeadline = nil
             children[token] = child
@@ -293,10 +349,20 @@ struct EngineLoop {
             // exit was reported already, and an unknown token is ignored).
             if child.pidfd >= 0 { _ = closeDescriptor(child.pidfd) }
             if child.signal != nil {
+                child.tree.extend(from: processes, excluding: tokensByPid.keys)
+                // The grace period is for the whole tree: what is left of it may still be shutting down.
+                if error == 0, !killsAtOnce, child.signal != .kill, let deadline = child.killDeadline,
+                    !child.tree.running(in: processes).isEmpty
+                {
+                    let exit = waitForStatus(of: child)
+                    lingering[token] = LingeringStop(
+                        tree: child.tree, waiter: child.waiter, exit: exit, deadline: deadline, furtherGrace: child.gracePeriod / 2)
+                    if unexplainedExit?.pid == child.pid { unexplainedExit = nil }
+                    continue
+                }
                 // The group is ours to signal only while its leader is our unreaped zombie: after
                 // a failed wait (the leader was reaped elsewhere) its id may belong to another group.
                 if error == 0 { child.signalGroup(SIGKILL) }
-                child.tree.extend(from: processes, excluding: tokensByPid.keys)
                 child.tree.signal(SIGKILL)
             }
             child.tree.close()
@@ -313,7 +379,7 @@ struct EngineLoop {
             result = waitpid(child.pid, &status, 0)
         } while result == -1 && errno == EINTR
         if result == -1 { return lost(child, errno) }
-        return ChildExit(termination: Termination(waitStatus: status), cancellation: child.signal)
+        return ChildExit(termination: Termination(waitStatus: status), cancellation: child.signal, killedProcesses: child.killedProcesses)
     }
 
     /// The outcome when the child could not be waited for (e.g. someone else reaped it, or SIGCHLD is ignored).
@@ -389,7 +455,9 @@ struct EngineLoop {
     /// Milliseconds until the nearest end of a grace period or the next housekeeping (rounded up), or -1 for
     /// neither.
     private func sleepLimit() -> Int32 {
-        let deadlines = children.values.compactMap(\.killDeadline) + (needsHousekeeping ? [nextHousekeeping] : [])
+        let deadlines =
+            children.values.compactMap(\.killDeadline) + (needsHousekeeping ? [nextHousekeeping] : [])
+            + (lingering.isEmpty ? [] : [nextLingeringCheck])
         guard let deadline = deadlines.min() else { return -1 }
         let remaining = clock.now.duration(to: deadline)
         guard remaining > .zero else { return 0 }

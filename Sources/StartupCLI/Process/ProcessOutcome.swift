@@ -8,6 +8,9 @@ package struct ProcessOutcome: Sendable, Hashable {
     package var outputTruncated: Bool
     /// Set when cancellation made us signal the process group; `nil` when the process ended on its own.
     package var cancellation: CancellationSignal?
+    /// How many of its processes a stop had to kill (SIGKILL) because they were still there when the grace period
+    /// ended or a second interrupt came; 0 when every process ended by itself.
+    package var killedProcesses: Int
 
     /// `true` when we had to stop the process because the awaiting task was cancelled.
     package var wasTerminated: Bool { cancellation != nil }
@@ -17,11 +20,13 @@ package struct ProcessOutcome: Sendable, Hashable {
         termination: Termination,
         output: [UInt8] = [],
         outputTruncated: Bool = false,
-        cancellation: CancellationSignal? = nil
+        cancellation: CancellationSignal? = nil,
+        killedProcesses: Int = 0
     ) {
         self.termination = termination
         self.output = output
         self.outputTruncated = outputTruncated
         self.cancellation = cancellation
+        self.killedProcesses = killedProcesses
     }
 }

@@ -38,7 +38,7 @@ package enum ProcessSpawner {
             let exit = await engine.run(
                 spec, captureDescriptor: nil, gracePeriod: terminationGracePeriod, signalsWhenStopped: signalsWhenStopped,
                 directoryStrategy: directoryStrategy, exitStrategy: exitStrategy)
-            return ProcessOutcome(termination: exit.termination, cancellation: exit.cancellation)
+            return ProcessOutcome(termination: exit.termination, cancellation: exit.cancellation, killedProcesses: exit.killedProcesses)
         }
         let capture: CaptureFile
         do {
@@ -52,6 +52,6 @@ package enum ProcessSpawner {
         let tail = capture.readTail()
         return ProcessOutcome(
             termination: exit.termination, output: tail.bytes, outputTruncated: tail.truncated,
-            cancellation: exit.cancellation)
+            cancellation: exit.cancellation, killedProcesses: exit.killedProcesses)
     }
 }

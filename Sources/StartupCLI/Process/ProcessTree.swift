@@ -33,6 +33,8 @@ struct ProcessTree {
         let pidfd: Int32
         /// When it started (clock ticks after boot): with the pid, tells it apart from a process that reused the pid.
         let startTime: UInt64
+        /// Its process group when it was found: the leader's, or one it moved to (`setsid`, `setpgid`).
+        let group: pid_t
     }
 
     /// A tree with no members yet, for the leader started with `marker` (from `marker(forSpawn:of:)`) added to its
@@ -57,6 +59,8 @@ struct ProcessTree {
         let session: pid_t
         /// When the process started, in clock ticks after boot (field 22).
         let startTime: UInt64
+        /// Whether it has exited and waits to be reaped (a zombie): gone, for a stop.
+        var isZombie = false
     }
 
     /// Adds what belongs to the command in `processes` (a `snapshot()`); `excluded` are pids never to add (the
@@ -85,15 +89,24 @@ struct ProcessTree {
         #endif
     }
 
-    /// Sends `signal` to every member still alive (the caller signals the process group).
-    func signal(_ signal: Int32) {
-        for (pid, member) in members {
+    /// Sends `signal` to every member still alive; with `outsideGroup`, only to those found outside that process
+    /// group, which the caller signals itself: each process gets one signal.
+    func signal(_ signal: Int32, outsideGroup group: pid_t? = nil) {
+        for (pid, member) in members where member.group != group {
             if member.pidfd >= 0, let send = SpawnExtensions.pidfdSendSignal {
                 _ = send(member.pidfd, signal)
             } else if Self.startTime(of: pid) == member.startTime {
                 _ = kill(pid, signal)
             }
         }
+    }
+
+    /// The members still running in `processes` (a `snapshot()` taken after they were found): present with the
+    /// start time they were found with, and not a zombie.
+    func running(in processes: [Entry]) -> [pid_t] {
+        processes.filter { process in
+            !process.isZombie && members[process.pid].map { $0.startTime == process.startTime } ?? false
+        }.map(\.pid)
     }
 
     /// When `pid` started, or `nil` if it is gone.
@@ -139,7 +152,10 @@ struct ProcessTree {
             guard fields.count > 19, let parent = number(fields[1]), let group = number(fields[2]),
                 let session = number(fields[3]), let startTime = number(fields[19], as: UInt64.self)
             else { return nil }
-            return Entry(pid: pid, parent: parent, group: group, session: session, startTime: startTime)
+            let state = fields.first?.first
+            return Entry(
+                pid: pid, parent: parent, group: group, session: session, startTime: startTime,
+                isZombie: state == UInt8(ascii: "Z") || state == UInt8(ascii: "X"))
         }
 
         /// `process` as a member: with a pidfd that is known to refer to it (not to a process that took its pid since the
@@ -154,7 +170,7 @@ struct ProcessTree {
                 if pidfd >= 0 { _ = closeDescriptor(pidfd) }
                 return nil
             }
-            return Member(pidfd: pidfd, startTime: process.startTime)
+            return Member(pidfd: pidfd, startTime: process.startTime, group: process.group)
         }
 
         /// Whether the environment `pid` started with holds `marker`.

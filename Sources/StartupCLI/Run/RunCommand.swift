@@ -32,6 +32,7 @@ enum RunCommand {
             manifest = MeasuredEstimates(run: lastRun, manifest: manifest, source: reportPath).applied(to: manifest)
         }
         let outputs = CommandOutputs()
+        let stopEndings = StopEndings()
         let style = Style(enabled: console.usesColor)
         let idWidth = min(32, manifest.commands.map(\.id.rawValue.count).max() ?? 0)
         let serviceLines = ServiceLines(
@@ -40,7 +41,7 @@ enum RunCommand {
         let execution = ShellExecution(
             manifestDirectory: manifestDirectory, environment: environment, output: options.output,
             streamsToStandardError: options.format == .json, gracePeriod: options.gracePeriod, simulate: options.simulate, outputs: outputs,
-            serviceLines: serviceLines)
+            stopEndings: stopEndings, serviceLines: serviceLines)
         let plan = try ManifestLoading.plan(manifest, binding: execution.binding(for: manifest), console: console)
 
         var observers: [any StartupObserver] = []
@@ -102,7 +103,8 @@ enum RunCommand {
 
         let session = RunSession(
             run: run, report: report, stops: execution.stopModules(for: manifest), options: options,
-            console: console, style: style, outputs: outputs, interrupts: interrupts, sessionEnd: watcher.sessionEnd,
+            console: console, style: style, outputs: outputs, stopEndings: stopEndings, interrupts: interrupts,
+            sessionEnd: watcher.sessionEnd,
             environment: environment)
         let ending = await session.hold()
         if let code = ending.exitCode { exitCode = options.command != nil ? code : exitCode ?? code }
@@ -110,7 +112,9 @@ enum RunCommand {
         let savedJSON = await reportJSON
         if options.format == .json, let savedJSON {
             // The shutdown is not part of the saved report, which is the start-up's.
-            console.out(ending.shutdown.map { ShutdownJSON.adding($0, to: saved.json()).text(pretty: true) + "\n" } ?? savedJSON)
+            console.out(
+                ending.shutdown.map { ShutdownJSON.adding($0, endings: stopEndings, to: saved.json()).text(pretty: true) + "\n" }
+                    ?? savedJSON)
         }
         var written: [String] = []
         if options.trace {

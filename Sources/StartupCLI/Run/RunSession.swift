@@ -25,6 +25,8 @@ struct RunSession {
     let console: Console
     let style: Style
     let outputs: CommandOutputs
+    /// How each stopped service's processes ended.
+    let stopEndings: StopEndings
     let interrupts: InterruptHandler?
     let sessionEnd: OneShot<RunWatcher.SessionEnd>
     /// `startup`'s own environment, which the command after `--` gets.
@@ -125,7 +127,7 @@ struct RunSession {
         let stopping = Task { [run, stops] in await run.shutdown(modules: stops) }
         let stopped = await stopping.value
         if options.format == .text, !stopped.modules.isEmpty {
-            console.out(ShutdownRenderer(report: stopped, outputs: outputs, style: style).render())
+            console.out(ShutdownRenderer(report: stopped, outputs: outputs, endings: stopEndings, style: style).render())
         }
         return stopped
     }

@@ -16,6 +16,8 @@ struct ShellExecution: Sendable {
     let gracePeriod: Duration
     let simulate: Bool
     let outputs: CommandOutputs
+    /// How each stopped service's processes ended.
+    let stopEndings: StopEndings
     /// Where services' output lines go.
     let serviceLines: ServiceLines
     /// The first line of grouped output that lost its beginning: says where and why it was cut.
@@ -67,10 +69,11 @@ struct ShellExecution: Sendable {
         }
         let spec = specs.spec(for: command, line: line)
         let stop = command.stop.map { specs.spec(for: command, line: $0) }
-        binding.bindService(id) { [serviceLines, gracePeriod] _, ready in
+        binding.bindService(id) { [serviceLines, gracePeriod, stopEndings] _, ready in
             try await ServiceRunner.run(
                 spec, readiness: readiness, stop: stop, gracePeriod: gracePeriod,
-                onLine: { line in serviceLines.show(line, of: id) }, onReady: { ready() })
+                onLine: { line in serviceLines.show(line, of: id) }, onReady: { ready() },
+                onStopped: { ending in stopEndings.record(ending, for: id) })
         }
     }
 

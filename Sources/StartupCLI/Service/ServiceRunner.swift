@@ -27,6 +27,7 @@ package enum ServiceRunner {
     ///   - gracePeriod: How long a stop may take before SIGKILL.
     ///   - onLine: Called with each line of output, in order, on the reading thread.
     ///   - onReady: Called once, when the probe first succeeds.
+    ///   - onStopped: Called once the service has been stopped, with how its processes ended.
     /// - Throws: `CancellationError` once stopped as asked; `ServiceRunnerError` when the service ended by itself
     ///   (`exited with status 3 before it was ready`, `exited with status 0`), could not be started, or its stop
     ///   line failed; `StopCutShort` when a second interrupt killed its stop line or kept it from starting, or
@@ -34,7 +35,8 @@ package enum ServiceRunner {
     package static func run(
         _ spec: ProcessSpec, readiness: ManifestReadiness, stop: ProcessSpec?, gracePeriod: Duration,
         onLine: @escaping @Sendable (String) -> Void,
-        onReady: @escaping @Sendable () -> Void
+        onReady: @escaping @Sendable () -> Void,
+        onStopped: @escaping @Sendable (StopEndings.Ending) -> Void = { _ in }
     ) async throws {
         try Task.checkCancellation()
         let latch = ReadyLatch(onReady)
@@ -84,6 +86,7 @@ package enum ServiceRunner {
             return (outcome, noticeWasSent, stop)
         }
         await reader.finish()
+        if let ending = StopEndings.Ending(outcome, hasStopLine: stop != nil) { onStopped(ending) }
         if let stop, !stop.outcome.termination.isSuccess {
             if let cutShort = StopCutShort(stopLine: stop.outcome, noticeWasSent: stop.noticeWasSent) { throw cutShort }
             throw ServiceRunnerError(.stopFailed(stop.outcome.termination))

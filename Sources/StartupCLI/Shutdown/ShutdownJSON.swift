@@ -2,26 +2,28 @@ import StartupKit
 import StartupReporting
 
 /// The shutdown as `run --format json` adds it to the report: `{"status", "wallMs", "stops": [{"id", "status",
-/// "startMs", "durationMs", "error"}]}`, the stops in the order they began (those never begun last, `startMs` `null`).
+/// "startMs", "durationMs", "error", "ending", "killedProcesses"}]}`, the stops in the order they began (those never
+/// begun last, `startMs` `null`). A service's `ending` says how its processes ended (`exitedAfterSigterm`,
+/// `exitedAfterStopLine`, `killed`, with `killedProcesses`), `null` for other stops.
 /// A stop's `status` is `succeeded`, `failed`, `timedOut`, `cancelled`, or `cutShort` (a second interrupt killed its
 /// stop line, kept it from starting, or killed the service at once); `error` is the reason, or `null`.
 enum ShutdownJSON {
     /// The `shutdown` member's value for `report`.
-    static func json(_ report: ShutdownReport) -> JSONOutput {
+    static func json(_ report: ShutdownReport, endings: StopEndings) -> JSONOutput {
         .object([
             ("status", .string(report.failuresNotCutShort.isEmpty && report.status == .failed ? "cutShort" : report.status.rawValue)),
             ("wallMs", .milliseconds(report.wallTime)),
-            ("stops", .array(report.modules.map(stop))),
+            ("stops", .array(report.modules.map { stop($0, ending: endings.ending(of: $0.module)) })),
         ])
     }
 
     /// The report with the shutdown added as its `shutdown` member.
-    static func adding(_ report: ShutdownReport, to run: JSONOutput) -> JSONOutput {
+    static func adding(_ report: ShutdownReport, endings: StopEndings, to run: JSONOutput) -> JSONOutput {
         guard case .object(let members) = run else { return run }
-        return .object(members + [("shutdown", json(report))])
+        return .object(members + [("shutdown", json(report, endings: endings))])
     }
 
-    private static func stop(_ call: ModuleCallReport) -> JSONOutput {
+    private static func stop(_ call: ModuleCallReport, ending: StopEndings.Ending?) -> JSONOutput {
         let error: JSONOutput =
             switch call.status {
             case .failed(let error): .string(String(describing: error))
@@ -34,6 +36,13 @@ enum ShutdownJSON {
             ("startMs", call.startOffset.map(JSONOutput.milliseconds) ?? .null),
             ("durationMs", .milliseconds(call.duration)),
             ("error", error),
+            ("ending", ending.map { .string($0.name) } ?? .null),
+            (
+                "killedProcesses",
+                ending.map { ending in
+                    if case .killed(let count) = ending { .integer(count) } else { .integer(0) }
+                } ?? .null
+            ),
         ])
     }
 }

@@ -1,11 +1,13 @@
 import StartupKit
 import StartupManifest
 
-/// The text after the `stop` lines ran: one line per stop in the order they ended, its output
-/// when it failed, then the outcome.
+/// The text after the `stop` lines ran: one line per stop in the order they ended, with how a
+/// service's processes ended (a `!` where some had to be killed), its output when it failed, then
+/// the outcome.
 struct ShutdownRenderer {
     let report: ShutdownReport
     let outputs: CommandOutputs
+    let endings: StopEndings
     let style: Style
 
     func render() -> String {
@@ -14,13 +16,15 @@ struct ShutdownRenderer {
         var lines = ["", "Stopping in reverse dependency order:"]
         for call in stopped {
             let detail: String
+            let ending = endings.ending(of: call.module)
             switch call.status {
-            case .succeeded: detail = ""
+            case .succeeded: detail = ending.map { "  \($0.description)" } ?? ""
             case .failed(let error): detail = "  \(error)"
             case .timedOut(let limit): detail = "  timed out after \(DurationText.format(limit))"
             case .cancelled: detail = "  cancelled"
             }
-            let mark = call.status.isSuccess ? style.green("✓") : style.red("✗")
+            let mark =
+                !call.status.isSuccess ? style.red("✗") : ending?.isKilled == true ? style.yellow("!") : style.green("✓")
             lines.append(
                 "\(mark) \(call.module.rawValue.padded(to: width)) \(DurationText.format(call.duration).leftPadded(to: 7))\(detail)")
             if !call.status.isSuccess {
@@ -30,11 +34,13 @@ struct ShutdownRenderer {
         }
         let failed = report.failuresNotCutShort.count
         let cutShort = report.modules.count { $0.wasCutShort }
+        let killed = stopped.count { $0.status.isSuccess && endings.ending(of: $0.module)?.isKilled == true }
         let outcome =
             failed > 0 ? style.red("Stopping failed") : cutShort > 0 ? style.yellow("Stopping cut short") : style.green("Stopped")
         lines.append(
             "\(style.bold(outcome)) in \(DurationText.format(report.wallTime)): \(stopped.count - failed - cutShort) stopped"
-                + (failed > 0 ? ", \(failed) failed" : "") + (cutShort > 0 ? ", \(cutShort) cut short by a second interrupt" : ""))
+                + (killed > 0 ? " (\(killed) killed after the grace period)" : "") + (failed > 0 ? ", \(failed) failed" : "")
+                + (cutShort > 0 ? ", \(cutShort) cut short by a second interrupt" : ""))
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -14,6 +14,19 @@ enum TestServer {
         (StartupBinary.path as NSString).deletingLastPathComponent + "/startup-test-server"
     }
 
+    /// The test servers running now whose command line holds `marker` (Linux; empty elsewhere): what a test's
+    /// servers left behind.
+    static func processes(marked marker: String) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> Int32? in
+            guard let pid = Int32(entry), pid != getpid(),
+                let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline")
+            else { return nil }
+            let commandLine = String(decoding: data.map { $0 == 0 ? 32 : $0 }, as: UTF8.self)
+            return commandLine.contains(marker) && commandLine.contains("startup-test-server") ? pid : nil
+        }
+    }
+
     /// The ports `freePort()` handed out: the system may give a released port again at once, and two tests
     /// running side by side must not share one.
     private static let handedOut = Locked<Set<Int>>([])
