@@ -30,7 +30,8 @@ let package = Package(
         .target(name: "StartupJSON", dependencies: ["StartupKit"]),
 
         // The CLI's logic (arguments, processes, rendering), a library so tests call it in-process.
-        .target(name: "StartupCLI", dependencies: ["StartupKit", "StartupManifest", "StartupReporting", "CStartupProcess"]),
+        .target(
+            name: "StartupCLI", dependencies: ["StartupKit", "StartupManifest", "StartupReporting", "StartupJSON", "CStartupProcess"]),
         // What Swift code cannot do, in C: start a child process that shares memory until its exec (Linux), and
         // handle a signal (the handler that forwards the interrupts to a pipe).
         .target(name: "CStartupProcess"),

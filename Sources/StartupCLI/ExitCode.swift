@@ -23,9 +23,10 @@ package struct ExitCode: RawRepresentable, Error, Sendable, Hashable {
     package static let failure = ExitCode(rawValue: 1)
     /// The command line is wrong.
     package static let usage = ExitCode(rawValue: 64)
-    /// The manifest was read but is invalid.
+    /// The manifest was read but is invalid, or an env file it names has a bad line.
     package static let invalidManifest = ExitCode(rawValue: 65)
-    /// The manifest file is missing, a directory, unreadable, or over 256 MiB.
+    /// The manifest file is missing, a directory, unreadable, or over 256 MiB, or an env file it names cannot be
+    /// read.
     package static let manifestUnreadable = ExitCode(rawValue: 66)
     /// A file could not be written (such as the trace).
     package static let cannotCreate = ExitCode(rawValue: 73)

@@ -12,7 +12,7 @@ import Testing
     /// machine's timing, and the broken manifest is not in the repository).
     static let sessions = [
         "$ startup plan", "$ startup plan auth-session", "$ startup run auth-session", "$ startup run serch-index",
-        "$ cat lazy.json",
+        "$ cat lazy.json", "$ cat .env",
     ]
 
     /// The README's fenced blocks whose first line starts a shell session, by that line.

@@ -38,6 +38,8 @@ import Testing
         (#"{"http": "http://example.test"}"#, ManifestReadiness(probe: .http(host: "example.test", port: 80, path: "/"))),
         (#"{"http": "HTTP://[::1]/"}"#, ManifestReadiness(probe: .http(host: "::1", port: 80, path: "/"))),
         (#"{"log": "listening on"}"#, ManifestReadiness(probe: .log("listening on"))),
+        (#"{"after": "500ms"}"#, ManifestReadiness(probe: .after(.milliseconds(500)))),
+        (#"{"after": "0s", "timeout": "2s"}"#, ManifestReadiness(probe: .after(.zero), timeout: .seconds(2))),
     ])
     func decode_aGoodProbeOfEachKind_makesTheCommandAService(ready: String, expected: ManifestReadiness) throws {
         let command = try readiness(ready)
@@ -51,6 +53,19 @@ import Testing
         #expect(ManifestReadiness(probe: .exec("true")).effectiveInterval == .milliseconds(100))
         #expect(ManifestReadiness(probe: .exec("true"), interval: .seconds(1)).effectiveInterval == .seconds(1))
         #expect(ManifestReadiness(probe: .log("up")).effectiveInterval == nil)
+        #expect(ManifestReadiness(probe: .after(.seconds(1))).effectiveInterval == nil)
+    }
+
+    @Test func decode_afterProbe_badValues_sayWhatIsWrong() {
+        #expect(
+            problems(ready: #"{"after": 500}"#) == [
+                #"commands[0] ("db").ready.after: a duration needs a unit: found the bare number 500; write "500ms" or "500s""#
+            ])
+        #expect(
+            problems(ready: #"{"after": "1s", "interval": "5ms"}"#)
+                == [#"commands[0] ("db").ready.interval: an after probe is never polled; leave "interval" out"#])
+        #expect(problems(ready: #"{"after": "-1s"}"#).count == 1)
+        #expect(ManifestReadiness(probe: .after(.milliseconds(300))).summary(timeout: .seconds(30)) == "after 300ms, timeout 30s")
     }
 
     @Test func summary_showsTheProbeItsIntervalAndTimeout_withUserTextEscaped() {
@@ -88,16 +103,19 @@ import Testing
     }
 
     @Test(arguments: [
-        (#"{}"#, #"commands[0] ("db").ready: missing a probe; give exactly one of "exec", "tcp", "http" or "log""#),
-        (#"{"interval": "5ms"}"#, #"commands[0] ("db").ready: missing a probe; give exactly one of "exec", "tcp", "http" or "log""#),
+        (#"{}"#, #"commands[0] ("db").ready: missing a probe; give exactly one of "exec", "tcp", "http", "log" or "after""#),
+        (
+            #"{"interval": "5ms"}"#,
+            #"commands[0] ("db").ready: missing a probe; give exactly one of "exec", "tcp", "http", "log" or "after""#
+        ),
         (
             #"{"tcp": "h:1", "log": "up"}"#,
-            #"commands[0] ("db").ready: more than one probe ("tcp", "log"); give exactly one of "exec", "tcp", "http" or "log""#
+            #"commands[0] ("db").ready: more than one probe ("tcp", "log"); give exactly one of "exec", "tcp", "http", "log" or "after""#
         ),
         (#""127.0.0.1:5433""#, #"commands[0] ("db").ready: expected a readiness probe as an object, found a string"#),
         (
             #"{"tcp": "h:1", "port": 1}"#,
-            #"commands[0] ("db").ready.port: unknown key "port"; allowed keys: exec, tcp, http, log, interval, timeout"#
+            #"commands[0] ("db").ready.port: unknown key "port"; allowed keys: exec, tcp, http, log, after, interval, timeout"#
         ),
         (#"{"tcp": "h:1", "tcp": "h:2"}"#, #"commands[0] ("db").ready.tcp: duplicate key "tcp""#),
         (#"{"tcp": 5433}"#, #"commands[0] ("db").ready.tcp: expected a string, found a number"#),

@@ -56,6 +56,9 @@ import Testing
             #"{"version": 1, "commands": [{"id": "a", "run": "x", "ready": {"tcp": "h:1", "log": "up"}}]}"#,
             #"{"version": 1, "commands": [{"id": "a", "run": "x", "ready": {"http": "https://h/"}}]}"#,
             #"{"version": 1, "defaults": {"timout": "1s"}, "commands": []}"#,
+            #"{"version": 1, "defaults": {"envFile": ""}, "commands": []}"#,
+            #"{"version": 1, "commands": [{"id": "a", "envFile": 3}]}"#,
+            #"{"version": 1, "commands": [{"id": "a", "envFile": [".env", ""]}]}"#,
         ]
         for text in wrong {
             let value = try JSONSerialization.jsonObject(with: Data(text.utf8))

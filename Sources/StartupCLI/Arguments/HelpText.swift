@@ -96,7 +96,7 @@ package enum HelpText {
 
         SERVICES:
           A command with "ready" is a service: it keeps running, and what depends on it starts once its
-          probe (exec, tcp, http or log) succeeds. Its duration is its time to ready. While services run,
+          probe (exec, tcp, http, log or after) succeeds. Its duration is its time to ready. While services run,
           their output is shown prefixed by their id, until Ctrl-C, SIGTERM, SIGHUP, or a service ending
           by itself (exit 1). Then everything stops in reverse dependency order: a service by its "stop"
           line if it has one, else SIGTERM to its process group and what left it; whatever of its

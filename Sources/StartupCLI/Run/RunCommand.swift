@@ -26,6 +26,11 @@ enum RunCommand {
         var manifest = try ManifestLoading.select(
             options.targets, from: ManifestLoading.load(options.file, console: console), for: .run, console: console)
         let manifestDirectory = ManifestFolder.path(forManifest: options.file)
+        // Before anything starts, and only for the commands selected; a simulated run starts no process.
+        let environmentFiles =
+            options.simulate
+            ? EnvFileVariables()
+            : try EnvFileLoading.load(for: manifest, manifestFile: options.file, manifestDirectory: manifestDirectory, console: console)
         let reportPath = options.report ?? ReportFiles.defaultPath(forManifest: options.file)
         if options.savesReport, MeasuredEstimates.areWanted(by: manifest), let lastRun = ReportFiles.lastRun(reportPath, console: console) {
             // Measured durations order commands without an estimate, critical path first.
@@ -39,7 +44,7 @@ enum RunCommand {
             console: console, style: style, outputs: outputs, mode: options.output,
             toStandardError: options.format == .json, idWidth: idWidth)
         let execution = ShellExecution(
-            manifestDirectory: manifestDirectory, environment: environment, output: options.output,
+            manifestDirectory: manifestDirectory, environment: environment, environmentFiles: environmentFiles, output: options.output,
             streamsToStandardError: options.format == .json, gracePeriod: options.gracePeriod, simulate: options.simulate, outputs: outputs,
             stopEndings: stopEndings, serviceLines: serviceLines)
         let plan = try ManifestLoading.plan(manifest, binding: execution.binding(for: manifest), console: console)

@@ -37,8 +37,12 @@ struct RunSession {
         let servicesReady = report.commands.contains { $0.isService && $0.status.isSuccess }
         guard report.status == .succeeded else {
             // Start-up failed or was interrupted: stop what is serving, and after an interrupt
-            // undo what succeeded.
+            // undo what succeeded. The command after `--` never runs, and that is said.
             let interrupted = report.status == .cancelled
+            if let command = options.command {
+                let why = interrupted ? "the start-up was interrupted" : "the start-up failed"
+                console.err("startup: \(Self.shellWords(command)) was not run: \(why)\n")
+            }
             guard servicesReady || (interrupted && !stops.isEmpty) else { return Ending() }
             return Ending(shutdown: await shutDown(), exitCode: nil)
         }

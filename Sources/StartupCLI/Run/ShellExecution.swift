@@ -10,6 +10,8 @@ struct ShellExecution: Sendable {
     let manifestDirectory: String
     /// The environment every command starts from (the CLI's own).
     let environment: [String: String]
+    /// The variables of the manifest's env files, read before anything starts.
+    let environmentFiles: EnvFileVariables
     let output: OutputMode
     /// Streamed output goes to standard error, not standard output (which `--format json` keeps for its JSON).
     let streamsToStandardError: Bool
@@ -80,7 +82,8 @@ struct ShellExecution: Sendable {
     /// The maker of `manifest`'s process specs.
     fileprivate func specMaker(for manifest: Manifest) -> ProcessSpecMaker {
         ProcessSpecMaker(
-            manifest: manifest, environment: environment, manifestDirectory: manifestDirectory, currentDirectory: currentDirectory,
+            manifest: manifest, environment: environment, environmentFiles: environmentFiles, manifestDirectory: manifestDirectory,
+            currentDirectory: currentDirectory,
             output: output != .stream ? .capture : streamsToStandardError ? .descriptor(standardError) : .inherit)
     }
 }

@@ -1,7 +1,7 @@
 import StartupManifest
 
 /// Tries a polled probe (`tcp`, `http`, `exec`) until it succeeds or its task is cancelled, one attempt at a time,
-/// waiting as `ProbeSchedule` says between attempts. `tcp` and `http` also try again at once when the doorbell
+/// waiting as `ProbeSchedule` says between attempts; an `after` probe succeeds once its time has passed. `tcp` and `http` also try again at once when the doorbell
 /// rings (the service wrote output), though never twice in a row, so a service that logs each probe's request
 /// costs at most two attempts per interval. A `log` probe is not polled: the output reader sees its text.
 struct ServiceProbe {
@@ -18,6 +18,10 @@ struct ServiceProbe {
 
     /// Returns `true` once the probe succeeded, `false` when cancelled first (or for a `log` probe, at once).
     func run() async -> Bool {
+        if case .after(let delay) = readiness.probe {
+            if delay > .zero { try? await Task.sleep(for: delay) }
+            return !Task.isCancelled
+        }
         guard let interval = readiness.effectiveInterval else { return false }
         var schedule = ProbeSchedule(interval: interval)
         var rung = false
@@ -32,7 +36,7 @@ struct ServiceProbe {
     /// One attempt.
     private func attempt(limit: Duration) async -> Bool {
         switch readiness.probe {
-        case .log:
+        case .log, .after:
             return false
         case .tcp(let host, let port):
             return await NetworkProbe.connects(host: host, port: port, limit: limit)

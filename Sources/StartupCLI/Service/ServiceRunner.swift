@@ -39,6 +39,7 @@ package enum ServiceRunner {
         onStopped: @escaping @Sendable (StopEndings.Ending) -> Void = { _ in }
     ) async throws {
         try Task.checkCancellation()
+        try await checkAddressIsFree(readiness.probe)
         let latch = ReadyLatch(onReady)
         let doorbell = ProbeDoorbell()
         let logText: String?
@@ -46,7 +47,7 @@ package enum ServiceRunner {
         switch readiness.probe {
         case .log(let text): (logText, ringsOnOutput) = (text, false)
         case .tcp, .http: (logText, ringsOnOutput) = (nil, true)
-        case .exec: (logText, ringsOnOutput) = (nil, false)
+        case .exec, .after: (logText, ringsOnOutput) = (nil, false)
         }
         let reader = try ServiceOutputReader(
             logText: logText, onLine: onLine, onMatch: { latch.signal() },
@@ -96,6 +97,19 @@ package enum ServiceRunner {
             throw CancellationError()
         }
         throw ServiceRunnerError(.exited(outcome.termination, afterReady: latch.isReady))
+    }
+
+    /// Refuses to start a service whose `tcp` or `http` probe's address already accepts connections: the probe
+    /// would see another process and report the service ready without its having started. Not retried.
+    private static func checkAddressIsFree(_ probe: ManifestReadiness.Probe) async throws {
+        let address: (host: String, port: Int)
+        switch probe {
+        case .tcp(let host, let port), .http(let host, let port, _): address = (host, port)
+        case .exec, .log, .after: return
+        }
+        if await NetworkProbe.connects(host: address.host, port: address.port, limit: ServiceProbe.networkAttemptLimit) {
+            throw ServiceRunnerError(.addressInUse(host: address.host, port: address.port))
+        }
     }
 
     /// `spec` with its output going to `descriptor`.

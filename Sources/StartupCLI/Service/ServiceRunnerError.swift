@@ -1,3 +1,5 @@
+import StartupKit
+
 /// Why a service's process runner ended other than by the stop its caller asked for.
 package struct ServiceRunnerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What happened.
@@ -8,6 +10,9 @@ package struct ServiceRunnerError: Error, Sendable, Hashable, CustomStringConver
         case stopFailed(Termination)
         /// The pipe for the service's output could not be created (an errno).
         case cannotCreatePipe(errno: Int32)
+        /// The `tcp` or `http` probe's address accepted a connection before the service started: another
+        /// process has the port, and the probe would report the service ready without its having started.
+        case addressInUse(host: String, port: Int)
     }
 
     /// What happened.
@@ -34,6 +39,10 @@ package struct ServiceRunnerError: Error, Sendable, Hashable, CustomStringConver
             return ShellCommandError(termination: termination, isStopLine: true).description
         case .cannotCreatePipe(let code):
             return "cannot create a pipe for the service's output: \(errnoDescription(code))"
+        case .addressInUse(let host, let port):
+            let address = MessageQuoting.escaped(host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)")
+            return "port \(port) is already in use by another process (\(address) accepts connections); "
+                + "the service would be reported ready without having started, so it was not started"
         }
     }
 }

@@ -29,6 +29,10 @@ public struct ManifestCommand: Sendable, Hashable {
     public var priority: CommandPriority
     /// Environment variables added for this command (`"env"`).
     public var environment: [String: String]
+    /// Env files (`KEY=VALUE` lines) whose variables `startup run` adds for this command, relative to the
+    /// manifest's folder (`"envFile"`: one path or an array), in order: a later file wins over an earlier one,
+    /// the defaults' files come first, and `"env"` wins over every file.
+    public var environmentFiles: [String]
     /// The working directory, relative to the manifest's folder (`"cwd"`); `nil` to inherit.
     public var workingDirectory: String?
 
@@ -47,8 +51,8 @@ public struct ManifestCommand: Sendable, Hashable {
     public init(
         id: CommandID, summary: String? = nil, dependencies: [CommandID] = [], run: String? = nil,
         estimate: Duration? = nil, budget: Duration? = nil, timeout: Duration? = nil, retries: Int? = nil, isOptional: Bool = false,
-        isOnDemand: Bool = false, priority: CommandPriority = .normal, environment: [String: String] = [:], workingDirectory: String? = nil,
-        stop: String? = nil, ready: ManifestReadiness? = nil
+        isOnDemand: Bool = false, priority: CommandPriority = .normal, environment: [String: String] = [:],
+        environmentFiles: [String] = [], workingDirectory: String? = nil, stop: String? = nil, ready: ManifestReadiness? = nil
     ) {
         self.id = id
         self.summary = summary
@@ -62,6 +66,7 @@ public struct ManifestCommand: Sendable, Hashable {
         self.isOnDemand = isOnDemand
         self.priority = priority
         self.environment = environment
+        self.environmentFiles = environmentFiles
         self.workingDirectory = workingDirectory
         self.stop = stop
         self.ready = ready

@@ -2,6 +2,8 @@ import StartupKit
 
 /// How `startup run` learns that a service (a command with `"ready"`) is ready, so that its
 /// dependents may start: `{"tcp": "127.0.0.1:5433", "interval": "10ms", "timeout": "30s"}`.
+///
+/// ``Probe`` grows as probes are added: a `switch` over it should have a `default`.
 public struct ManifestReadiness: Sendable, Hashable {
     /// What is tried until it succeeds.
     public enum Probe: Sendable, Hashable {
@@ -13,6 +15,18 @@ public struct ManifestReadiness: Sendable, Hashable {
         case http(host: String, port: Int, path: String)
         /// Ready when the text appears within one line of the service's output (`"log"`).
         case log(String)
+        /// Ready once the service has run this long without ending (`"after"`; zero: ready at
+        /// start), for a worker that has nothing to probe.
+        case after(Duration)
+
+        /// Whether the probe is tried again and again (`tcp`, `http`, `exec`), which an
+        /// `"interval"` paces; `log` looks at each line as it comes, `after` waits once.
+        public var isPolled: Bool {
+            switch self {
+            case .exec, .tcp, .http: true
+            case .log, .after: false
+            }
+        }
     }
 
     /// The probe's default interval for `tcp` and `http`.
@@ -37,10 +51,10 @@ public struct ManifestReadiness: Sendable, Hashable {
     }
 
     /// The longest wait between two attempts: `interval`, else 10ms for `tcp` and `http` and 100ms
-    /// for `exec`; `nil` for `log`, which is never polled.
+    /// for `exec`; `nil` for `log` and `after`, which are never polled.
     public var effectiveInterval: Duration? {
         switch probe {
-        case .log: nil
+        case .log, .after: nil
         case .exec: interval ?? Self.execInterval
         case .tcp, .http: interval ?? Self.networkInterval
         }
@@ -52,18 +66,20 @@ public struct ManifestReadiness: Sendable, Hashable {
         switch probe {
         case .exec(let line): line
         case .log(let text): text
+        case .after(let delay): DurationText.format(delay)
         case .tcp(let host, let port): Self.authority(host: host, port: port)
         case .http(let host, let port, let path): "http://" + Self.authority(host: host, port: port) + path
         }
     }
 
-    /// The manifest key of the probe: `exec`, `tcp`, `http` or `log`.
+    /// The manifest key of the probe: `exec`, `tcp`, `http`, `log` or `after`.
     public var kind: String {
         switch probe {
         case .exec: "exec"
         case .tcp: "tcp"
         case .http: "http"
         case .log: "log"
+        case .after: "after"
         }
     }
 
@@ -76,7 +92,7 @@ public struct ManifestReadiness: Sendable, Hashable {
         let shown: String
         switch probe {
         case .exec, .log: shown = MessageQuoting.quoted(target)
-        case .tcp, .http: shown = MessageQuoting.escaped(target)
+        case .tcp, .http, .after: shown = MessageQuoting.escaped(target)
         }
         let every = effectiveInterval.map { " every \(DurationText.format($0))" } ?? ""
         return "\(kind) \(shown)\(every), timeout \(DurationText.format(timeout))"

@@ -15,6 +15,7 @@ struct CommandMembers {
     var onDemand: JSONMember?
     var priority: JSONMember?
     var env: JSONMember?
+    var envFile: JSONMember?
     var cwd: JSONMember?
     var stop: JSONMember?
     var ready: JSONMember?
@@ -44,6 +45,7 @@ struct CommandMembers {
         case "onDemand": Self.place(member, in: &onDemand)
         case "priority": Self.place(member, in: &priority)
         case "env": Self.place(member, in: &env)
+        case "envFile": Self.place(member, in: &envFile)
         case "cwd": Self.place(member, in: &cwd)
         case "stop": Self.place(member, in: &stop)
         case "ready": Self.place(member, in: &ready)

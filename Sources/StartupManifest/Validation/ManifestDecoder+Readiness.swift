@@ -1,11 +1,11 @@
 import StartupJSON
 import StartupKit
 
-/// Reads a command's `"ready"` object: exactly one probe (`exec`, `tcp`, `http`, `log`), with an
-/// optional `interval` and `timeout`.
+/// Reads a command's `"ready"` object: exactly one probe (`exec`, `tcp`, `http`, `log`, `after`),
+/// with an optional `interval` and `timeout`.
 extension ManifestDecoder {
     /// The probe keys of `"ready"`.
-    static let probeKeys = ["exec", "tcp", "http", "log"]
+    static let probeKeys = ["exec", "tcp", "http", "log", "after"]
     /// The keys of `"ready"`.
     static let readinessKeys = probeKeys + ["interval", "timeout"]
     /// The shortest and longest `interval`.
@@ -28,7 +28,7 @@ extension ManifestDecoder {
         let given = Self.probeKeys.compactMap { members[$0] }.sorted {
             ($0.keyLocation.line, $0.keyLocation.column) < ($1.keyLocation.line, $1.keyLocation.column)
         }
-        let choice = "give exactly one of \"exec\", \"tcp\", \"http\" or \"log\""
+        let choice = "give exactly one of \"exec\", \"tcp\", \"http\", \"log\" or \"after\""
         guard let written = given.first else {
             report(member.valueLocation, path, "missing a probe; \(choice)")
             return nil
@@ -42,8 +42,10 @@ extension ManifestDecoder {
         var interval: Duration?
         if let intervalMember = members["interval"] {
             interval = self.interval(intervalMember, path: path + ".interval")
-            if case .log? = probe {
-                report(intervalMember.keyLocation, path + ".interval", "a log probe is never polled; leave \"interval\" out")
+            if let probe, probe.isPolled == false {
+                report(
+                    intervalMember.keyLocation, path + ".interval",
+                    "\(written.key == "after" ? "an" : "a") \(written.key) probe is never polled; leave \"interval\" out")
                 complete = false
             }
             if interval == nil { complete = false }
@@ -65,6 +67,8 @@ extension ManifestDecoder {
             return string(member, path: path).flatMap { tcpProbe($0, member: member, path: path) }
         case "http":
             return string(member, path: path).flatMap { httpProbe($0, member: member, path: path) }
+        case "after":
+            return duration(member, path: path).map { .after($0) }
         default:
             guard let text = string(member, path: path) else { return nil }
             guard !text.isEmpty else {

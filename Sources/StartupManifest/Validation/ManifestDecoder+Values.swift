@@ -95,4 +95,41 @@ extension ManifestDecoder {
         }
         return environment
     }
+
+    /// The paths of `"envFile"`: one path (`".env"`) or an array of them (`["base.env", ".env.local"]`, possibly
+    /// empty), each a non-empty string without a NUL character; `nil` after reporting every bad one.
+    mutating func environmentFiles(_ member: JSONMember, path: @autoclosure () -> String) -> [String]? {
+        switch member.value {
+        case .string:
+            return environmentFile(member.value, at: member.valueLocation, path: path()).map { [$0] }
+        case .array(let elements):
+            var files: [String] = []
+            files.reserveCapacity(elements.count)
+            for (position, element) in elements.enumerated() {
+                guard let file = environmentFile(element.value, at: element.location, path: "\(path())[\(position)]") else { continue }
+                files.append(file)
+            }
+            return files.count == elements.count ? files : nil
+        default:
+            report(member.valueLocation, path(), "expected a file name or an array of file names, found \(describe(member.value))")
+            return nil
+        }
+    }
+
+    /// One path of `"envFile"`, or `nil` after reporting why it is not one.
+    private mutating func environmentFile(_ value: JSONValue, at location: JSONLocation, path: String) -> String? {
+        guard case .string(let file) = value else {
+            report(location, path, "expected a file name, found \(describe(value))")
+            return nil
+        }
+        guard !file.isEmpty else {
+            report(location, path, "\"\" is not a file name; name an env file such as \".env\"")
+            return nil
+        }
+        guard !file.unicodeScalars.contains("\0") else {
+            report(location, path, "the file name \(MessageQuoting.quoted(file)) contains a NUL character")
+            return nil
+        }
+        return file
+    }
 }

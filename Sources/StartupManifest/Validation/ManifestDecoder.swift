@@ -9,11 +9,11 @@ struct ManifestDecoder {
     /// The keys of the top-level object.
     static let rootKeys = ["$schema", "version", "defaults", "commands"]
     /// The keys of `defaults`.
-    static let defaultsKeys = ["timeout", "retries", "env", "cwd"]
+    static let defaultsKeys = ["timeout", "retries", "env", "envFile", "cwd"]
     /// The keys of a command.
     static let commandKeys = [
         "id", "summary", "dependencies", "run", "estimate", "budget", "timeout", "retries",
-        "optional", "onDemand", "priority", "env", "cwd", "stop", "ready",
+        "optional", "onDemand", "priority", "env", "envFile", "cwd", "stop", "ready",
     ]
     /// Words people write for a key, mapped to the key they meant.
     static let keySynonyms = [
@@ -25,6 +25,8 @@ struct ManifestDecoder {
         "limit": "budget", "maxDuration": "budget", "max": "budget",
         "lazy": "onDemand", "on_demand": "onDemand", "on-demand": "onDemand",
         "healthcheck": "ready", "health": "ready", "readiness": "ready", "probe": "ready",
+        "envFiles": "envFile", "env_file": "envFile", "env-file": "envFile", "envfile": "envFile", "dotenv": "envFile",
+        "environmentFile": "envFile", "env_files": "envFile",
     ]
 
     private(set) var problems: [ManifestProblem] = []
@@ -89,6 +91,7 @@ struct ManifestDecoder {
             timeout: members["timeout"].flatMap { timeout($0, path: "defaults.timeout") },
             retries: members["retries"].flatMap { retries($0, path: "defaults.retries") },
             environment: members["env"].flatMap { environment($0, path: "defaults.env") } ?? [:],
+            environmentFiles: members["envFile"].flatMap { environmentFiles($0, path: "defaults.envFile") } ?? [],
             workingDirectory: members["cwd"].flatMap { workingDirectory($0, path: "defaults.cwd") })
     }
 
@@ -194,6 +197,7 @@ struct ManifestDecoder {
             isOnDemand: members.onDemand.flatMap { boolean($0, path: path() + ".onDemand") } ?? false,
             priority: members.priority.flatMap { priority($0, path: path() + ".priority") } ?? .normal,
             environment: members.env.flatMap { environment($0, path: path() + ".env") } ?? [:],
+            environmentFiles: members.envFile.flatMap { environmentFiles($0, path: path() + ".envFile") } ?? [],
             workingDirectory: members.cwd.flatMap { workingDirectory($0, path: path() + ".cwd") },
             stop: members.stop.flatMap {
                 shellLine($0, path: path() + ".stop", ifEmpty: "leave \"stop\" out when nothing needs undoing")

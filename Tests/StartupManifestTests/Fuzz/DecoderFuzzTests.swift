@@ -9,13 +9,13 @@ import Testing
         """
         {
           "version": 1,
-          "defaults": { "timeout": "10s", "retries": 1, "env": { "MODE": "dev" }, "cwd": "." },
+          "defaults": { "timeout": "10s", "retries": 1, "env": { "MODE": "dev" }, "envFile": ".env", "cwd": "." },
           "commands": [
             { "id": "configuration", "summary": "Load configuration", "run": "sleep 0.04", "estimate": "40ms", "priority": "high" },
             { "id": "database", "dependencies": ["configuration"], "run": "sleep 0.12", "estimate": "120ms",
               "timeout": "5s", "retries": 1, "budget": "1s", "stop": "true" },
             { "id": "analytics", "dependencies": ["configuration", "database"], "run": "./analytics.sh",
-              "optional": true, "onDemand": true, "priority": -3, "env": { "MODE": "fast" }, "cwd": "scripts" },
+              "optional": true, "onDemand": true, "priority": -3, "env": { "MODE": "fast" }, "envFile": ["a.env", "b.env"], "cwd": "scripts" },
             { "id": "ready", "dependencies": ["analytics"] }
           ]
         }

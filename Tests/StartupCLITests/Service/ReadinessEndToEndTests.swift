@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Readiness that explains itself, through the built binary: a probe whose address another process
+/// already answers is an error of the service (not a readiness), `{"after": ...}` readies a worker
+/// with nothing to probe, and CI mode says when the command after `--` was not run.
+@Suite(.timeLimit(.minutes(2))) struct ReadinessEndToEndTests {
+    private func json(_ text: String) throws -> [String: Any] {
+        try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    private func command(_ id: String, in report: [String: Any]) -> [String: Any]? {
+        (report["commands"] as? [[String: Any]])?.first { $0["id"] as? String == id }
+    }
+
+    @Test func aServiceWhosePortIsAlreadyTaken_isNotStarted_notReady_andItsDependentsAreSkipped() async throws {
+        let folder = try TemporaryDirectory()
+        let marker = "taken-\(UUID().uuidString)"
+        let port = TestServer.freePort()
+        // Another process has the port before the service starts.
+        let squatter = Process()
+        squatter.executableURL = URL(fileURLWithPath: TestServer.path)
+        squatter.arguments = ["--port", String(port), "--ready-line", "squatting"]
+        let ready = Pipe()
+        squatter.standardOutput = ready
+        try squatter.run()
+        defer {
+            // SIGKILL: a child Foundation starts may inherit this process's blocked signals, SIGTERM among them.
+            kill(squatter.processIdentifier, SIGKILL)
+            squatter.waitUntilExit()
+        }
+        _ = ready.fileHandleForReading.availableData  // its ready line: it listens
+        try folder.write(
+            "commands.json",
+            """
+            {"version": 1, "commands": [
+              {"id": "cache", "run": "\(TestServer.path) --port \(port) --ready-line \(marker)", "ready": {"tcp": "127.0.0.1:\(port)"}},
+              {"id": "api", "dependencies": ["cache"], "run": "touch api.ran"}
+            ]}
+            """)
+        let result = try await StartupBinary.run(["run", "--no-report", "--format", "json"], in: folder.path)
+        #expect(result.status == 1)
+        let report = try json(result.output)
+        #expect(command("cache", in: report)?["status"] as? String == "failed")
+        let detail = command("cache", in: report)?["detail"] as? String ?? ""
+        #expect(detail.contains("port \(port) is already in use by another process"), "\(detail)")
+        #expect(command("api", in: report)?["status"] as? String == "skipped")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("api.ran")))
+        #expect(TestServer.processes(marked: marker).isEmpty, "the service itself never started")
+    }
+
+    @Test func anAfterProbe_makesTheDependentWaitThatLong() async throws {
+        let folder = try TemporaryDirectory()
+        try folder.write(
+            "commands.json",
+            """
+            {"version": 1, "commands": [
+              {"id": "worker", "run": "sleep 30", "ready": {"after": "300ms"}},
+              {"id": "jobs", "dependencies": ["worker"], "run": "true"}
+            ]}
+            """)
+        let result = try await StartupBinary.run(["run", "--no-report", "--format", "json", "--", "true"], in: folder.path)
+        #expect(result.status == 0, "\(result.error)")
+        let report = try json(result.output)
+        let readyMs = try #require(command("worker", in: report)?["readyMs"] as? Double)
+        let jobsStart = try #require(command("jobs", in: report)?["startMs"] as? Double)
+        #expect(readyMs >= 300)
+        #expect(jobsStart >= 300)
+    }
+
+    @Test func ciMode_whenTheStartUpFails_saysTheCommandWasNotRun() async throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("commands.json", #"{"version": 1, "commands": [{"id": "migrate", "run": "exit 3"}]}"#)
+        let result = try await StartupBinary.run(["run", "--no-report", "--", "touch", "tests.ran"], in: folder.path)
+        #expect(result.status == 1)
+        #expect(result.error.contains("startup: touch tests.ran was not run: the start-up failed"), "\(result.error)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("tests.ran")))
+    }
+}
