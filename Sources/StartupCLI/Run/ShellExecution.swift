@@ -75,7 +75,8 @@ struct ShellExecution: Sendable {
             try await ServiceRunner.run(
                 spec, readiness: readiness, stop: stop, gracePeriod: gracePeriod,
                 onLine: { line in serviceLines.show(line, of: id) }, onReady: { ready() },
-                onStopped: { ending in stopEndings.record(ending, for: id) })
+                onStopped: { ending in stopEndings.record(ending, for: id) },
+                onNotReady: { sentence in serviceLines.show("startup: not ready: \(sentence)", of: id) })
         }
     }
 

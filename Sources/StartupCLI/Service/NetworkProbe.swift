@@ -1,4 +1,5 @@
 import Dispatch
+import StartupKit
 
 #if canImport(Glibc)
     import Glibc
@@ -15,51 +16,85 @@ enum NetworkProbe {
         let bytes: [UInt8]
     }
 
-    /// Whether a connection to `host:port` is accepted within `limit`.
-    static func connects(host: String, port: Int, limit: Duration) async -> Bool {
-        guard let socket = await connect(host: host, port: port, deadline: ContinuousClock.now + limit) else { return false }
-        _ = closeDescriptor(socket)
-        return true
+    /// What an attempt saw when it did not succeed: `connection refused`, `answered 404`, ...
+    struct Failure: Error, Sendable {
+        /// What was seen, for the message of a probe that timed out.
+        let description: String
     }
 
-    /// Whether `GET path` answers with a 2xx or 3xx status within `limit` (plain HTTP/1.1, `Connection: close`).
-    static func answers(host: String, port: Int, path: String, limit: Duration) async -> Bool {
+    /// Whether a connection to `host:port` is accepted within `limit`.
+    static func connects(host: String, port: Int, limit: Duration) async -> Bool {
+        await tryConnect(host: host, port: port, limit: limit) == nil
+    }
+
+    /// A connection to `host:port` within `limit`: `nil` when accepted, else what was seen.
+    static func tryConnect(host: String, port: Int, limit: Duration) async -> Failure? {
+        switch await connect(host: host, port: port, deadline: ContinuousClock.now + limit, limit: limit) {
+        case .success(let socket):
+            _ = closeDescriptor(socket)
+            return nil
+        case .failure(let failure):
+            return failure
+        }
+    }
+
+    /// `GET path` within `limit` (plain HTTP/1.1, `Connection: close`): `nil` when answered with a 2xx or 3xx
+    /// status, else what was seen (another status, no answer, the connection's error).
+    static func tryGet(host: String, port: Int, path: String, limit: Duration) async -> Failure? {
         let deadline = ContinuousClock.now + limit
-        guard let socket = await connect(host: host, port: port, deadline: deadline) else { return false }
+        let socket: Int32
+        switch await connect(host: host, port: port, deadline: deadline, limit: limit) {
+        case .success(let connected): socket = connected
+        case .failure(let failure): return failure
+        }
         defer { _ = closeDescriptor(socket) }
         let authority = (host.contains(":") ? "[\(host)]" : host) + ":\(port)"
         let request = Array("GET \(path) HTTP/1.1\r\nHost: \(authority)\r\nUser-Agent: startup\r\nConnection: close\r\n\r\n".utf8)
-        guard await sendAll(request, on: socket, deadline: deadline), let status = await statusCode(on: socket, deadline: deadline) else {
-            return false
+        guard await sendAll(request, on: socket, deadline: deadline) else { return Failure(description: "the request could not be sent") }
+        guard let status = await statusCode(on: socket, deadline: deadline) else {
+            return Failure(description: "no HTTP status line within \(DurationText.format(limit))")
         }
-        return (200..<400).contains(status)
+        return (200..<400).contains(status) ? nil : Failure(description: "answered \(status)")
     }
 
-    /// A connected socket to the first address of `host:port` that accepts, or `nil`.
-    private static func connect(host: String, port: Int, deadline: ContinuousClock.Instant) async -> Int32? {
-        for address in await resolve(host: host, port: port) {
-            if Task.isCancelled { return nil }
-            if let socket = await connect(to: address, deadline: deadline) { return socket }
+    /// A connected socket to the first address of `host:port` that accepts, or what the last one tried said.
+    private static func connect(
+        host: String, port: Int, deadline: ContinuousClock.Instant, limit: Duration
+    ) async -> Result<Int32, Failure> {
+        let addresses = await resolve(host: host, port: port)
+        guard !addresses.isEmpty else { return .failure(Failure(description: "cannot resolve \(MessageQuoting.quoted(host))")) }
+        var last = Failure(description: "no connection")
+        for address in addresses {
+            if Task.isCancelled { return .failure(last) }
+            switch await connect(to: address, deadline: deadline, limit: limit) {
+            case .success(let socket): return .success(socket)
+            case .failure(let failure): last = failure
+            }
         }
-        return nil
+        return .failure(last)
     }
 
-    private static func connect(to address: Address, deadline: ContinuousClock.Instant) async -> Int32? {
+    private static func connect(to address: Address, deadline: ContinuousClock.Instant, limit: Duration) async -> Result<Int32, Failure> {
         let socket = openSocket(family: address.family)
-        guard socket >= 0 else { return nil }
+        guard socket >= 0 else { return .failure(Failure(description: "cannot open a socket: \(errnoDescription(errno))")) }
         let result = address.bytes.withUnsafeBytes { bytes in
             connectSocket(socket, bytes.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(bytes.count))
         }
-        if result == 0 { return socket }
-        var connected = false
-        if errno == EINPROGRESS, await SocketWait.wait(socket, until: .writable, limit: ContinuousClock.now.duration(to: deadline)) {
-            var error: Int32 = 0
-            var length = socklen_t(MemoryLayout<Int32>.size)
-            connected = getsockopt(socket, SOL_SOCKET, SO_ERROR, &error, &length) == 0 && error == 0
+        if result == 0 { return .success(socket) }
+        var code = errno
+        if code == EINPROGRESS {
+            if await SocketWait.wait(socket, until: .writable, limit: ContinuousClock.now.duration(to: deadline)) {
+                var error: Int32 = 0
+                var length = socklen_t(MemoryLayout<Int32>.size)
+                code = getsockopt(socket, SOL_SOCKET, SO_ERROR, &error, &length) == 0 ? error : errno
+                if code == 0 { return .success(socket) }
+            } else {
+                _ = closeDescriptor(socket)
+                return .failure(Failure(description: "no connection within \(DurationText.format(limit))"))
+            }
         }
-        if connected { return socket }
         _ = closeDescriptor(socket)
-        return nil
+        return .failure(Failure(description: code == ECONNREFUSED ? "connection refused" : errnoDescription(code)))
     }
 
     /// Writes all of `bytes`, waiting for room when the socket is full.

@@ -1,3 +1,4 @@
+import StartupKit
 import StartupManifest
 
 /// Tries a polled probe (`tcp`, `http`, `exec`) until it succeeds or its task is cancelled, one attempt at a time,
@@ -15,6 +16,11 @@ struct ServiceProbe {
     /// The grace period of a cancelled `exec` attempt.
     let gracePeriod: Duration
     let doorbell: ProbeDoorbell
+    /// Guards what the latest failed attempt saw, for the message of a probe that times out.
+    let lastFailure = Locked<String?>(nil)
+
+    /// Lines of an `exec` probe's output kept for its failure.
+    private static let keptExecLines = 3
 
     /// Returns `true` once the probe succeeded, `false` when cancelled first (or for a `log` probe, at once).
     func run() async -> Bool {
@@ -26,27 +32,41 @@ struct ServiceProbe {
         var schedule = ProbeSchedule(interval: interval)
         var rung = false
         while !Task.isCancelled {
-            if await attempt(limit: max(Self.networkAttemptLimit, interval)) { return !Task.isCancelled }
+            let failure = await attempt(limit: max(Self.networkAttemptLimit, interval))
+            guard let failure else { return !Task.isCancelled }
+            lastFailure.withLock { $0 = failure }
             // After an attempt a ring started, the next one waits for the schedule (at most two per interval).
             rung = await doorbell.wait(upTo: schedule.nextDelay(), ringable: !rung)
         }
         return false
     }
 
-    /// One attempt.
-    private func attempt(limit: Duration) async -> Bool {
+    /// One attempt: `nil` when it succeeded, else what it saw (`connection refused`, `answered 404`,
+    /// `exit status 1: <its last lines>`).
+    private func attempt(limit: Duration) async -> String? {
         switch readiness.probe {
         case .log, .after:
-            return false
+            return "not polled"
         case .tcp(let host, let port):
-            return await NetworkProbe.connects(host: host, port: port, limit: limit)
+            return await NetworkProbe.tryConnect(host: host, port: port, limit: limit)?.description
         case .http(let host, let port, let path):
-            return await NetworkProbe.answers(host: host, port: port, path: path, limit: limit)
+            return await NetworkProbe.tryGet(host: host, port: port, path: path, limit: limit)?.description
         case .exec(let line):
             let spec = ProcessSpec(
                 arguments: CommandLineSplitter.plan(for: line).arguments, environment: service.environment,
-                workingDirectory: service.workingDirectory, output: .discard)
-            return await ProcessSpawner.run(spec, terminationGracePeriod: gracePeriod).termination.isSuccess
+                workingDirectory: service.workingDirectory, output: .capture)
+            let outcome = await ProcessSpawner.run(spec, terminationGracePeriod: gracePeriod)
+            guard !outcome.termination.isSuccess else { return nil }
+            let lines = String(decoding: outcome.output, as: UTF8.self).split(whereSeparator: \.isNewline).suffix(Self.keptExecLines)
+            let shown = lines.map { MessageQuoting.escaped(String($0)) }.joined(separator: " / ")
+            return ShellCommandError(termination: outcome.termination).description + (shown.isEmpty ? "" : ": " + shown)
         }
+    }
+
+    /// What the probe last saw, as a sentence for a service that was not ready in time:
+    /// `the last http probe of http://127.0.0.1:8080/health answered 404`; `nil` before any attempt failed.
+    var lastResultSentence: String? {
+        guard let failure = lastFailure.withLock({ $0 }) else { return nil }
+        return "the last \(readiness.kind) probe of \(MessageQuoting.quoted(readiness.target)): \(failure)"
     }
 }

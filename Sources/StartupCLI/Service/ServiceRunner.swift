@@ -28,6 +28,8 @@ package enum ServiceRunner {
     ///   - onLine: Called with each line of output, in order, on the reading thread.
     ///   - onReady: Called once, when the probe first succeeds.
     ///   - onStopped: Called once the service has been stopped, with how its processes ended.
+    ///   - onNotReady: Called when the service is stopped before it was ready (its ready timeout), with
+    ///     what its probe last saw.
     /// - Throws: `CancellationError` once stopped as asked; `ServiceRunnerError` when the service ended by itself
     ///   (`exited with status 3 before it was ready`, `exited with status 0`), could not be started, or its stop
     ///   line failed; `StopCutShort` when a second interrupt killed its stop line or kept it from starting, or
@@ -36,7 +38,8 @@ package enum ServiceRunner {
         _ spec: ProcessSpec, readiness: ManifestReadiness, stop: ProcessSpec?, gracePeriod: Duration,
         onLine: @escaping @Sendable (String) -> Void,
         onReady: @escaping @Sendable () -> Void,
-        onStopped: @escaping @Sendable (StopEndings.Ending) -> Void = { _ in }
+        onStopped: @escaping @Sendable (StopEndings.Ending) -> Void = { _ in },
+        onNotReady: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws {
         try Task.checkCancellation()
         try await checkAddressIsFree(readiness.probe)
@@ -88,6 +91,7 @@ package enum ServiceRunner {
         }
         await reader.finish()
         if let ending = StopEndings.Ending(outcome, hasStopLine: stop != nil) { onStopped(ending) }
+        if Task.isCancelled, !latch.isReady, let sentence = probe.lastResultSentence { onNotReady(sentence) }
         if let stop, !stop.outcome.termination.isSuccess {
             if let cutShort = StopCutShort(stopLine: stop.outcome, noticeWasSent: stop.noticeWasSent) { throw cutShort }
             throw ServiceRunnerError(.stopFailed(stop.outcome.termination))

@@ -74,6 +74,31 @@ import Testing
         #expect(jobsStart >= 300)
     }
 
+    @Test func aProbeThatTimesOut_saysWhatItLastSaw_anHTTPStatus_orAnExecsStatusAndOutput() async throws {
+        let folder = try TemporaryDirectory()
+        let marker = "probe-\(UUID().uuidString)"
+        let port = TestServer.freePort()
+        try folder.write(
+            "commands.json",
+            """
+            {"version": 1, "commands": [
+              {"id": "api", "run": "\(TestServer.path) --port \(port) --ready-line \(marker) --health-status 404",
+               "ready": {"http": "http://127.0.0.1:\(port)/health", "timeout": "400ms"}},
+              {"id": "worker", "run": "sleep 30", "ready": {"exec": "echo queue not reachable >&2; exit 3", "interval": "50ms", "timeout": "400ms"}}
+            ]}
+            """)
+        let result = try await StartupBinary.run(["run", "--no-report"], in: folder.path)
+        #expect(result.status == 1)
+        #expect(
+            result.output.contains(#"not ready: the last http probe of "http://127.0.0.1:\#(port)/health": answered 404"#),
+            "\(result.output)")
+        #expect(
+            result.output.contains(
+                #"not ready: the last exec probe of "echo queue not reachable >&2; exit 3": exit status 3: queue not reachable"#),
+            "\(result.output)")
+        #expect(TestServer.processes(marked: marker).isEmpty)
+    }
+
     @Test func ciMode_whenTheStartUpFails_saysTheCommandWasNotRun() async throws {
         let folder = try TemporaryDirectory()
         try folder.write("commands.json", #"{"version": 1, "commands": [{"id": "migrate", "run": "exit 3"}]}"#)
