@@ -8,6 +8,12 @@ enum ExternalPeers {
         case found(String)
         /// Why it cannot be used, and how to fix that.
         case missing(String)
+
+        /// Why the tool cannot be used; `nil` if it was found.
+        var missingReason: String? {
+            guard case .missing(let reason) = self else { return nil }
+            return reason
+        }
     }
 
     /// `name` looked up in `PATH`, like a shell would.

@@ -12,7 +12,8 @@ struct LaunchTimes: Sendable {
 /// instead. Each runs the same work and times itself from its own start.
 @MainActor
 enum LaunchContenders {
-    /// StartupKit: `start()`, then `wait(for:)` the first screen; the end is `report()`.
+    /// StartupKit: `start()`, then `wait(for:)` the first screen; the end is `report()`. The main
+    /// actor stays free while the run is in flight (the first screen runs on it).
     static func startupKit(_ graph: LaunchGraph, plan: StartupPlan) async -> LaunchTimes {
         let clock = ContinuousClock()
         let start = clock.now
@@ -46,33 +47,39 @@ enum LaunchContenders {
     }
 
     /// A naive `TaskGroup`: a child task per step once its dependencies have ended, the blocking
-    /// calls made inside the child task (on the cooperative pool), no slot limit.
+    /// calls made inside the child task (on the cooperative pool). Under the graph's slot limit,
+    /// steps wait for a slot first come, first served.
     static func naiveTaskGroup(_ graph: LaunchGraph) async -> LaunchTimes {
         let clock = ContinuousClock()
         let start = clock.now
+        let slots = graph.slots ?? graph.steps.count
         var pending = graph.steps.map(\.dependencies.count)
         var dependents = [[Int]](repeating: [], count: graph.steps.count)
         for (position, step) in graph.steps.enumerated() {
             for dependency in step.dependencies { dependents[dependency].append(position) }
         }
+        var queue = graph.steps.indices.filter { graph.steps[$0].dependencies.isEmpty }
+        var head = 0
+        var running = 0
         var firstScreen = Duration.zero
         await withTaskGroup(of: Int.self) { group in
-            for (position, step) in graph.steps.enumerated() where step.dependencies.isEmpty {
-                group.addTask {
-                    await LaunchGraph.perform(step.work)
-                    return position
+            while true {
+                while running < slots, head < queue.count {
+                    let position = queue[head]
+                    let work = graph.steps[position].work
+                    head += 1
+                    running += 1
+                    group.addTask {
+                        await LaunchGraph.perform(work)
+                        return position
+                    }
                 }
-            }
-            while let finished = await group.next() {
+                guard let finished = await group.next() else { break }
+                running -= 1
                 if finished == graph.firstScreen { firstScreen = start.duration(to: clock.now) }
                 for dependent in dependents[finished] {
                     pending[dependent] -= 1
-                    guard pending[dependent] == 0 else { continue }
-                    let work = graph.steps[dependent].work
-                    group.addTask {
-                        await LaunchGraph.perform(work)
-                        return dependent
-                    }
+                    if pending[dependent] == 0 { queue.append(dependent) }
                 }
             }
         }

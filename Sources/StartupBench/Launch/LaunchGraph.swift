@@ -2,8 +2,9 @@ import Foundation
 import StartupKit
 
 /// A realistic app launch for the bench: blocking SDK initialisers, async loads, CPU steps and a
-/// main-actor first screen at the end of a chain, in an AppDelegate's declaration order (the
-/// SDKs first, the first screen's chain last).
+/// main-actor first screen at the end of a chain, in an AppDelegate's declaration order (what the
+/// SDKs need first, then the SDKs, the rest of the first screen's chain last). A step depends
+/// only on steps declared before it.
 struct LaunchGraph: Sendable {
     /// What one step's work is; every contender runs the same work.
     enum Work: Sendable {
@@ -107,17 +108,17 @@ struct LaunchGraph: Sendable {
 }
 
 extension LaunchGraph {
-    /// 12 blocking SDK initialisers (25-40 ms), 6 async loads (10-30 ms), 4 CPU steps (2-5 ms),
-    /// and the chain configuration (async 5 ms) -> database (blocking 30 ms) -> auth (async 15 ms)
-    /// -> first screen (main actor, 15 ms): no slot limit.
+    /// The configuration (async 5 ms), 12 blocking SDK initialisers (25-40 ms, some depending on
+    /// the configuration), 6 async loads (10-30 ms), 4 CPU steps (2-5 ms), and the rest of the first
+    /// screen's chain: configuration -> database (blocking 30 ms) -> auth (async 15 ms) -> first
+    /// screen (main actor, 15 ms). No slot limit.
     static func blockingStorm() -> LaunchGraph {
         var random = SeededGenerator(seed: 35)
-        var steps: [Step] = []
+        var steps = [Step(id: "config", dependencies: [], work: .async(milliseconds: 5))]
         for index in 0..<12 {
-            let dependencies = index % 3 == 0 ? [] : [0]
             steps.append(
                 Step(
-                    id: CommandID("sdk-\(index)"), dependencies: dependencies,
+                    id: CommandID("sdk-\(index)"), dependencies: index % 3 == 0 ? [] : [0],
                     work: .blocking(milliseconds: Int.random(in: 25...40, using: &random))))
         }
         for index in 0..<6 {
@@ -128,11 +129,9 @@ extension LaunchGraph {
             steps.append(
                 Step(id: CommandID("cpu-\(index)"), dependencies: [], work: .cpu(milliseconds: Int.random(in: 2...5, using: &random))))
         }
-        let chain = steps.count
-        steps.append(Step(id: "configuration", dependencies: [], work: .async(milliseconds: 5)))
-        steps.append(Step(id: "database", dependencies: [chain], work: .blocking(milliseconds: 30)))
-        steps.append(Step(id: "auth", dependencies: [chain + 1], work: .async(milliseconds: 15)))
-        steps.append(Step(id: "first-screen", dependencies: [chain + 2], work: .mainActor(milliseconds: 15)))
+        steps.append(Step(id: "database", dependencies: [0], work: .blocking(milliseconds: 30)))
+        steps.append(Step(id: "auth", dependencies: [steps.count - 1], work: .async(milliseconds: 15)))
+        steps.append(Step(id: "first-screen", dependencies: [steps.count - 1], work: .mainActor(milliseconds: 15)))
         return LaunchGraph(name: "blocking-storm", steps: steps, slots: nil)
     }
 
@@ -151,7 +150,7 @@ extension LaunchGraph {
             }
         }
         let chain = steps.count
-        steps.append(Step(id: "configuration", dependencies: [], work: .async(milliseconds: 10)))
+        steps.append(Step(id: "config", dependencies: [], work: .async(milliseconds: 10)))
         steps.append(Step(id: "session", dependencies: [chain], work: .async(milliseconds: 10)))
         steps.append(Step(id: "feed", dependencies: [chain + 1], work: .async(milliseconds: 10)))
         steps.append(Step(id: "first-screen", dependencies: [chain + 2], work: .mainActor(milliseconds: 10)))

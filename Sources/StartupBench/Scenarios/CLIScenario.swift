@@ -177,7 +177,7 @@ struct CLIScenario: Scenario {
     }
 
     /// `cli-vs-make`, `cli-vs-ninja` (the worst case) and one line per case, `cli-vs-spawn-floor` on the storm
-    /// of `true`, or why they are skipped.
+    /// of `true`, or why they are skipped (a missing tool skips each of its ratios, with how to install it).
     private func ratioFigures(
         cases: [Case], medians: [String: [String: Double]], startup: ExternalPeers.Lookup,
         peers: [(name: String, lookup: ExternalPeers.Lookup)]
@@ -185,12 +185,9 @@ struct CLIScenario: Scenario {
         var figures: [Figure] = [floorFigure(cases: cases, medians: medians, startup: startup)]
         for (peer, lookup) in peers {
             let name = "cli-vs-\(peer)"
-            if case .missing(let reason) = lookup {
+            if let reason = lookup.missingReason ?? startup.missingReason {
                 figures.append(.skipped(name, reason))
-                continue
-            }
-            if case .missing(let reason) = startup {
-                figures.append(.skipped(name, reason))
+                figures += cases.map { .skipped("\(name)-\($0.name)", reason) }
                 continue
             }
             var perCase: [Figure] = []

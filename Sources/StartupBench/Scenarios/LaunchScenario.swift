@@ -32,7 +32,7 @@ struct LaunchScenario: Scenario {
         figures.append(
             .number("launch-end-vs-naive-taskgroup", unlimited.map { $0.startupKit.end / $0.naive.end }.max() ?? 0, target: .atMost(1.0)))
         if let limited = outcomes.first(where: { $0.graph.slots != nil }), let slots = limited.graph.slots {
-            let bound = Double(max(limited.graph.criticalPathMilliseconds, limited.graph.totalMilliseconds / slots))
+            let bound = max(Double(limited.graph.criticalPathMilliseconds), Double(limited.graph.totalMilliseconds) / Double(slots))
             figures.append(.number("launch-slots-end-vs-lower-bound", limited.startupKit.end / bound, target: .atMost(1.05)))
         }
         for outcome in outcomes {
@@ -47,7 +47,8 @@ struct LaunchScenario: Scenario {
         return figures
     }
 
-    /// Runs every contender on one graph in interleaved rounds, after one untimed round.
+    /// Runs every contender on one graph in interleaved rounds, after one untimed round; prints a
+    /// line per contender (first screen, and the whole launch where it is measured).
     private func measure(_ graph: LaunchGraph, options: BenchOptions) async -> Outcome {
         let slots = graph.slots.map { "maxConcurrency \($0)" } ?? "no slot limit"
         Console.line(
@@ -61,7 +62,7 @@ struct LaunchScenario: Scenario {
         var handOrdered = Samples()
         var naiveFirst = Samples()
         var naiveEnd = Samples()
-        for round in 0...options.size(full: options.repetitions, quick: 2) {
+        for round in 0...options.repetitions {
             let chain = await LaunchContenders.chainAlone(graph)
             let kit = await LaunchContenders.startupKit(graph, plan: plan)
             let flatTimes = await LaunchContenders.flat(graph)
@@ -76,14 +77,16 @@ struct LaunchScenario: Scenario {
             naiveFirst.append(naive.firstScreen)
             naiveEnd.append(naive.end)
         }
+        let boundMedian = bound.median
+        let perBound = { (samples: Samples) in "  = \(Format.fixed(samples.median / boundMedian, 3)) x bound" }
+        let ends = { (samples: Samples) in "; whole launch \(Format.fixed(samples.median, 2)) ms" }
         printSamples("lower bound (chain)", bound)
-        printSamples("StartupKit", startupFirst, extra: "; whole launch \(Format.fixed(startupEnd.median, 2)) ms")
-        printSamples("flat AppDelegate", flat)
-        printSamples("hand-ordered", handOrdered)
-        let naiveNote = graph.slots == nil ? "" : " (no slot limit)"
-        printSamples("naive TaskGroup", naiveFirst, extra: "; whole launch \(Format.fixed(naiveEnd.median, 2)) ms\(naiveNote)")
+        printSamples("StartupKit", startupFirst, extra: perBound(startupFirst) + ends(startupEnd))
+        printSamples("flat AppDelegate", flat, extra: perBound(flat))
+        printSamples("hand-ordered", handOrdered, extra: perBound(handOrdered))
+        printSamples("naive TaskGroup", naiveFirst, extra: perBound(naiveFirst) + ends(naiveEnd))
         return Outcome(
-            graph: graph, bound: bound.median, startupKit: (startupFirst.median, startupEnd.median), flat: flat.median,
+            graph: graph, bound: boundMedian, startupKit: (startupFirst.median, startupEnd.median), flat: flat.median,
             handOrdered: handOrdered.median, naive: (naiveFirst.median, naiveEnd.median))
     }
 }
