@@ -11,14 +11,6 @@ import Testing
 /// already answers is an error of the service (not a readiness), `{"after": ...}` readies a worker
 /// with nothing to probe, and CI mode says when the command after `--` was not run.
 @Suite(.timeLimit(.minutes(2))) struct ReadinessEndToEndTests {
-    private func json(_ text: String) throws -> [String: Any] {
-        try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-    }
-
-    private func command(_ id: String, in report: [String: Any]) -> [String: Any]? {
-        (report["commands"] as? [[String: Any]])?.first { $0["id"] as? String == id }
-    }
-
     @Test func aServiceWhosePortIsAlreadyTaken_isNotStarted_notReady_andItsDependentsAreSkipped() async throws {
         let folder = try TemporaryDirectory()
         let marker = "taken-\(UUID().uuidString)"
@@ -46,11 +38,11 @@ import Testing
             """)
         let result = try await StartupBinary.run(["run", "--no-report", "--format", "json"], in: folder.path)
         #expect(result.status == 1)
-        let report = try json(result.output)
-        #expect(command("cache", in: report)?["status"] as? String == "failed")
-        let detail = command("cache", in: report)?["detail"] as? String ?? ""
+        let report = try RunReportJSON.object(result.output)
+        #expect(RunReportJSON.command("cache", in: report)?["status"] as? String == "failed")
+        let detail = RunReportJSON.command("cache", in: report)?["detail"] as? String ?? ""
         #expect(detail.contains("port \(port) is already in use by another process"), "\(detail)")
-        #expect(command("api", in: report)?["status"] as? String == "skipped")
+        #expect(RunReportJSON.command("api", in: report)?["status"] as? String == "skipped")
         #expect(!FileManager.default.fileExists(atPath: folder.file("api.ran")))
         #expect(TestServer.processes(marked: marker).isEmpty, "the service itself never started")
     }
@@ -67,9 +59,9 @@ import Testing
             """)
         let result = try await StartupBinary.run(["run", "--no-report", "--format", "json", "--", "true"], in: folder.path)
         #expect(result.status == 0, "\(result.error)")
-        let report = try json(result.output)
-        let readyMs = try #require(command("worker", in: report)?["readyMs"] as? Double)
-        let jobsStart = try #require(command("jobs", in: report)?["startMs"] as? Double)
+        let report = try RunReportJSON.object(result.output)
+        let readyMs = try #require(RunReportJSON.command("worker", in: report)?["readyMs"] as? Double)
+        let jobsStart = try #require(RunReportJSON.command("jobs", in: report)?["startMs"] as? Double)
         #expect(readyMs >= 300)
         #expect(jobsStart >= 300)
     }
@@ -83,8 +75,8 @@ import Testing
             """
             {"version": 1, "commands": [
               {"id": "api", "run": "\(TestServer.path) --port \(port) --ready-line \(marker) --health-status 404",
-               "ready": {"http": "http://127.0.0.1:\(port)/health", "timeout": "400ms"}},
-              {"id": "worker", "run": "sleep 30", "ready": {"exec": "echo queue not reachable >&2; exit 3", "interval": "50ms", "timeout": "400ms"}}
+               "ready": {"http": "http://127.0.0.1:\(port)/health", "timeout": "1s"}},
+              {"id": "worker", "run": "sleep 30", "ready": {"exec": "echo queue not reachable >&2; exit 3", "interval": "50ms", "timeout": "1s"}}
             ]}
             """)
         let result = try await StartupBinary.run(["run", "--no-report"], in: folder.path)

@@ -17,14 +17,6 @@ import Testing
         "\(TestServer.path) --port \(port) --delay \(delay) --ready-line \(marker)-listening \(extra)"
     }
 
-    private func json(_ text: String) throws -> [String: Any] {
-        try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-    }
-
-    private func command(_ id: String, in report: [String: Any]) -> [String: Any]? {
-        (report["commands"] as? [[String: Any]])?.first { $0["id"] as? String == id }
-    }
-
     @Test func aDependent_startsOnlyAfterItsServiceIsReady_andCIModeReturnsTheCommandsStatus() async throws {
         let folder = try TemporaryDirectory()
         let marker = "svc-\(UUID().uuidString)"
@@ -39,9 +31,9 @@ import Testing
             """)
         let result = try await StartupBinary.run(["run", "--no-report", "--format", "json", "--", "sh", "-c", "exit 7"], in: folder.path)
         #expect(result.status == 7, "CMD's status: \(result.error)")
-        let report = try json(result.output)
-        let database = try #require(command("database", in: report))
-        let api = try #require(command("api", in: report))
+        let report = try RunReportJSON.object(result.output)
+        let database = try #require(RunReportJSON.command("database", in: report))
+        let api = try #require(RunReportJSON.command("api", in: report))
         #expect(database["service"] as? Bool == true && api["service"] as? Bool == false)
         let readyMs = try #require(database["readyMs"] as? Double)
         #expect(readyMs >= 200, "ready only once the server listens, after its delay")
@@ -73,7 +65,7 @@ import Testing
             """#)
         let result = try await StartupBinary.run(["run", "--no-report", "--format", "json", "--", "true"], in: folder.path)
         #expect(result.status == 0, "CMD's status: \(result.error)")
-        let report = try json(result.output)
+        let report = try RunReportJSON.object(result.output)
         #expect(report["status"] as? String == "succeeded", "the start-up succeeded")
         let shutdown = try #require(report["shutdown"] as? [String: Any], "\(result.output)")
         #expect(shutdown["status"] as? String == "failed")
