@@ -28,7 +28,7 @@ package struct ExitCode: RawRepresentable, Error, Sendable, Hashable {
     /// The manifest file is missing, a directory, unreadable, or over 256 MiB, or an env file it names cannot be
     /// read.
     package static let manifestUnreadable = ExitCode(rawValue: 66)
-    /// A file could not be written (such as the trace).
+    /// A file could not be written (such as the trace), or the `--log-dir` folder could not be made or written to.
     package static let cannotCreate = ExitCode(rawValue: 73)
     /// Standard output could not be written (a full disk, `> /dev/full`).
     package static let outputFailed = ExitCode(rawValue: 74)

@@ -107,6 +107,9 @@ package struct RunOptions: Equatable, Sendable {
     package var savesReport = true
     /// Whether to stay up after the run until Ctrl-C or SIGTERM, then run the `stop` lines.
     package var keepRunning = false
+    /// The folder each command's and service's output is also logged in (`--log-dir`), relative to the current
+    /// directory; `nil` for no logs.
+    package var logDirectory: String?
     /// The commands to run, with what they need (`startup run ID...`); none for all of them.
     package var targets: [CommandID] = []
     /// The command to run once the start-up succeeded (`startup run ... -- CMD ARGS...`), with

@@ -79,6 +79,13 @@ enum OptionDeclarations {
             $0.gracePeriod = $1
         },
         .flag("--keep-running", help: "After the run, stay up until Ctrl-C or SIGTERM, then run the stop lines") { $0.keepRunning = true },
+        .directory(
+            "--log-dir",
+            help: """
+                Also append each command's and service's output (both streams, byte for byte) to dir/ID.log, a header line before \
+                each start; dir is made if missing, and an id that is not a safe file name is escaped (/ as %2F)
+                """
+        ) { $0.logDirectory = $1 },
     ]
 
     /// `startup plot`.

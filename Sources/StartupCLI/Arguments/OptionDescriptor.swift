@@ -38,6 +38,8 @@ struct OptionDescriptor: Equatable, Sendable {
         case freeText
         /// A file name.
         case path
+        /// A folder's name.
+        case directory
         /// One of these words.
         case choices([String])
     }

@@ -37,6 +37,14 @@ struct OptionSpec<Options>: Sendable {
         }
     }
 
+    /// An option whose value is a folder's path.
+    static func directory(_ name: String, help: String, stores: @escaping @Sendable (inout Options, String) -> Void) -> Self {
+        let value = OptionDescriptor.Value(name: "dir", completion: .directory)
+        return Self(OptionDescriptor(name, value: value, help: help)) { reader, name, options throws(UsageError) in
+            stores(&options, try reader.value(for: name))
+        }
+    }
+
     /// An option whose value is one of `choices`, by their raw values.
     static func choice<Choice: RawRepresentable & Sendable>(
         _ name: String, value: String, from choices: [Choice], help: String, stores: @escaping @Sendable (inout Options, Choice) -> Void

@@ -47,6 +47,12 @@ enum BashCompletionScript {
                 _startup_reply < <(compgen -f -- "$1")
             }
 
+            # Sets COMPREPLY to the folder names that start with $1.
+            _startup_folders() {
+                compopt -o filenames 2>/dev/null
+                _startup_reply < <(compgen -d -- "$1")
+            }
+
             _startup() {
                 local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
                 local subcommand="" option="" dash=0 i
@@ -93,6 +99,8 @@ enum BashCompletionScript {
         var valueCases: [String] = []
         let paths = options.filter { $0.value?.completion == .path }.flatMap(\.names)
         if !paths.isEmpty { valueCases.append("\(paths.joined(separator: "|"))) _startup_files \"$cur\"; return ;;") }
+        let folders = options.filter { $0.value?.completion == .directory }.flatMap(\.names)
+        if !folders.isEmpty { valueCases.append("\(folders.joined(separator: "|"))) _startup_folders \"$cur\"; return ;;") }
         for option in options {
             guard case .choices(let choices) = option.value?.completion else { continue }
             let words = ShellQuoting.singleQuoted(choices.joined(separator: " "))

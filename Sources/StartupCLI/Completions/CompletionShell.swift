@@ -8,7 +8,8 @@ package enum CompletionShell: String, CaseIterable, Sendable {
     case fish
 
     /// The completion script: the subcommands, each one's options (``OptionDeclarations``), the
-    /// values of choice options, file names for path options, and, for `run` and `plan`, the
+    /// values of choice options, file names for path options, folder names for folder options
+    /// (`--log-dir`), and, for `run` and `plan`, the
     /// command ids of the manifest in effect, which the script gets from
     /// `startup completions --ids [-f FILE]`.
     var script: String {

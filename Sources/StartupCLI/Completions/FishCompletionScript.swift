@@ -90,6 +90,7 @@ enum FishCompletionScript {
         case nil: break
         case .freeText: words.append("-x")
         case .path: words.append("-r -F")
+        case .directory: words.append("-x -a '(__fish_complete_directories (commandline -ct))'")
         case .choices(let choices): words.append("-x -a '\(choices.joined(separator: " "))'")
         }
         words.append("-d \(ShellQuoting.fishQuoted(ShellQuoting.summary(of: option.help)))")

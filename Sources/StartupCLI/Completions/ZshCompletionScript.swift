@@ -94,6 +94,7 @@ enum ZshCompletionScript {
                 switch value.completion {
                 case .freeText: " "
                 case .path: "_files"
+                case .directory: "_files -/"
                 case .choices(let choices): "(\(choices.joined(separator: " ")))"
                 }
             action = ":\(value.name):\(what)"

@@ -65,10 +65,9 @@ struct PlanTextRenderer {
     /// Where a dependent raises `id`'s priority: the effective priority and the nearest command
     /// that declares it, found by following dependents of that same effective priority.
     private func raisedPriority(of id: CommandID) -> (priority: CommandPriority, source: CommandID)? {
-        let effective = plan.effectivePriority(of: id)
-        guard effective != plan.options(of: id).priority else { return nil }
+        guard let effective = plan.raisedPriority(of: id) else { return nil }
         var current = id
-        while plan.options(of: current).priority != effective {
+        while plan.raisedPriority(of: current) != nil {
             guard let next = plan.dependents(of: current).first(where: { plan.effectivePriority(of: $0) == effective }) else {
                 return nil
             }

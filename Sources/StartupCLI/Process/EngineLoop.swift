@@ -71,8 +71,8 @@ struct EngineLoop {
     private var lingering: [UInt64: LingeringStop] = [:]
     /// When the lingering stops are next looked at: a look reads `/proc`.
     private var nextLingeringCheck = ContinuousClock.now
-    /// How often a lingering stop looks for what is left of its tree.
-    private static let lingeringInterval = Duration.milliseconds(10)
+    /// How often a lingering stop looks for what is left of its tree (a look reads every process's `stat`).
+    private static let lingeringInterval = Duration.milliseconds(25)
     /// The token of each running child, by pid (tells adopted orphans from our own children).
     private var tokensByPid: [pid_t: UInt64] = [:]
     /// A second interrupt came: stops are SIGKILL at once.
@@ -355,6 +355,7 @@ struct EngineLoop {
                     !child.tree.running(in: processes).isEmpty
                 {
                     let exit = waitForStatus(of: child)
+                    child.tree.leaderReaped = true
                     lingering[token] = LingeringStop(
                         tree: child.tree, waiter: child.waiter, exit: exit, deadline: deadline, furtherGrace: child.gracePeriod / 2)
                     if unexplainedExit?.pid == child.pid { unexplainedExit = nil }

@@ -26,6 +26,8 @@ struct ProcessTree {
     let marker: [UInt8]?
     /// Members found so far (never the leader).
     private(set) var members: [pid_t: Member] = [:]
+    /// Whether the leader has been reaped (its pid may belong to another process by now).
+    var leaderReaped = false
 
     /// A process that goes with the command.
     struct Member {
@@ -65,23 +67,31 @@ struct ProcessTree {
 
     /// Adds what belongs to the command in `processes` (a `snapshot()`); `excluded` are pids never to add (the
     /// engine's own children).
+    ///
+    /// A process is related through its parent only while that parent runs (a member found running in
+    /// `processes`, or the leader until it is reaped): the number of one that has exited may already be another
+    /// process's, and a live process whose parent had exited would have been reparented to `startup`. Groups and
+    /// sessions of members that exited still count: their numbers are not reused while a process is in them.
     mutating func extend(from processes: [Entry], excluding excluded: Dictionary<pid_t, UInt64>.Keys) {
         #if os(Linux)
             let ourPid = getpid()
             var known = Set(members.keys)
             known.insert(leader)
+            var parents = Set(running(in: processes))
+            if !leaderReaped { parents.insert(leader) }
             var added = true
             while added {
                 added = false
                 for process in processes where !known.contains(process.pid) {
                     guard process.pid != ourPid, !excluded.contains(process.pid) else { continue }
                     let related =
-                        known.contains(process.parent) || known.contains(process.group)
+                        parents.contains(process.parent) || known.contains(process.group)
                         || known.contains(process.session)
                     guard related || (process.parent == ourPid && isMarked(process.pid)),
                         let member = Self.member(process)
                     else { continue }
                     known.insert(process.pid)
+                    if !process.isZombie { parents.insert(process.pid) }
                     members[process.pid] = member
                     added = true
                 }

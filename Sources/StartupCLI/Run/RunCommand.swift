@@ -43,11 +43,15 @@ enum RunCommand {
         let serviceLines = ServiceLines(
             console: console, style: style, outputs: outputs, mode: options.output,
             toStandardError: options.format == .json, idWidth: idWidth)
+        // A simulated run starts no process, so it has no output to log.
+        let logs = options.simulate ? nil : options.logDirectory.map { RunLogs(folder: $0, console: console) }
         let execution = ShellExecution(
             manifestDirectory: manifestDirectory, environment: environment, environmentFiles: environmentFiles, output: options.output,
             streamsToStandardError: options.format == .json, gracePeriod: options.gracePeriod, simulate: options.simulate, outputs: outputs,
-            stopEndings: stopEndings, serviceLines: serviceLines)
+            stopEndings: stopEndings, serviceLines: serviceLines, logs: logs)
         let plan = try ManifestLoading.plan(manifest, binding: execution.binding(for: manifest), console: console)
+        // Before anything starts: a folder that cannot be made stops the run (73), one that fails later only warns.
+        try logs?.makeFolder(console: console)
 
         var observers: [any StartupObserver] = []
         if options.format == .text {
@@ -173,6 +177,8 @@ enum RunCommand {
                 console.err("startup: waiting for what \(commands) the run gave up on left running (\(kill))\n")
             }
         }
+        // What the commands' pipes still hold, and what waits to be written to the logs.
+        await logs?.finish()
         // Everything is written and nothing runs: the binary ends here, the run's objects left unfreed.
         exitProcess?(exitCode ?? .success)
         if let exitCode { throw exitCode }

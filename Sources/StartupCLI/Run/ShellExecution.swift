@@ -22,6 +22,9 @@ struct ShellExecution: Sendable {
     let stopEndings: StopEndings
     /// Where services' output lines go.
     let serviceLines: ServiceLines
+    /// Where every command's and service's output is logged too (`--log-dir`); `nil` for no logs, and then a command
+    /// runs with no step of logging at all.
+    let logs: RunLogs?
     /// The first line of grouped output that lost its beginning: says where and why it was cut.
     static let cutNote =
         "[… earlier output cut here: grouped output keeps the last \(CaptureFile.tailLimit / 1024) KiB of each command; --output stream shows all of it]\n"
@@ -43,16 +46,28 @@ struct ShellExecution: Sendable {
                 binding.bind(command.id) { _ in try await Task.sleep(for: estimate) }
             } else {
                 let spec = specs.spec(for: command, line: line)
-                binding.bind(command.id) { [outputs, gracePeriod] _ in
-                    let outcome = await ProcessSpawner.run(spec, terminationGracePeriod: gracePeriod)
-                    let text = String(decoding: outcome.output, as: UTF8.self)
-                    outputs.record(outcome.outputTruncated ? Self.cutNote + text : text, for: command.id)
-                    if outcome.wasTerminated { throw CancellationError() }
-                    guard outcome.termination.isSuccess else { throw ShellCommandError(termination: outcome.termination) }
+                if let logs {
+                    binding.bind(command.id) { [outputs, gracePeriod] context in
+                        let outcome = await logs.run(spec, of: command.id, attempt: context.attempt, terminationGracePeriod: gracePeriod)
+                        try Self.end(command.id, with: outcome, outputs: outputs)
+                    }
+                } else {
+                    binding.bind(command.id) { [outputs, gracePeriod] _ in
+                        let outcome = await ProcessSpawner.run(spec, terminationGracePeriod: gracePeriod)
+                        try Self.end(command.id, with: outcome, outputs: outputs)
+                    }
                 }
             }
         }
         return binding
+    }
+
+    /// Records the output of command `id`'s attempt, and throws unless it succeeded.
+    private static func end(_ id: CommandID, with outcome: ProcessOutcome, outputs: CommandOutputs) throws {
+        let text = String(decoding: outcome.output, as: UTF8.self)
+        outputs.record(outcome.outputTruncated ? cutNote + text : text, for: id)
+        if outcome.wasTerminated { throw CancellationError() }
+        guard outcome.termination.isSuccess else { throw ShellCommandError(termination: outcome.termination) }
     }
 
     private func bindService(
@@ -71,12 +86,14 @@ struct ShellExecution: Sendable {
         }
         let spec = specs.spec(for: command, line: line)
         let stop = command.stop.map { specs.spec(for: command, line: $0) }
-        binding.bindService(id) { [serviceLines, gracePeriod, stopEndings] _, ready in
+        binding.bindService(id) { [serviceLines, gracePeriod, stopEndings, logs] context, ready in
+            logs?.logStart(of: id, attempt: context.attempt)
             try await ServiceRunner.run(
                 spec, readiness: readiness, stop: stop, gracePeriod: gracePeriod,
                 onLine: { line in serviceLines.show(line, of: id) }, onReady: { ready() },
                 onStopped: { ending in stopEndings.record(ending, for: id) },
-                onNotReady: { sentence in serviceLines.show("startup: not ready: \(sentence)", of: id) })
+                onNotReady: { sentence in serviceLines.show("startup: not ready: \(sentence)", of: id) },
+                onOutput: { bytes in logs?.log(bytes, of: id) })
         }
     }
 

@@ -8,7 +8,7 @@ import StartupKit
 
 /// The pipe a service (and its stop line) writes its standard output and error to, read off the scheduler's
 /// path: a thread of its own waits in `poll`, splits what arrives into lines for `onLine` (in order), reports a
-/// `log` probe's text through `onMatch`, and calls `onOutput` for every chunk.
+/// `log` probe's text through `onMatch`, and hands every chunk, as it came, to `onOutput`.
 final class ServiceOutputReader: Sendable {
     /// The end children write to (close-on-exec here; their standard output and error are duplicates of it).
     let writeEnd: Int32
@@ -23,7 +23,7 @@ final class ServiceOutputReader: Sendable {
     private let logText: String?
     private let onLine: @Sendable (String) -> Void
     private let onMatch: @Sendable () -> Void
-    private let onOutput: @Sendable () -> Void
+    private let onOutput: @Sendable (ArraySlice<UInt8>) -> Void
 
     /// Creates the pipes; reading starts with `start()`.
     ///
@@ -31,7 +31,7 @@ final class ServiceOutputReader: Sendable {
     /// - Throws: `ServiceRunnerError` when a pipe cannot be created.
     init(
         logText: String?, onLine: @escaping @Sendable (String) -> Void, onMatch: @escaping @Sendable () -> Void,
-        onOutput: @escaping @Sendable () -> Void
+        onOutput: @escaping @Sendable (ArraySlice<UInt8>) -> Void
     ) throws(ServiceRunnerError) {
         let output = try Self.makePipe()
         let wake: (read: Int32, write: Int32)
@@ -118,7 +118,7 @@ final class ServiceOutputReader: Sendable {
                     case .matched: onMatch()
                     }
                 }
-                onOutput()
+                onOutput(buffer[..<count])
             } else if count < 0 && errno == EINTR {
                 continue
             } else if count < 0 && errno == EAGAIN && !draining {

@@ -34,8 +34,10 @@ struct ServiceProbe {
         while !Task.isCancelled {
             let failure = await attempt(limit: max(Self.networkAttemptLimit, interval))
             guard let failure else { return !Task.isCancelled }
-            // An attempt cut short by the stop saw nothing worth reporting.
-            if !Task.isCancelled { lastFailure.withLock { $0 = failure } }
+            // An attempt cut short by the stop is kept only when no attempt finished before it.
+            lastFailure.withLock { last in
+                if !Task.isCancelled || last == nil { last = failure }
+            }
             // After an attempt a ring started, the next one waits for the schedule (at most two per interval).
             rung = await doorbell.wait(upTo: schedule.nextDelay(), ringable: !rung)
         }

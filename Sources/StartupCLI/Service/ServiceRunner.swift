@@ -14,9 +14,10 @@ package enum ServiceRunner {
     /// succeeds.
     ///
     /// Cancelling the calling task stops the service: with a `stop` line, the line runs (its output goes to
-    /// `onLine` too; SIGKILL if it takes longer than `gracePeriod`), and the service gets no signal: once its process
-    /// ends, or twice `gracePeriod` after the stop began, what is left of its process group and what left it get
-    /// SIGKILL; without one, the group and what left it get SIGTERM, SIGKILL after `gracePeriod`. A second interrupt
+    /// `onLine` too; SIGKILL if it takes longer than `gracePeriod`), and the service gets no signal: twice
+    /// `gracePeriod` after the stop began, what is left of its process group and what left it get SIGTERM, and
+    /// SIGKILL after a further `gracePeriod`; without one, the group and what left it get SIGTERM, and whatever of
+    /// them is still there after `gracePeriod` gets SIGKILL, whichever process ends first. A second interrupt
     /// (``ProcessEngine/killAtOnce()``) kills the stop line and the service at once instead. The probe is cancelled too (an `exec` attempt in flight is stopped and reaped,
     /// a socket closed). The call returns once every process it started has been reaped.
     ///
@@ -30,6 +31,8 @@ package enum ServiceRunner {
     ///   - onStopped: Called once the service has been stopped, with how its processes ended.
     ///   - onNotReady: Called when the service is stopped before it was ready (its ready timeout), with
     ///     what its probe last saw.
+    ///   - onOutput: Called with each chunk of output (the service's and its stop line's) as it came, byte for byte,
+    ///     on the reading thread, after its lines.
     /// - Throws: `CancellationError` once stopped as asked; `ServiceRunnerError` when the service ended by itself
     ///   (`exited with status 3 before it was ready`, `exited with status 0`), could not be started, or its stop
     ///   line failed; `StopCutShort` when a second interrupt killed its stop line or kept it from starting, or
@@ -39,7 +42,8 @@ package enum ServiceRunner {
         onLine: @escaping @Sendable (String) -> Void,
         onReady: @escaping @Sendable () -> Void,
         onStopped: @escaping @Sendable (StopEndings.Ending) -> Void = { _ in },
-        onNotReady: @escaping @Sendable (String) -> Void = { _ in }
+        onNotReady: @escaping @Sendable (String) -> Void = { _ in },
+        onOutput: @escaping @Sendable (ArraySlice<UInt8>) -> Void = { _ in }
     ) async throws {
         try Task.checkCancellation()
         try await checkAddressIsFree(readiness.probe)
@@ -54,7 +58,10 @@ package enum ServiceRunner {
         }
         let reader = try ServiceOutputReader(
             logText: logText, onLine: onLine, onMatch: { latch.signal() },
-            onOutput: { if ringsOnOutput { doorbell.ring() } })
+            onOutput: { bytes in
+                onOutput(bytes)
+                if ringsOnOutput { doorbell.ring() }
+            })
         reader.start()
         let serviceSpec = writingTo(reader.writeEnd, spec)
         let stopSpec = stop.map { writingTo(reader.writeEnd, $0) }
@@ -123,10 +130,10 @@ package enum ServiceRunner {
         return spec
     }
 
-    /// Stops the service: with a stop line, the service is marked as stopping first, with no signal (the engine kills
-    /// what is left of its group and tree as soon as it ends, which the stop line may make it do at once, or after
-    /// twice the grace period), then the line runs (bounded by the grace period); without one, SIGTERM and SIGKILL
-    /// after the grace period (the engine's stop). A second interrupt ends the stop line's wait and the service's:
+    /// Stops the service: with a stop line, the service is marked as stopping first, with no signal (what is left
+    /// of its group and tree gets SIGTERM from the engine twice the grace period after the stop began, and SIGKILL
+    /// after a further grace period), then the line runs (bounded by the grace period); without one, SIGTERM, and
+    /// SIGKILL to whatever of its tree is still there after the grace period (the engine's stop). A second interrupt ends the stop line's wait and the service's:
     /// SIGKILL at once.
     /// Returns how the stop line ended.
     private static func stopService(

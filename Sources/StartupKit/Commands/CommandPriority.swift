@@ -1,5 +1,6 @@
 /// The priority of a command: when more commands are ready than there are free slots, a higher
-/// priority starts first. Any integer works; `.low`, `.normal` and `.high` are -1, 0 and 1.
+/// priority starts first. `.low`, `.normal` and `.high` are -1, 0 and 1; any integer works, and
+/// those beyond ±2,147,483,647 are ordered as that bound.
 public struct CommandPriority: Hashable, Sendable, Comparable, ExpressibleByIntegerLiteral, CustomStringConvertible {
     /// The numeric priority; higher starts first.
     public let value: Int

@@ -10,10 +10,10 @@
 /// hold a thread of Swift's cooperative pool, which has about one per core.
 ///
 /// The pool starts with no thread and grows only while work is queued and every thread is busy,
-/// up to `maxThreads`; a thread that finds nothing to do for `keepAlive` ends. Work is taken in
-/// the order it was submitted: the run's scheduler decides the order (awaited commands first), and
-/// hands the pool no more blocking commands than it has threads, so work queues here only behind a
-/// thread still held by an attempt that was abandoned after its timeout.
+/// up to `maxThreads`, plus one for each attempt abandoned after its timeout (its thread is still
+/// held until the work returns by itself); a thread that finds nothing to do for `keepAlive` ends.
+/// Work is taken in the order it was submitted: the run's scheduler decides the order (awaited
+/// commands first) and hands the pool no more blocking commands than it has threads to spare.
 ///
 /// `@unchecked Sendable`: the queue and the counts below are read and written only while `mutex` is
 /// held, which the compiler cannot see; the work itself runs after the mutex is released. A
@@ -30,6 +30,8 @@ final class BlockingPool: @unchecked Sendable {
     private let workArrived: UnsafeMutablePointer<pthread_cond_t>
 
     // Guarded by `mutex`.
+    /// Threads allowed beyond `maxThreads`: one per abandoned attempt, whose thread stays busy.
+    private var abandoned = 0
     /// Work not yet taken, from `head` on.
     private var queue: [Work] = []
     private var head = 0
@@ -105,7 +107,7 @@ final class BlockingPool: @unchecked Sendable {
             claims += 1
             startsThread = false
         } else {
-            startsThread = threads < maxThreads
+            startsThread = threads < maxThreads + abandoned
             if startsThread { threads += 1 }
         }
         unlock()
@@ -114,6 +116,15 @@ final class BlockingPool: @unchecked Sendable {
         } else {
             pthread_cond_signal(workArrived)
         }
+    }
+
+    /// An attempt of work submitted here was abandoned after its timeout: its thread stays busy
+    /// until the work returns, so one more thread may start for the work the scheduler hands out
+    /// in its place.
+    func workWasAbandoned() {
+        lock()
+        abandoned += 1
+        unlock()
     }
 
     /// A pool thread's life: takes work while there is some, sleeps while there is none, and

@@ -264,6 +264,9 @@ final class RunScheduler: Sendable {
                     continue
                 }
                 let outcome = await runAttempt(job, resources: resources)
+                if case .timedOut(_, abandoned: true) = outcome, let blockingPool, plan.storage.commands[job.position].isBlocking {
+                    blockingPool.workWasAbandoned()
+                }
                 let end = clock.elapsed()
                 step = decide { $0.attemptEnded(job, outcome: outcome, at: end) }
             case .park:

@@ -66,10 +66,21 @@ public struct StartupPlan: Sendable {
         storage.readyKeys[position(of: id)].effectivePriority
     }
 
+    /// The effective priority of a command where a command that depends on it raises it above its
+    /// own (``effectivePriority(of:)``), else `nil`.
+    ///
+    /// - Precondition: The plan contains `id`.
+    public func raisedPriority(of id: CommandID) -> CommandPriority? {
+        raisedPriority(at: position(of: id))
+    }
+
     /// The effective priority at `position` where it is above the command's own, else `nil`.
     func raisedPriority(at position: Int) -> CommandPriority? {
         let effective = storage.readyKeys[position].effectivePriority
-        return effective == storage.commands[position].options.priority ? nil : effective
+        // Compared as the scheduler keeps them (32 bits), so a priority past that range is not
+        // reported as lowered.
+        let own = Int(Int32(clamping: storage.commands[position].options.priority.value))
+        return effective.value == own ? nil : effective
     }
 
     /// The estimate of every command that has one.

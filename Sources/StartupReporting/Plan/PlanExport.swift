@@ -25,8 +25,7 @@ public enum PlanExport {
             members.milliseconds("latestStartMs", entry.latestStart)
             members.milliseconds("slackMs", entry.slack)
             members.bool("onDemand", plan.options(of: entry.id).activation == .onDemand)
-            let effective = plan.effectivePriority(of: entry.id)
-            if effective != plan.options(of: entry.id).priority { members.priority("effectivePriority", effective) }
+            if let raised = plan.raisedPriority(of: entry.id) { members.priority("effectivePriority", raised) }
             return .object(members.members)
         }
         return .object([

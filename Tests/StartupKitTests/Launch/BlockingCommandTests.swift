@@ -81,6 +81,27 @@ import Testing
         stuck.signal()  // Its thread finishes on its own.
     }
 
+    /// An abandoned attempt still holds its pool thread: the next blocking command gets another one rather than
+    /// waiting behind it (with one thread, it would never start).
+    @Test func afterAnAbandonedAttempt_theNextBlockingCommandStillGetsAThread() async throws {
+        let clock = ManualClock()
+        let stuck = DispatchSemaphore(value: 0)
+        var builder = StartupPlanBuilder()
+        builder.addBlocking("hangs", options: .init(timeout: .milliseconds(100))) { _ in stuck.wait() }
+        builder.addBlocking("next") { _ in }
+        let orchestrator = StartupOrchestrator(
+            try builder.build(), options: .init(cancellationGrace: .milliseconds(10), blockingThreads: 1), clock: clock)
+        let reporting = Task { await orchestrator.run() }
+        await clock.sleepers(atLeast: 1)  // the timeout
+        clock.advance(by: .milliseconds(100))
+        await clock.sleepers(atLeast: 1)  // the grace
+        clock.advance(by: .milliseconds(10))
+        let report = await reporting.value
+        #expect(report["hangs"]?.isAbandoned == true)
+        #expect(report["next"]?.status == .succeeded)
+        stuck.signal()
+    }
+
     @Test func aBlockingCommandsOutput_isReadByItsDependents_andThroughTheRun() async throws {
         struct Keychain: BlockingStartupCommand {
             static let id: CommandID = "keychain"
