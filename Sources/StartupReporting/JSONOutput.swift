@@ -205,22 +205,23 @@ public enum JSONOutput: Sendable, Equatable {
         if value < 0 {
             output.append(UInt8(ascii: "-"))
             // The magnitude of Int.min does not fit in Int; it does in UInt.
-            return writeDigits(value.magnitude, to: &output)
+            return writeDigits(UInt64(value.magnitude), to: &output)
         }
-        writeDigits(UInt(value), to: &output)
+        writeDigits(UInt64(value), to: &output)
     }
 
     /// The decimal digits of `value`, most significant first.
-    private static func writeDigits(_ value: UInt, to output: inout [UInt8]) {
+    private static func writeDigits(_ value: UInt64, to output: inout [UInt8]) {
         writeDigits(value, millionths: 0, to: &output)
     }
 
     /// The decimal digits of `whole`, then, unless `millionths` (below 1,000,000) is 0, a point and its six
-    /// digits without trailing zeros: made on the stack and appended at once.
-    private static func writeDigits(_ whole: UInt, millionths: UInt, to output: inout [UInt8]) {
+    /// digits without trailing zeros: made on the stack and appended at once. 64 bits on every platform, so
+    /// no value a report holds traps where `Int` is 32 bits (watchOS's arm64_32).
+    private static func writeDigits(_ whole: UInt64, millionths: UInt64, to output: inout [UInt8]) {
         assert(millionths < 1_000_000)
-        func digit(_ value: UInt) -> UInt8 { UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value) }
-        // A UInt's 20 digits end where the point goes; the point and 6 decimals follow.
+        func digit(_ value: UInt64) -> UInt8 { UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value) }
+        // A UInt64's 20 digits end where the point goes; the point and 6 decimals follow.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 27) { buffer in
             var start = 20
             var rest = whole
@@ -234,7 +235,7 @@ public enum JSONOutput: Sendable, Equatable {
                 buffer[end] = UInt8(ascii: ".")
                 end += 1
                 var fraction = millionths
-                var divisor: UInt = 100_000
+                var divisor: UInt64 = 100_000
                 while fraction > 0 {
                     buffer[end] = digit(fraction / divisor)
                     end += 1
@@ -251,7 +252,7 @@ public enum JSONOutput: Sendable, Equatable {
         guard value.isFinite else { return "null" }
         let thousandths = (value * 1_000).rounded()
         guard abs(thousandths) < 9e15 else { return String(value) }
-        let scaled = Int(thousandths)
+        let scaled = Int64(thousandths)
         let sign = scaled < 0 ? "-" : ""
         var fraction = String(abs(scaled) % 1_000)
         fraction = String(repeating: "0", count: 3 - fraction.count) + fraction
@@ -274,7 +275,7 @@ public enum JSONOutput: Sendable, Equatable {
             output += format(duration.milliseconds).utf8
             return
         }
-        writeDigits(UInt(whole), millionths: UInt(nanoseconds % 1_000_000), to: &output)
+        writeDigits(UInt64(whole), millionths: UInt64(nanoseconds % 1_000_000), to: &output)
     }
 
     /// The string in quotes, escaped: quotes, backslashes, control characters, and U+2028 and
