@@ -254,7 +254,7 @@ struct ReportDecoder: JSONChecking {
         guard value.isFinite, value >= 0, value <= maximum else {
             report(
                 member.valueLocation, path,
-                "expected a number of milliseconds from 0 to \(Int(maximum)) (365 days), found \(MessageQuoting.escaped(number.text))")
+                "expected a number of milliseconds from 0 to \(Int64(maximum)) (365 days), found \(MessageQuoting.escaped(number.text))")
             return nil
         }
         return .nanoseconds(Self.exactNanoseconds(milliseconds: number.text) ?? Int64((value * 1_000_000).rounded()))

@@ -13,7 +13,7 @@ struct SVGText {
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
         let rounded = (value * scale).rounded() / scale
-        if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int(rounded)) }
+        if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int64(rounded)) }
         return String(rounded)
     }
 }
