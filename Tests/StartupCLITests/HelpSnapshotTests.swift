@@ -57,7 +57,7 @@ import Testing
           64   usage error: unknown subcommand, option or target, bad value
           65   the manifest or report file was read but is invalid (every problem is listed)
           66   the manifest or report file is missing, a directory, unreadable, or over 256 MiB
-          73   a file (trace, report, plot) or the --log-dir folder could not be written
+          73   a file could not be written (trace, report, plot), or the --log-dir folder made
           74   standard output could not be written (a full disk, > /dev/full)
           130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
           141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
@@ -105,7 +105,7 @@ import Testing
           64   usage error: unknown subcommand, option or target, bad value
           65   the manifest or report file was read but is invalid (every problem is listed)
           66   the manifest or report file is missing, a directory, unreadable, or over 256 MiB
-          73   a file (trace, report, plot) or the --log-dir folder could not be written
+          73   a file could not be written (trace, report, plot), or the --log-dir folder made
           74   standard output could not be written (a full disk, > /dev/full)
           130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
           141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
@@ -150,6 +150,9 @@ import Testing
           --grace-period <time>   Between SIGTERM and SIGKILL for all of a stopped command's processes
                                   (default: 2s)
           --keep-running          After the run, stay up until Ctrl-C or SIGTERM, then run the stop lines
+          --log-dir <dir>         Also append each command's and service's output (both streams, byte for
+                                  byte) to dir/ID.log, a header line before each start; dir is made if
+                                  missing, and an id that is not a safe file name is escaped (/ as %2F)
           -h, --help              Show this help
 
         SERVICES:
@@ -182,7 +185,7 @@ import Testing
           64   usage error: unknown subcommand, option or target, bad value
           65   the manifest or report file was read but is invalid (every problem is listed)
           66   the manifest or report file is missing, a directory, unreadable, or over 256 MiB
-          73   a file (trace, report, plot) or the --log-dir folder could not be written
+          73   a file could not be written (trace, report, plot), or the --log-dir folder made
           74   standard output could not be written (a full disk, > /dev/full)
           130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
           141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
@@ -207,7 +210,7 @@ import Testing
           64   usage error: unknown subcommand, option or target, bad value
           65   the manifest or report file was read but is invalid (every problem is listed)
           66   the manifest or report file is missing, a directory, unreadable, or over 256 MiB
-          73   a file (trace, report, plot) or the --log-dir folder could not be written
+          73   a file could not be written (trace, report, plot), or the --log-dir folder made
           74   standard output could not be written (a full disk, > /dev/full)
           130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
           141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
@@ -237,7 +240,7 @@ import Testing
           64   usage error: unknown subcommand, option or target, bad value
           65   the manifest or report file was read but is invalid (every problem is listed)
           66   the manifest or report file is missing, a directory, unreadable, or over 256 MiB
-          73   a file (trace, report, plot) or the --log-dir folder could not be written
+          73   a file could not be written (trace, report, plot), or the --log-dir folder made
           74   standard output could not be written (a full disk, > /dev/full)
           130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
           141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
@@ -267,7 +270,7 @@ import Testing
           64   usage error: unknown subcommand, option or target, bad value
           65   the manifest or report file was read but is invalid (every problem is listed)
           66   the manifest or report file is missing, a directory, unreadable, or over 256 MiB
-          73   a file (trace, report, plot) or the --log-dir folder could not be written
+          73   a file could not be written (trace, report, plot), or the --log-dir folder made
           74   standard output could not be written (a full disk, > /dev/full)
           130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
           141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
@@ -301,7 +304,7 @@ import Testing
           64   usage error: unknown subcommand, option or target, bad value
           65   the manifest or report file was read but is invalid (every problem is listed)
           66   the manifest or report file is missing, a directory, unreadable, or over 256 MiB
-          73   a file (trace, report, plot) or the --log-dir folder could not be written
+          73   a file could not be written (trace, report, plot), or the --log-dir folder made
           74   standard output could not be written (a full disk, > /dev/full)
           130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
           141  standard output was closed (e.g. piped into head); the run was stopped, the report saved

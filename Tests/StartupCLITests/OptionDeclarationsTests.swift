@@ -11,6 +11,7 @@ import Testing
         switch value.completion {
         case .choices(let choices): return choices.last
         case .path: return "x.json"
+        case .directory: return "logs"
         case .freeText: return ["n": "2", "time": "1s", "changes": "drop=a"][value.name]
         }
     }

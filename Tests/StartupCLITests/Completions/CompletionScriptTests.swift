@@ -54,6 +54,12 @@ import Testing
         #expect(!lines.contains { $0.contains("-l ids") })
     }
 
+    @Test func aFolderOption_completesFolderNames_inEveryShell() throws {
+        #expect(try bashBranch(of: .run).contains { $0.contains(#"--log-dir) _startup_folders "$cur"; return ;;"#) })
+        #expect(CompletionShell.zsh.script.contains(":dir:_files -/'"))
+        #expect(CompletionShell.fish.script.contains("-l log-dir -x -a '(__fish_complete_directories (commandline -ct))'"))
+    }
+
     @Test func everyScript_offersEverySubcommand() {
         for shell in CompletionShell.allCases {
             for subcommand in Invocation.Subcommand.allCases {

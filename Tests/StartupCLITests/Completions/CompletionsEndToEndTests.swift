@@ -105,6 +105,8 @@ import Testing
         #expect(try await bashCompletions(["startup", "comp"], in: folder) == ["completions"])
         #expect(try await bashCompletions(["startup", "completions", ""], in: folder) == ["bash", "zsh", "fish"])
         #expect(try await bashCompletions(["startup", "plot", "oth"], in: folder) == ["other.json"])
+        try FileManager.default.createDirectory(atPath: folder.file("logs"), withIntermediateDirectories: false)
+        #expect(try await bashCompletions(["startup", "run", "--log-dir", ""], in: folder) == ["logs"], "folders only")
     }
 
     @Test(.enabled(if: InstalledShell.path("bash") != nil, "bash is not installed: the bash script was not run"))

@@ -1,0 +1,206 @@
+import StartupKit
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The log files of a run, as the log's writer thread (``LogWriter``) sees them: each opened for appending when it is
+/// first written, kept open (at most ``openLimit`` at once), and given up at its first failure, which yields the one
+/// warning it gets. Owned by that thread alone.
+struct LogFiles {
+    /// What is known of one command's log.
+    private struct File {
+        /// The open descriptor, or -1.
+        var descriptor: Int32 = -1
+        /// Whether what the log holds ends with a line break (or is empty): a header then needs none before it.
+        var endsLine = true
+        /// Whether the file has been opened before (its last byte read).
+        var isKnown = false
+        /// Whether writing it failed: nothing more is written to it.
+        var hasFailed = false
+    }
+
+    /// The most logs kept open at once; opening one more closes them all (they are opened again as they are written).
+    static let openLimit = 64
+
+    /// The folder, made absolute when the run started.
+    private let folder: String
+    /// The folder as the user wrote it, for messages.
+    private let shownFolder: String
+    private var files: [CommandID: File] = [:]
+    private var openCount = 0
+
+    /// The logs in `folder` (as the user wrote it; relative to the current directory).
+    init(folder: String) {
+        self.folder = FilePaths.absolute(folder)
+        var shown = folder
+        while shown.count > 1, shown.hasSuffix("/") { shown.removeLast() }
+        shownFolder = shown
+    }
+
+    /// The path of `id`'s log as messages show it: under the folder as the user wrote it.
+    func shownPath(of id: CommandID) -> String {
+        (shownFolder == "/" ? "/" : shownFolder + "/") + LogFileName.path(for: id)
+    }
+
+    /// Appends `header`'s line to `id`'s log, after a line break when the log does not end with one.
+    ///
+    /// - Returns: The warning to print, when the log has just failed.
+    mutating func write(_ header: LogHeader, of id: CommandID) -> String? {
+        let failure = withOpenFile(of: id) { file in
+            var text = (file.endsLine ? "" : "\n") + header.line
+            return text.withUTF8 { Self.writeAll($0, to: file.descriptor) }
+        }
+        return failure.map { warning(id, errnoDescription($0)) }
+    }
+
+    /// Appends `bytes` to `id`'s log.
+    ///
+    /// - Returns: The warning to print, when the log has just failed.
+    mutating func write(_ bytes: [UInt8], of id: CommandID) -> String? {
+        guard let last = bytes.last else { return nil }
+        let failure = withOpenFile(of: id) { file in
+            let code = bytes.withUnsafeBufferPointer { Self.writeAll($0, to: file.descriptor) }
+            file.endsLine = last == UInt8(ascii: "\n")
+            return code
+        }
+        return failure.map { warning(id, errnoDescription($0)) }
+    }
+
+    /// Gives up `id`'s log because its output could not be read (`reason`).
+    ///
+    /// - Returns: The warning to print, unless the log had failed already.
+    mutating func fail(_ id: CommandID, reason: String) -> String? {
+        guard files[id]?.hasFailed != true else { return nil }
+        close(id)
+        files[id, default: File()].hasFailed = true
+        return warning(id, reason)
+    }
+
+    /// Closes every open log.
+    mutating func closeAll() {
+        for (id, file) in files where file.descriptor >= 0 { close(id) }
+    }
+
+    /// Runs `body` with `id`'s log open; a failure (to open it, or `body`'s errno) gives the log up.
+    ///
+    /// - Returns: The errno of the failure that gave the log up now; `nil` when all went well or it had been given
+    ///   up before.
+    private mutating func withOpenFile(of id: CommandID, _ body: (inout File) -> Int32) -> Int32? {
+        var file = files[id] ?? File()
+        guard !file.hasFailed else { return nil }
+        if file.descriptor < 0 {
+            if openCount >= Self.openLimit { closeAll() }
+            let opened = open(id)
+            guard opened >= 0 else {
+                let code = errno
+                file.hasFailed = true
+                files[id] = file
+                return code
+            }
+            file.descriptor = opened
+            openCount += 1
+            if !file.isKnown {
+                file.endsLine = Self.endsLine(opened)
+                file.isKnown = true
+            }
+        }
+        let code = body(&file)
+        files[id] = file
+        guard code != 0 else { return nil }
+        close(id)
+        files[id]?.hasFailed = true
+        return code
+    }
+
+    /// Opens `id`'s log for appending, making its folder (again, if it was removed) when it is missing: a
+    /// descriptor, or -1 with `errno` set.
+    private func open(_ id: CommandID) -> Int32 {
+        let relative = LogFileName.path(for: id)
+        let path = folder + "/" + relative
+        let flags = O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC
+        let descriptor = openFile(path, flags)
+        guard descriptor < 0, errno == ENOENT else { return descriptor }
+        _ = Self.makeFolders(folder)
+        var made = folder
+        for component in relative.split(separator: "/").dropLast() {
+            made += "/" + component
+            _ = mkdir(made, 0o777)
+        }
+        return openFile(path, flags)
+    }
+
+    /// Closes `id`'s log if it is open.
+    private mutating func close(_ id: CommandID) {
+        guard let descriptor = files[id]?.descriptor, descriptor >= 0 else { return }
+        _ = closeDescriptor(descriptor)
+        files[id]?.descriptor = -1
+        openCount -= 1
+    }
+
+    /// The warning of `id`'s log failing for `reason`.
+    private func warning(_ id: CommandID, _ reason: String) -> String {
+        "warning: cannot write the log \(MessageQuoting.escaped(shownPath(of: id))): \(reason); "
+            + "the rest of the output of \(MessageQuoting.quoted(id)) is not logged\n"
+    }
+
+    /// Whether the file at `descriptor` is empty or ends with a line break.
+    private static func endsLine(_ descriptor: Int32) -> Bool {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_size > 0 else { return true }
+        var last: UInt8 = 0
+        return pread(descriptor, &last, 1, info.st_size - 1) != 1 || last == UInt8(ascii: "\n")
+    }
+
+    /// Makes `folder` and its missing parents, as `mkdir -p` does: `nil`, or the folder that could not be made and
+    /// why (an errno; `ENOTDIR` when something else is in its place).
+    static func makeFolders(_ folder: String) -> (folder: String, code: Int32)? {
+        var made = folder.hasPrefix("/") ? "/" : ""
+        for component in folder.split(separator: "/") {
+            made += (made.isEmpty || made == "/" ? "" : "/") + component
+            guard mkdir(made, 0o777) != 0 else { continue }
+            let code = errno
+            var info = stat()
+            guard code == EEXIST, stat(made, &info) == 0 else { return (made, code) }
+            guard info.st_mode & S_IFMT == S_IFDIR else { return (made, ENOTDIR) }
+        }
+        return nil
+    }
+
+    /// Writes every byte, retrying short writes and interruptions: 0, or the errno of the failure (`EIO` when
+    /// nothing could be written).
+    private static func writeAll(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32) -> Int32 {
+        var offset = 0
+        while offset < bytes.count {
+            let written = writeBytes(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written > 0 {
+                offset += written
+            } else if written == 0 {
+                return EIO
+            } else if errno != EINTR {
+                return errno
+            }
+        }
+        return 0
+    }
+}
+
+/// `open(2)` with mode 0666 (less the umask), named apart from `LogFiles.open(_:)`.
+private func openFile(_ path: String, _ flags: Int32) -> Int32 {
+    #if canImport(Glibc)
+        Glibc.open(path, flags, 0o666)
+    #else
+        Darwin.open(path, flags, 0o666)
+    #endif
+}
+
+/// `write(2)`, named apart from `LogFiles.write(_:of:)`.
+private func writeBytes(_ descriptor: Int32, _ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int {
+    #if canImport(Glibc)
+        Glibc.write(descriptor, bytes, count)
+    #else
+        Darwin.write(descriptor, bytes, count)
+    #endif
+}
