@@ -75,8 +75,8 @@ import Testing
             """
             {"version": 1, "commands": [
               {"id": "api", "run": "\(TestServer.path) --port \(port) --ready-line \(marker) --health-status 404",
-               "ready": {"http": "http://127.0.0.1:\(port)/health", "timeout": "1s"}},
-              {"id": "worker", "run": "sleep 30", "ready": {"exec": "echo queue not reachable >&2; exit 3", "interval": "50ms", "timeout": "1s"}}
+               "ready": {"http": "http://127.0.0.1:\(port)/health", "timeout": "3s"}},
+              {"id": "worker", "run": "sleep 30", "ready": {"exec": "echo queue not reachable >&2; exit 3", "interval": "50ms", "timeout": "3s"}}
             ]}
             """)
         let result = try await StartupBinary.run(["run", "--no-report"], in: folder.path)
