@@ -32,7 +32,7 @@ package enum AtomicFileWriter {
             (descriptor, temporary) = createTemporary(named: String(name), in: folder)
         }
         guard descriptor >= 0 else { throw FileWriteError(path: path, code: errno) }
-        var failure = text.withUTF8 { writeAll($0, to: descriptor) }
+        var failure = text.withUTF8 { FileOperations.writeAll($0, to: descriptor) }
         if close(descriptor) != 0, failure == 0 { failure = errno }
         if failure == 0 { failure = replace(file, with: temporary) }
         if failure != 0 {
@@ -47,7 +47,7 @@ package enum AtomicFileWriter {
         let descriptor = open(file, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw FileWriteError(path: path, code: errno) }
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
-        var failure = text.withUTF8 { writeAll($0, to: descriptor) }
+        var failure = text.withUTF8 { FileOperations.writeAll($0, to: descriptor) }
         if close(descriptor) != 0, failure == 0 { failure = errno }
         if failure != 0 { throw FileWriteError(path: path, code: failure) }
     }
@@ -110,36 +110,9 @@ package enum AtomicFileWriter {
         private static let renameExchange: UInt32 = 2
     #endif
 
-    /// Writes every byte, retrying short writes and interruptions; `0`, or the `errno` of the failure
-    /// (`EIO` for a device that takes nothing, which would otherwise be retried forever).
-    private static func writeAll(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32) -> Int32 {
-        var offset = 0
-        while offset < bytes.count {
-            let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written > 0 {
-                offset += written
-            } else if written == 0 {
-                return EIO
-            } else if errno != EINTR {
-                return errno
-            }
-        }
-        return 0
-    }
-
     /// Makes `folder` and its missing parents, as `mkdir -p` does.
     private static func makeFolders(_ folder: String, for path: String) throws(FileWriteError) {
-        var made = folder.hasPrefix("/") ? "/" : ""
-        for component in folder.split(separator: "/") {
-            made += (made.isEmpty || made == "/" ? "" : "/") + component
-            guard mkdir(made, 0o777) != 0 else { continue }
-            let code = errno
-            var status = stat()
-            guard code == EEXIST, stat(made, &status) == 0 else {
-                throw FileWriteError(path: path, code: code, folder: made)
-            }
-            guard status.st_mode & S_IFMT == S_IFDIR else { throw FileWriteError(path: path, code: ENOTDIR, folder: made) }
-        }
+        if let (made, code) = FileOperations.makeFolders(folder) { throw FileWriteError(path: path, code: code, folder: made) }
     }
 
     /// The folder part of `path`: `.` for a bare name, `/` for a file at the root.
@@ -148,13 +121,4 @@ package enum AtomicFileWriter {
         let folder = path[..<slash]
         return folder.allSatisfy { $0 == "/" } ? "/" : String(folder)
     }
-}
-
-/// `write(2)`, named apart from ``AtomicFileWriter``'s own `write`.
-private func systemWrite(_ descriptor: Int32, _ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int {
-    #if canImport(Glibc)
-        Glibc.write(descriptor, bytes, count)
-    #else
-        Darwin.write(descriptor, bytes, count)
-    #endif
 }

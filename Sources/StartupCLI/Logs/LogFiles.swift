@@ -1,4 +1,5 @@
 import StartupKit
+import StartupReporting
 
 #if canImport(Glibc)
     import Glibc
@@ -51,7 +52,7 @@ struct LogFiles {
     mutating func write(_ header: LogHeader, of id: CommandID) -> String? {
         let failure = withOpenFile(of: id) { file in
             var text = (file.endsLine ? "" : "\n") + header.line
-            return text.withUTF8 { Self.writeAll($0, to: file.descriptor) }
+            return text.withUTF8 { FileOperations.writeAll($0, to: file.descriptor) }
         }
         return failure.map { warning(id, errnoDescription($0)) }
     }
@@ -62,7 +63,7 @@ struct LogFiles {
     mutating func write(_ bytes: [UInt8], of id: CommandID) -> String? {
         guard let last = bytes.last else { return nil }
         let failure = withOpenFile(of: id) { file in
-            let code = bytes.withUnsafeBufferPointer { Self.writeAll($0, to: file.descriptor) }
+            let code = bytes.withUnsafeBufferPointer { FileOperations.writeAll($0, to: file.descriptor) }
             file.endsLine = last == UInt8(ascii: "\n")
             return code
         }
@@ -123,7 +124,7 @@ struct LogFiles {
         let flags = O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC
         let descriptor = openFile(path, flags)
         guard descriptor < 0, errno == ENOENT else { return descriptor }
-        _ = Self.makeFolders(folder)
+        _ = FileOperations.makeFolders(folder)
         var made = folder
         for component in relative.split(separator: "/").dropLast() {
             made += "/" + component
@@ -153,38 +154,6 @@ struct LogFiles {
         var last: UInt8 = 0
         return pread(descriptor, &last, 1, info.st_size - 1) != 1 || last == UInt8(ascii: "\n")
     }
-
-    /// Makes `folder` and its missing parents, as `mkdir -p` does: `nil`, or the folder that could not be made and
-    /// why (an errno; `ENOTDIR` when something else is in its place).
-    static func makeFolders(_ folder: String) -> (folder: String, code: Int32)? {
-        var made = folder.hasPrefix("/") ? "/" : ""
-        for component in folder.split(separator: "/") {
-            made += (made.isEmpty || made == "/" ? "" : "/") + component
-            guard mkdir(made, 0o777) != 0 else { continue }
-            let code = errno
-            var info = stat()
-            guard code == EEXIST, stat(made, &info) == 0 else { return (made, code) }
-            guard info.st_mode & S_IFMT == S_IFDIR else { return (made, ENOTDIR) }
-        }
-        return nil
-    }
-
-    /// Writes every byte, retrying short writes and interruptions: 0, or the errno of the failure (`EIO` when
-    /// nothing could be written).
-    private static func writeAll(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32) -> Int32 {
-        var offset = 0
-        while offset < bytes.count {
-            let written = writeBytes(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written > 0 {
-                offset += written
-            } else if written == 0 {
-                return EIO
-            } else if errno != EINTR {
-                return errno
-            }
-        }
-        return 0
-    }
 }
 
 /// `open(2)` with mode 0666 (less the umask), named apart from `LogFiles.open(_:)`.
@@ -193,14 +162,5 @@ private func openFile(_ path: String, _ flags: Int32) -> Int32 {
         Glibc.open(path, flags, 0o666)
     #else
         Darwin.open(path, flags, 0o666)
-    #endif
-}
-
-/// `write(2)`, named apart from `LogFiles.write(_:of:)`.
-private func writeBytes(_ descriptor: Int32, _ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int {
-    #if canImport(Glibc)
-        Glibc.write(descriptor, bytes, count)
-    #else
-        Darwin.write(descriptor, bytes, count)
     #endif
 }

@@ -1,4 +1,5 @@
 import StartupKit
+import StartupReporting
 
 #if canImport(Glibc)
     import Glibc
@@ -188,7 +189,9 @@ final class OutputPump: Sendable {
                 let chunk = Array(buffer[..<count])
                 reader.tail?.append(chunk)
                 writer.submit(.output(reader.id, chunk))
-                if let forward = reader.forward, !failedForwards.contains(forward), !Self.writeAll(chunk, to: forward) {
+                if let forward = reader.forward, !failedForwards.contains(forward),
+                    chunk.withUnsafeBufferPointer({ FileOperations.writeAll($0, to: forward) }) != 0
+                {
                     failedForwards.insert(forward)
                 }
                 if once { return }
@@ -202,22 +205,6 @@ final class OutputPump: Sendable {
                 return
             }
         }
-    }
-
-    /// Writes all of `bytes` to `descriptor`; `false` when it fails.
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, bytes.count - offset) }
-            if written > 0 {
-                offset += written
-            } else if written < 0 && errno == EINTR {
-                continue
-            } else {
-                return false
-            }
-        }
-        return true
     }
 }
 

@@ -1,4 +1,5 @@
 import StartupKit
+import StartupReporting
 
 #if canImport(Glibc)
     import Glibc
@@ -41,7 +42,7 @@ final class RunLogs: Sendable {
     /// - Throws: ``ExitCode/cannotCreate`` (73), after saying why, when it cannot be made or written to.
     func makeFolder(console: Console) throws(ExitCode) {
         let shown = MessageQuoting.escaped(folder)
-        if let failure = LogFiles.makeFolders(folder) {
+        if let failure = FileOperations.makeFolders(folder) {
             let reason =
                 failure.code == ENOTDIR
                 ? "\(MessageQuoting.escaped(failure.folder)) is not a folder" : errnoDescription(failure.code)
