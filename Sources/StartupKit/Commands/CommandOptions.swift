@@ -1,5 +1,6 @@
 /// How the orchestrator treats one command: its priority, whether its failure fails the run,
-/// its timeout, its retries, its estimated duration and when it starts.
+/// its timeout, its retries, its estimated duration and when it starts; for a service, also its
+/// stop timeout and restart policy.
 public struct CommandOptions: Sendable, Hashable {
     /// Which ready command starts first when more are ready than there are free slots.
     public var priority: CommandPriority
@@ -22,6 +23,9 @@ public struct CommandOptions: Sendable, Hashable {
     /// For a service: the longest its stop may take at shutdown before it is abandoned; `nil` uses
     /// the shutdown's default (``StartupLifecycle/Options/stopTimeout``). Commands ignore it.
     public var stopTimeout: Duration?
+    /// For a service: whether, how often and after what delay it is started again when it ends
+    /// by itself after it was ready; ``RestartPolicy/never`` by default. Commands ignore it.
+    public var restart: RestartPolicy
 
     /// Creates options; every parameter has the default a plain command needs.
     public init(
@@ -31,7 +35,8 @@ public struct CommandOptions: Sendable, Hashable {
         retry: RetryPolicy = .none,
         estimate: Duration? = nil,
         activation: Activation = .eager,
-        stopTimeout: Duration? = nil
+        stopTimeout: Duration? = nil,
+        restart: RestartPolicy = .never
     ) {
         precondition(timeout.map { $0 > .zero } ?? true, "a command's timeout must be positive")
         precondition(estimate.map { $0 >= .zero } ?? true, "a command's estimate must not be negative")
@@ -43,5 +48,6 @@ public struct CommandOptions: Sendable, Hashable {
         self.estimate = estimate
         self.activation = activation
         self.stopTimeout = stopTimeout
+        self.restart = restart
     }
 }

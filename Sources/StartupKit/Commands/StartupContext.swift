@@ -6,9 +6,20 @@ public struct StartupContext: Sendable {
     /// The attempt being made, counted from 1; above 1 when the command is being retried.
     public let attempt: Int
 
+    /// For a service being restarted after it ended (``RestartPolicy``), the restart, counted
+    /// from 1; 0 for its first run and for a command.
+    public let restart: Int
+
     let index: Int
     /// The run's plan and outputs, as seen by one worker.
     let run: WorkerResources
+
+    init(attempt: Int, restart: Int = 0, index: Int, run: WorkerResources) {
+        self.attempt = attempt
+        self.restart = restart
+        self.index = index
+        self.run = run
+    }
 
     var plan: StartupPlan { run.plan }
     var outputs: OutputStore { run.outputs }

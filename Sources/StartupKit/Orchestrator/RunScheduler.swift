@@ -36,7 +36,7 @@ final class RunScheduler: Sendable {
     /// What the owning task must do, in the order decided.
     private let owner = OwnerMailbox<OwnerMessage>()
     /// Guards the services that signalled ready, by position: what the shutdown stops.
-    private let services = Locked<[Int: ServiceAttempt]>([:])
+    private let services = Locked<[Int: ServiceSupervisor]>([:])
     /// The run's one shutdown.
     private let shutdownOnce = ShutdownOnce()
     /// The timer that flushes held-back events (``EventMailbox``).
@@ -178,9 +178,9 @@ final class RunScheduler: Sendable {
             perform(machine.withLock { $0.beginShutdown(at: now).actions })
             let report = await report()
             var stops = modules
-            for (position, attempt) in services.withLock({ $0 }) {
+            for (position, supervisor) in services.withLock({ $0 }) {
                 let command = plan.storage.commands[position]
-                stops[command.id] = ServiceStop(attempt: attempt, attached: modules[command.id], stopTimeout: command.options.stopTimeout)
+                stops[command.id] = ServiceStop(service: supervisor, attached: modules[command.id], stopTimeout: command.options.stopTimeout)
             }
             let lifecycle = StartupLifecycle(
                 plan: plan, report: report, modules: stops,
@@ -292,7 +292,8 @@ final class RunScheduler: Sendable {
     }
 
     /// Runs one attempt of a service: until it is ready (then its dependents may start) or its
-    /// attempt ends, and once ready, until it ends. Returns the worker's next step.
+    /// attempt ends, and once ready, until it has ended for good, restarting it as its
+    /// ``RestartPolicy`` says. Returns the worker's next step.
     private func runService(
         _ job: Job, serve: @escaping @Sendable (StartupContext, ServiceAttempt) async throws -> Void, resources: WorkerResources
     ) async -> WorkerStep {
@@ -309,14 +310,22 @@ final class RunScheduler: Sendable {
             return decide { $0.attemptEnded(job, outcome: outcome, at: end) }
         case .ready(let output):
             if command.producesOutput { outputs.store(output, at: job.position) }
+            let supervisor = ServiceSupervisor(id: command.id, policy: command.options.restart, clock: clock, first: attempt)
             // Known to the shutdown before the run counts it ready, so no shutdown misses it.
-            services.withLock { $0[job.position] = attempt }
+            services.withLock { $0[job.position] = supervisor }
             let readyAt = clock.elapsed()
             perform(machine.withLock { $0.serviceReady(job, at: readyAt) })
-            let ending = await attempt.untilEnded()
+            let (endedByItself, final) = await supervisor.superviseUntilEnd { next, restart in
+                // A restart's readiness changes nothing for the run: its dependents kept running.
+                let context = StartupContext(attempt: job.attempt, restart: restart, index: job.position, run: resources)
+                return await next.start(context, serve: serve, timeout: command.options.timeout, clock: clock)
+            } announce: { restarting in
+                let now = clock.elapsed()
+                perform(machine.withLock { $0.serviceRestarting(restarting, at: now) })
+            }
             let end = clock.elapsed()
-            let step = decide { $0.serviceEnded(job, endedByItself: attempt.endedByItself(ending), at: end) }
-            attempt.endRecorded(ending)
+            let step = decide { $0.serviceEnded(job, endedByItself: endedByItself, at: end) }
+            supervisor.endRecorded(final)
             return step
         }
     }

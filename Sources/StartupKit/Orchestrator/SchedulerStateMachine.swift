@@ -258,6 +258,14 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
         return (step, finishing(actions))
     }
 
+    /// A ready service ended by itself and will be restarted (``ServiceEndedError/restart``):
+    /// for the run it is still serving; the end is reported unless the shutdown has begun.
+    mutating func serviceRestarting(_ ended: ServiceEndedError, at reading: Duration) -> Actions {
+        let now = advance(to: reading)
+        if !isShuttingDown, mailbox.isEnabled { mailbox.append(.serviceEnded(ended, at: now)) }
+        return finishing(Actions())
+    }
+
     /// The shutdown begins (once; later calls return `false`): a start-up still going is
     /// cancelled, and later requests end cancelled. The services are stopped by the shell.
     mutating func beginShutdown(at reading: Duration) -> (isFirst: Bool, actions: Actions) {

@@ -8,6 +8,8 @@ final class ServiceAttempt: Sendable {
         case returned(Result<Void, any Error>)
         case timeUp
         case graceOver
+        /// Its stop ran out of time while it was still starting (a restart): it is left running.
+        case stopAbandoned
     }
 
     /// How the start of a service came out.
@@ -77,7 +79,12 @@ final class ServiceAttempt: Sendable {
             startingContinuation.finish()
             ending.resolve(.returned(result, stopRequested: stopRequested))
         }
-        state.withLock { $0.body = body }
+        // A restart's attempt can be stopped before it starts: then its body is cancelled at once.
+        let stopRequested = state.withLock { state in
+            state.body = body
+            return state.stopRequested
+        }
+        if stopRequested { body.cancel() }
         let grace = context.run.cancellationGrace
         let timer = timeout.map { timeout in
             Task {
@@ -108,6 +115,8 @@ final class ServiceAttempt: Sendable {
                 }
             case .graceOver:
                 return .ended(.timedOut(timeout ?? .zero, abandoned: true))
+            case .stopAbandoned:
+                return .ended(.threw(CancellationError()))
             }
         }
         // The worker was cancelled before the service was ready (the start-up is stopping).
@@ -136,8 +145,9 @@ final class ServiceAttempt: Sendable {
         recorded.resolve(end)
     }
 
-    /// Stops the service (at shutdown): cancels its body and waits until its end is recorded.
-    /// Cancelling the calling task (the stop's timeout) abandons it.
+    /// Stops the service (at shutdown): cancels its body, whether it is serving or, as a restart,
+    /// still starting, and waits until its end is recorded. Cancelling the calling task (the
+    /// stop's timeout) abandons it.
     ///
     /// - Throws: ``ServiceEndedError`` if it had ended by itself before the stop; what its body
     ///   threw while stopping, other than a `CancellationError`.
@@ -151,6 +161,7 @@ final class ServiceAttempt: Sendable {
             await recorded.value()
         } onCancel: {
             ending.resolve(.abandoned)
+            startingContinuation.yield(.stopAbandoned)
         }
         if let endedByItself = endedByItself(end) { throw endedByItself }
         if case .returned(.failure(let error), stopRequested: true) = end, !(error is CancellationError) { throw error }

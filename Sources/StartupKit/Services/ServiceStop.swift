@@ -1,7 +1,7 @@
 /// A ready service as a participant of the shutdown walk: its stop cancels the service (after the
 /// stop of a module the app attached to the same command, if any) and waits until it has ended.
 struct ServiceStop: LifecycleModule {
-    let attempt: ServiceAttempt
+    let service: ServiceSupervisor
     /// A module the app attached to the service's command; it stops first.
     let attached: (any LifecycleModule)?
     let stopTimeout: Duration?
@@ -11,7 +11,7 @@ struct ServiceStop: LifecycleModule {
     func stop() async throws {
         var attachedError: (any Error)?
         do { try await attached?.stop() } catch { attachedError = error }
-        try await attempt.stop()
+        try await service.stop()
         if let attachedError { throw attachedError }
     }
 }
