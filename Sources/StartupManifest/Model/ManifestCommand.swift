@@ -44,6 +44,14 @@ public struct ManifestCommand: Sendable, Hashable {
     /// started and kept running, whose dependents start once it is ready.
     public var ready: ManifestReadiness?
 
+    /// For a service: whether, how often and after what delay it is started again when it ends
+    /// by itself after it was ready (`"restart"`); `nil` for never.
+    public var restart: RestartPolicy?
+
+    /// For a service: how `startup run` checks that it is still alive once ready (`"alive"`);
+    /// `nil` for no check.
+    public var alive: ManifestLiveness?
+
     /// Whether the command is a service (it has `"ready"`).
     public var isService: Bool { ready != nil }
 
@@ -52,7 +60,8 @@ public struct ManifestCommand: Sendable, Hashable {
         id: CommandID, summary: String? = nil, dependencies: [CommandID] = [], run: String? = nil,
         estimate: Duration? = nil, budget: Duration? = nil, timeout: Duration? = nil, retries: Int? = nil, isOptional: Bool = false,
         isOnDemand: Bool = false, priority: CommandPriority = .normal, environment: [String: String] = [:],
-        environmentFiles: [String] = [], workingDirectory: String? = nil, stop: String? = nil, ready: ManifestReadiness? = nil
+        environmentFiles: [String] = [], workingDirectory: String? = nil, stop: String? = nil, ready: ManifestReadiness? = nil,
+        restart: RestartPolicy? = nil, alive: ManifestLiveness? = nil
     ) {
         self.id = id
         self.summary = summary
@@ -70,18 +79,20 @@ public struct ManifestCommand: Sendable, Hashable {
         self.workingDirectory = workingDirectory
         self.stop = stop
         self.ready = ready
+        self.restart = restart
+        self.alive = alive
     }
 
     /// The StartupKit options of this command, with the manifest's defaults filled in.
     ///
     /// Retries wait 100 ms, then twice as long each time, at most 5 s; `"onDemand": true` makes the
-    /// activation `Activation.onDemand`. A service's timeout is its ready timeout
+    /// activation `Activation.onDemand`; `"restart"` is the restart policy. A service's timeout is its ready timeout
     /// (``readyTimeout(defaults:)``), as its duration is its time to ready.
     public func options(defaults: ManifestDefaults) -> CommandOptions {
         CommandOptions(
             priority: priority, isOptional: isOptional, timeout: isService ? readyTimeout(defaults: defaults) : timeout ?? defaults.timeout,
             retry: RetryPolicy(maxRetries: retries ?? defaults.retries ?? 0), estimate: estimate,
-            activation: isOnDemand ? .onDemand : .eager)
+            activation: isOnDemand ? .onDemand : .eager, restart: restart ?? .never)
     }
 
     /// The longest a service may take to be ready: the probe's `timeout`, else the command's, else
