@@ -13,7 +13,8 @@ let usage = """
                                [--term-log PATH] [--log-requests] [--ready-time-file PATH]
 
     Listens on 127.0.0.1 and answers plain HTTP: GET /health with 200 (or --health-status N), GET
-    /exit?code=N with 200 and then exits with N, anything else with 404.
+    /health-status?code=N with 200 and from then on /health with N, GET /exit?code=N with 200 and
+    then exits with N, anything else with 404.
 
       --port N              the port; 0 (the default) picks a free one and prints "port N" once listening
       --delay DURATION      wait this long before listening, e.g. 200ms or 1.5s
@@ -206,6 +207,11 @@ var requests: [Int32: [UInt8]] = [:]
     } else if target.hasPrefix("/exit?code="), let code = Int32(target.dropFirst("/exit?code=".count)) {
         status = 200
         exitCode = code
+    } else if target.hasPrefix("/health-status?code="), let code = Int(target.dropFirst("/health-status?code=".count)),
+        (100...599).contains(code)
+    {
+        status = 200
+        healthStatus = code
     } else {
         status = 404
     }

@@ -20,7 +20,12 @@ import Testing
             "seed", status: .skipped(SkipReason(failedCommand: "cache", dependency: "cache")), attempts: 0, startOffset: nil,
             at: .seconds(3)),
         .commandFinished("api", status: .succeeded, attempts: 1, startOffset: .seconds(3), at: .seconds(4)),
-        .serviceEnded(ServiceEndedError(service: "api", wasReady: true, underlying: nil), at: .seconds(5)),
+        .serviceEnded(
+            ServiceEndedError(
+                service: "api", wasReady: true, underlying: Broken(),
+                restart: ServiceEndedError.Restart(number: 1, limit: 5, delay: .milliseconds(500))),
+            at: .seconds(5)),
+        .serviceEnded(ServiceEndedError(service: "api", wasReady: true, underlying: nil), at: .seconds(6)),
     ]
 
     private func printer(_ console: Console, mode: OutputMode) -> ProgressPrinter {
@@ -45,7 +50,8 @@ import Testing
         #expect(lines.contains("↻ cache    attempt 1 failed (exit status 3); retrying in 200ms"))
         #expect(lines.contains { $0.hasPrefix("✗ cache      2.5ms  exit status 3") })
         #expect(lines.contains("✓ api           1s  ready"))
-        #expect(lines.last == "✗ api      ended by itself: it returned")
+        #expect(lines.contains("↻ api      exit status 3, restarting in 500ms (1 of 5)"))
+        #expect(lines.last == "✗ api      ended by itself: exited with status 0", "a service's process returns only on exit 0")
         #expect(lines.contains("    │ migrated 3 tables") == (mode == .grouped))
     }
 

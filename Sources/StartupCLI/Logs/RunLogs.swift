@@ -91,9 +91,9 @@ final class RunLogs: Sendable {
         return outcome
     }
 
-    /// Logs the start of a service's attempt `attempt`: its header.
-    func logStart(of id: CommandID, attempt: Int) {
-        writer.submit(.header(id, LogHeader(.attempt(attempt))))
+    /// Logs the start of a service, as `context` says: an attempt, or a restart (its header).
+    func logStart(of id: CommandID, _ context: StartupContext) {
+        writer.submit(.header(id, LogHeader(context.restart > 0 ? .restart(context.restart) : .attempt(context.attempt))))
     }
 
     /// Logs output of `id` (a service's, as its reader reads it).

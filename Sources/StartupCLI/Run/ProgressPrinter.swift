@@ -53,8 +53,12 @@ struct ProgressPrinter: StartupObserver {
             return
                 "\(style.yellow("↻")) \(id.rawValue.padded(to: idWidth)) attempt \(attempt) failed (\(reason)); retrying in \(DurationText.format(delay))\n"
         case .serviceEnded(let error, _):
+            let end = ServiceEndings.end(of: error)
+            guard let restart = error.restart else {
+                return "\(style.red("✗")) \(error.service.rawValue.padded(to: idWidth)) ended by itself: \(end)\n"
+            }
             return
-                "\(style.red("✗")) \(error.service.rawValue.padded(to: idWidth)) ended by itself: \(error.underlying.map { "\($0)" } ?? "it returned")\n"
+                "\(style.yellow("↻")) \(error.service.rawValue.padded(to: idWidth)) \(end), restarting in \(DurationText.format(restart.delay)) (\(restart.number) of \(restart.limit))\n"
         case .runStarted, .commandStarted, .runFinished:
             return ""
         }

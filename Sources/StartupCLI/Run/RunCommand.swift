@@ -37,7 +37,7 @@ enum RunCommand {
             manifest = MeasuredEstimates(run: lastRun, manifest: manifest, source: reportPath).applied(to: manifest)
         }
         let outputs = CommandOutputs()
-        let stopEndings = StopEndings()
+        let serviceEndings = ServiceEndings()
         let style = Style(enabled: console.usesColor)
         let idWidth = min(32, manifest.commands.map(\.id.rawValue.count).max() ?? 0)
         let serviceLines = ServiceLines(
@@ -48,7 +48,7 @@ enum RunCommand {
         let execution = ShellExecution(
             manifestDirectory: manifestDirectory, environment: environment, environmentFiles: environmentFiles, output: options.output,
             streamsToStandardError: options.format == .json, gracePeriod: options.gracePeriod, simulate: options.simulate, outputs: outputs,
-            stopEndings: stopEndings, serviceLines: serviceLines, logs: logs)
+            serviceEndings: serviceEndings, serviceLines: serviceLines, logs: logs)
         let plan = try ManifestLoading.plan(manifest, binding: execution.binding(for: manifest), console: console)
         // Before anything starts: a folder that cannot be made stops the run (73), one that fails later only warns.
         try logs?.makeFolder(console: console)
@@ -60,7 +60,7 @@ enum RunCommand {
                     console: console, style: style, outputs: outputs, mode: options.output, idWidth: idWidth,
                     services: Set(manifest.commands.filter(\.isService).map(\.id))))
         }
-        let watcher = RunWatcher()
+        let watcher = RunWatcher(endings: serviceEndings)
         observers.append(watcher)  // last: it sees the end after the others
         let orchestrator = StartupOrchestrator(
             plan,
@@ -112,7 +112,7 @@ enum RunCommand {
 
         let session = RunSession(
             run: run, report: report, stops: execution.stopModules(for: manifest), options: options,
-            console: console, style: style, outputs: outputs, stopEndings: stopEndings, interrupts: interrupts,
+            console: console, style: style, outputs: outputs, serviceEndings: serviceEndings, interrupts: interrupts,
             sessionEnd: watcher.sessionEnd,
             environment: environment)
         let ending = await session.hold()
@@ -122,7 +122,7 @@ enum RunCommand {
         if options.format == .json, let savedJSON {
             // The shutdown is not part of the saved report, which is the start-up's.
             console.out(
-                ending.shutdown.map { ShutdownJSON.adding($0, endings: stopEndings, to: saved.json()).text(pretty: true) + "\n" }
+                ending.shutdown.map { ShutdownJSON.adding($0, endings: serviceEndings, to: saved.json()).text(pretty: true) + "\n" }
                     ?? savedJSON)
         }
         var written: [String] = []

@@ -19,7 +19,7 @@ struct ShellExecution: Sendable {
     let simulate: Bool
     let outputs: CommandOutputs
     /// How each stopped service's processes ended.
-    let stopEndings: StopEndings
+    let serviceEndings: ServiceEndings
     /// Where services' output lines go.
     let serviceLines: ServiceLines
     /// Where every command's and service's output is logged too (`--log-dir`); `nil` for no logs, and then a command
@@ -86,12 +86,12 @@ struct ShellExecution: Sendable {
         }
         let spec = specs.spec(for: command, line: line)
         let stop = command.stop.map { specs.spec(for: command, line: $0) }
-        binding.bindService(id) { [serviceLines, gracePeriod, stopEndings, logs] context, ready in
-            logs?.logStart(of: id, attempt: context.attempt)
+        binding.bindService(id) { [serviceLines, gracePeriod, serviceEndings, logs] context, ready in
+            logs?.logStart(of: id, context)
             try await ServiceRunner.run(
-                spec, readiness: readiness, stop: stop, gracePeriod: gracePeriod,
+                spec, readiness: readiness, alive: command.alive, stop: stop, gracePeriod: gracePeriod,
                 onLine: { line in serviceLines.show(line, of: id) }, onReady: { ready() },
-                onStopped: { ending in stopEndings.record(ending, for: id) },
+                onStopped: { ending in serviceEndings.record(ending, for: id) },
                 onNotReady: { sentence in serviceLines.show("startup: not ready: \(sentence)", of: id) },
                 onOutput: { bytes in logs?.log(bytes, of: id) })
         }

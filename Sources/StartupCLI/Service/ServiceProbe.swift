@@ -47,7 +47,14 @@ struct ServiceProbe {
     /// One attempt: `nil` when it succeeded, else what it saw (`connection refused`, `answered 404`,
     /// `exit status 1: <its last lines>`).
     private func attempt(limit: Duration) async -> String? {
-        switch readiness.probe {
+        await Self.attempt(readiness.probe, service: service, gracePeriod: gracePeriod, limit: limit)
+    }
+
+    /// One attempt of `probe` (a `tcp` or `http` one takes at most `limit`; an `exec` one runs until it ends or the
+    /// calling task is cancelled, then it is stopped with `gracePeriod` and reaped): `nil` when it succeeded, else
+    /// what it saw.
+    static func attempt(_ probe: ManifestReadiness.Probe, service: ProcessSpec, gracePeriod: Duration, limit: Duration) async -> String? {
+        switch probe {
         case .log, .after:
             return "not polled"
         case .tcp(let host, let port):
@@ -60,7 +67,7 @@ struct ServiceProbe {
                 workingDirectory: service.workingDirectory, output: .capture)
             let outcome = await ProcessSpawner.run(spec, terminationGracePeriod: gracePeriod)
             guard !outcome.termination.isSuccess else { return nil }
-            let lines = String(decoding: outcome.output, as: UTF8.self).split(whereSeparator: \.isNewline).suffix(Self.keptExecLines)
+            let lines = String(decoding: outcome.output, as: UTF8.self).split(whereSeparator: \.isNewline).suffix(keptExecLines)
             let shown = lines.map { MessageQuoting.escaped(String($0)) }.joined(separator: " / ")
             return ShellCommandError(termination: outcome.termination).description + (shown.isEmpty ? "" : ": " + shown)
         }

@@ -4,7 +4,8 @@ import StartupManifest
 /// Runs one service's process for `startup run`: starts it, streams its output line by line, probes its
 /// readiness, and stops it when the calling task is cancelled.
 package enum ServiceRunner {
-    /// Runs the service until it ends by itself or the calling task is cancelled; never returns normally.
+    /// Runs the service until it ends by itself or the calling task is cancelled; returns only when it exited with
+    /// status 0 after it was ready.
     ///
     /// The process starts through the process engine in its own process group (stopped with its descendants, as
     /// commands are), with standard output and error on a pipe that a thread of its own reads: every line goes
@@ -24,6 +25,8 @@ package enum ServiceRunner {
     /// - Parameters:
     ///   - spec: The service's process (its `output` is replaced by the pipe).
     ///   - readiness: How readiness is probed.
+    ///   - alive: How the service is checked once ready (`LivenessCheck`); after its failures in a row it is stopped
+    ///     as on cancellation, and the call throws `ServiceRunnerError` `.notAlive`.
     ///   - stop: The service's `stop` line, if it has one (its `output` is replaced by the pipe).
     ///   - gracePeriod: How long a stop may take before SIGKILL.
     ///   - onLine: Called with each line of output, in order, on the reading thread.
@@ -34,14 +37,14 @@ package enum ServiceRunner {
     ///   - onOutput: Called with each chunk of output (the service's and its stop line's) as it came, byte for byte,
     ///     on the reading thread, after its lines.
     /// - Throws: `CancellationError` once stopped as asked; `ServiceRunnerError` when the service ended by itself
-    ///   (`exited with status 3 before it was ready`, `exited with status 0`), could not be started, or its stop
+    ///   (`exited with status 3 before it was ready`, `exited with status 1`), could not be started, or its stop
     ///   line failed; `StopCutShort` when a second interrupt killed its stop line or kept it from starting, or
     ///   killed the service while it was stopping.
     package static func run(
-        _ spec: ProcessSpec, readiness: ManifestReadiness, stop: ProcessSpec?, gracePeriod: Duration,
+        _ spec: ProcessSpec, readiness: ManifestReadiness, alive: ManifestLiveness? = nil, stop: ProcessSpec?, gracePeriod: Duration,
         onLine: @escaping @Sendable (String) -> Void,
         onReady: @escaping @Sendable () -> Void,
-        onStopped: @escaping @Sendable (StopEndings.Ending) -> Void = { _ in },
+        onStopped: @escaping @Sendable (ServiceEndings.StopEnding) -> Void = { _ in },
         onNotReady: @escaping @Sendable (String) -> Void = { _ in },
         onOutput: @escaping @Sendable (ArraySlice<UInt8>) -> Void = { _ in }
     ) async throws {
@@ -73,9 +76,17 @@ package enum ServiceRunner {
                 signalsWhenStopped: stop == nil)
         }
         let probe = ServiceProbe(readiness: readiness, service: spec, gracePeriod: gracePeriod, doorbell: doorbell)
-        /// Set once the service has been reaped: a stop is no longer needed.
-        let ended = Locked(false)
+        /// Guards whether the service's one stop has begun (the caller's cancellation or a failed liveness check),
+        /// or is no longer needed (the service has been reaped).
+        let stopBegun = Locked(false)
         let notice = ProcessEngine.shared.killAtOnceNotice
+        let stopOnce: @Sendable () async -> StopLineEnd? = {
+            guard stopBegun.withLock({ begun in defer { begun = true }; return !begun }) else { return nil }
+            // Not a child task, so the stop line can start although the asking task is cancelled.
+            return await Task { await stopService(service, stop: stopSpec, gracePeriod: gracePeriod, notice: notice) }.value
+        }
+        /// Guards what the last liveness check saw, once `failures` checks in a row have failed.
+        let notAlive = Locked<String?>(nil)
         let (outcome, noticeWasSent, stop) = await withTaskGroup(of: StopLineEnd?.self) { group in
             group.addTask {
                 if await probe.run() { latch.signal() }
@@ -83,21 +94,28 @@ package enum ServiceRunner {
             }
             group.addTask {
                 await BoundedWait.untilCancelled()
-                guard !ended.withLock({ $0 }) else { return nil }
-                // Not a child task either, so the stop line can start although this task is cancelled.
-                return await Task { await stopService(service, stop: stopSpec, gracePeriod: gracePeriod, notice: notice) }.value
+                return await stopOnce()
+            }
+            if let alive {
+                group.addTask {
+                    guard await latch.untilReady() else { return nil }
+                    let check = LivenessCheck(liveness: alive, service: spec, gracePeriod: gracePeriod)
+                    guard let failure = await check.run() else { return nil }
+                    notAlive.withLock { $0 = check.failureSentence(lastResult: failure) }
+                    return await stopOnce()
+                }
             }
             let outcome = await service.value
             // Read as the service ends: draining its output may take long enough for a later interrupt to come.
             let noticeWasSent = notice.isSent
-            ended.withLock { $0 = true }
+            stopBegun.withLock { $0 = true }
             group.cancelAll()
             var stop: StopLineEnd?
             for await result in group where result != nil { stop = result }
             return (outcome, noticeWasSent, stop)
         }
         await reader.finish()
-        if let ending = StopEndings.Ending(outcome, hasStopLine: stop != nil) { onStopped(ending) }
+        if let ending = ServiceEndings.StopEnding(outcome, hasStopLine: stop != nil) { onStopped(ending) }
         if Task.isCancelled, !latch.isReady, let sentence = probe.lastResultSentence { onNotReady(sentence) }
         if let stop, !stop.outcome.termination.isSuccess {
             if let cutShort = StopCutShort(stopLine: stop.outcome, noticeWasSent: stop.noticeWasSent) { throw cutShort }
@@ -107,11 +125,15 @@ package enum ServiceRunner {
             if let cutShort = StopCutShort(service: outcome, noticeWasSent: noticeWasSent) { throw cutShort }
             throw CancellationError()
         }
+        if let notAlive = notAlive.withLock({ $0 }) { throw ServiceRunnerError(.notAlive(notAlive)) }
+        // A clean exit after readiness is the service's own end, not a failure: a restart policy "on failure" leaves it.
+        if latch.isReady, outcome.termination == .exited(0) { return }
         throw ServiceRunnerError(.exited(outcome.termination, afterReady: latch.isReady))
     }
 
     /// Refuses to start a service whose `tcp` or `http` probe's address already accepts connections: the probe
-    /// would see another process and report the service ready without its having started. Not retried.
+    /// would see another process and report the service ready without its having started. Neither retried nor
+    /// restarted (``AddressInUseError`` is a `NonRetryableError`).
     private static func checkAddressIsFree(_ probe: ManifestReadiness.Probe) async throws {
         let address: (host: String, port: Int)
         switch probe {
@@ -119,7 +141,7 @@ package enum ServiceRunner {
         case .exec, .log, .after: return
         }
         if await NetworkProbe.connects(host: address.host, port: address.port, limit: ServiceProbe.networkAttemptLimit) {
-            throw ServiceRunnerError(.addressInUse(host: address.host, port: address.port))
+            throw AddressInUseError(host: address.host, port: address.port)
         }
     }
 

@@ -2,6 +2,7 @@ import StartupKit
 
 /// Why a service's process runner ended other than by the stop its caller asked for.
 package struct ServiceRunnerError: Error, Sendable, Hashable, CustomStringConvertible {
+
     /// What happened.
     package enum Reason: Sendable, Hashable {
         /// The service's process ended by itself (or could not be started), before or after it was ready.
@@ -10,9 +11,8 @@ package struct ServiceRunnerError: Error, Sendable, Hashable, CustomStringConver
         case stopFailed(Termination)
         /// The pipe for the service's output could not be created (an errno).
         case cannotCreatePipe(errno: Int32)
-        /// The `tcp` or `http` probe's address accepted a connection before the service started: another
-        /// process has the port, and the probe would report the service ready without its having started.
-        case addressInUse(host: String, port: Int)
+        /// The service failed its liveness checks and was stopped: the sentence says how.
+        case notAlive(String)
     }
 
     /// What happened.
@@ -39,10 +39,25 @@ package struct ServiceRunnerError: Error, Sendable, Hashable, CustomStringConver
             return ShellCommandError(termination: termination, isStopLine: true).description
         case .cannotCreatePipe(let code):
             return "cannot create a pipe for the service's output: \(errnoDescription(code))"
-        case .addressInUse(let host, let port):
-            let address = MessageQuoting.escaped(host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)")
-            return "port \(port) is already in use by another process (\(address) accepts connections); "
-                + "the service would be reported ready without having started, so it was not started"
+        case .notAlive(let sentence):
+            return sentence + ", so it was stopped"
         }
+    }
+}
+
+/// The `tcp` or `http` probe's address accepted a connection before the service started: another process has the
+/// port, and the probe would report the service ready without its having started. Neither retried nor restarted:
+/// the service is not started.
+package struct AddressInUseError: NonRetryableError, Sendable, Hashable, CustomStringConvertible {
+    /// The probe's host.
+    package let host: String
+    /// The probe's port.
+    package let port: Int
+
+    /// `port 5432 is already in use by another process (127.0.0.1:5432 accepts connections); …`.
+    package var description: String {
+        let address = MessageQuoting.escaped(host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)")
+        return "port \(port) is already in use by another process (\(address) accepts connections); "
+            + "the service would be reported ready without having started, so it was not started"
     }
 }

@@ -2,30 +2,33 @@ import StartupKit
 import StartupReporting
 
 /// The shutdown as `run --format json` adds it to the report: `{"status", "wallMs", "stops": [{"id", "status",
-/// "startMs", "durationMs", "error", "ending", "killedProcesses"}]}`, the stops in the order they began (those never
-/// begun last, `startMs` `null`). A service's `ending` says how its processes ended (`exitedAfterSigterm`,
-/// `exitedAfterStopLine`, `killed`, with `killedProcesses`), `null` for other stops.
+/// "startMs", "durationMs", "error", "ending", "killedProcesses", "restarts"}]}`, the stops in the order they began
+/// (those never begun last, `startMs` `null`). A service's `ending` says how its processes ended
+/// (`exitedAfterSigterm`, `exitedAfterStopLine`, `killed`, with `killedProcesses`), `null` for other stops;
+/// `restarts` lists each end of it that a restart followed (`{"atMs", "end"}`), empty for other stops.
 /// A stop's `status` is `succeeded`, `failed`, `timedOut`, `cancelled`, or `cutShort` (a second interrupt killed its
 /// stop line, kept it from starting, or killed the service at once); `error` is the reason, or `null`.
 enum ShutdownJSON {
     /// The `shutdown` member's value for `report`.
-    static func json(_ report: ShutdownReport, endings: StopEndings) -> JSONOutput {
+    static func json(_ report: ShutdownReport, endings: ServiceEndings) -> JSONOutput {
         .object([
             ("status", .string(report.failuresNotCutShort.isEmpty && report.status == .failed ? "cutShort" : report.status.rawValue)),
             ("wallMs", .milliseconds(report.wallTime)),
-            ("stops", .array(report.modules.map { stop($0, ending: endings.ending(of: $0.module)) })),
+            ("stops", .array(report.modules.map { stop($0, endings: endings) })),
         ])
     }
 
     /// The report with the shutdown added as its `shutdown` member.
-    static func adding(_ report: ShutdownReport, endings: StopEndings, to run: JSONOutput) -> JSONOutput {
+    static func adding(_ report: ShutdownReport, endings: ServiceEndings, to run: JSONOutput) -> JSONOutput {
         guard case .object(let members) = run else { return run }
         return .object(members + [("shutdown", json(report, endings: endings))])
     }
 
-    private static func stop(_ call: ModuleCallReport, ending: StopEndings.Ending?) -> JSONOutput {
+    private static func stop(_ call: ModuleCallReport, endings: ServiceEndings) -> JSONOutput {
+        let ending = endings.ending(of: call.module)
         let error: JSONOutput =
             switch call.status {
+            case .failed(let error as ServiceEndedError): .string("ended by itself: " + ServiceEndings.end(of: error))
             case .failed(let error): .string(String(describing: error))
             case .timedOut(let limit): .string("timed out after \(DurationText.format(limit))")
             case .succeeded, .cancelled: .null
@@ -42,6 +45,13 @@ enum ShutdownJSON {
                 ending.map { ending in
                     if case .killed(let count) = ending { .integer(count) } else { .integer(0) }
                 } ?? .null
+            ),
+            (
+                "restarts",
+                .array(
+                    endings.restarts(of: call.module).map { restart in
+                        .object([("atMs", .milliseconds(restart.at)), ("end", .string(restart.end))])
+                    })
             ),
         ])
     }

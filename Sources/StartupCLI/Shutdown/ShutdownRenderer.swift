@@ -2,12 +2,12 @@ import StartupKit
 import StartupManifest
 
 /// The text after the `stop` lines ran: one line per stop in the order they ended, with how a
-/// service's processes ended (a `!` where some had to be killed), its output when it failed, then
-/// the outcome.
+/// service's processes ended (a `!` where some had to be killed) and how often it was restarted, its output when
+/// it failed, then the outcome.
 struct ShutdownRenderer {
     let report: ShutdownReport
     let outputs: CommandOutputs
-    let endings: StopEndings
+    let endings: ServiceEndings
     let style: Style
 
     func render() -> String {
@@ -19,14 +19,17 @@ struct ShutdownRenderer {
             let ending = endings.ending(of: call.module)
             switch call.status {
             case .succeeded: detail = ending.map { "  \($0.description)" } ?? ""
+            case .failed(let error as ServiceEndedError): detail = "  ended by itself: \(ServiceEndings.end(of: error))"
             case .failed(let error): detail = "  \(error)"
             case .timedOut(let limit): detail = "  timed out after \(DurationText.format(limit))"
             case .cancelled: detail = "  cancelled"
             }
+            let restarts = endings.restarts(of: call.module).count
+            let restarted = restarts == 0 ? "" : "; restarted \(restarts) time\(restarts == 1 ? "" : "s")"
             let mark =
                 !call.status.isSuccess ? style.red("✗") : ending?.isKilled == true ? style.yellow("!") : style.green("✓")
             lines.append(
-                "\(mark) \(call.module.rawValue.padded(to: width)) \(DurationText.format(call.duration).leftPadded(to: 7))\(detail)")
+                "\(mark) \(call.module.rawValue.padded(to: width)) \(DurationText.format(call.duration).leftPadded(to: 7))\(detail)\(restarted)")
             if !call.status.isSuccess {
                 let output = ProgressPrinter.indented(outputs.output(of: call.module))
                 if !output.isEmpty { lines.append(String(output.dropLast())) }

@@ -208,7 +208,7 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
         case .threw(let error):
             if case .stopping = phase {
                 end(position, as: .cancelled, at: now)
-            } else if job.attempt <= maxRetries(of: position) {
+            } else if job.attempt <= maxRetries(of: position), !(error is any NonRetryableError) {
                 return (.run(retry(job, after: .failed(error), at: now)), finishing(actions))
             } else {
                 fail(position, as: .failed(error), at: now, &actions)

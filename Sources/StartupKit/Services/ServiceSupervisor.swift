@@ -65,7 +65,8 @@ final class ServiceSupervisor: Sendable {
             // Restart until an incarnation is ready again, the policy says no, or the stop comes.
             while true {
                 restarts += 1
-                guard policy.restarts(afterFailure: ended.underlying != nil, restart: restarts) else {
+                guard policy.restarts(afterFailure: ended.underlying != nil, restart: restarts), !(ended.underlying is any NonRetryableError)
+                else {
                     return (ended, .incarnation(attempt, endOfAttempt))
                 }
                 let delay = policy.delay(beforeRestart: restarts)

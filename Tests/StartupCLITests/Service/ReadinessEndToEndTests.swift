@@ -32,7 +32,8 @@ import Testing
             "commands.json",
             """
             {"version": 1, "commands": [
-              {"id": "cache", "run": "\(TestServer.path) --port \(port) --ready-line \(marker)", "ready": {"tcp": "127.0.0.1:\(port)"}},
+              {"id": "cache", "run": "\(TestServer.path) --port \(port) --ready-line \(marker)", "ready": {"tcp": "127.0.0.1:\(port)"},
+               "retries": 3},
               {"id": "api", "dependencies": ["cache"], "run": "touch api.ran"}
             ]}
             """)
@@ -40,6 +41,7 @@ import Testing
         #expect(result.status == 1)
         let report = try RunReportJSON.object(result.output)
         #expect(RunReportJSON.command("cache", in: report)?["status"] as? String == "failed")
+        #expect(RunReportJSON.command("cache", in: report)?["attempts"] as? Int == 1, "a taken port is not retried")
         let detail = RunReportJSON.command("cache", in: report)?["detail"] as? String ?? ""
         #expect(detail.contains("port \(port) is already in use by another process"), "\(detail)")
         #expect(RunReportJSON.command("api", in: report)?["status"] as? String == "skipped")

@@ -1,0 +1,102 @@
+import StartupKit
+
+/// How each service's incarnations ended, for the shutdown's text and JSON: the ends that a restart followed, and
+/// how its processes ended when it was stopped: by themselves after SIGTERM (or the stop line), or killed because
+/// some were still there when the grace period ended. Killing is never shown as a clean stop.
+package final class ServiceEndings: Sendable {
+    /// How one stop ended.
+    package enum StopEnding: Sendable, Hashable {
+        /// Every process ended by itself after SIGTERM, within the grace period.
+        case exitedAfterSignal
+        /// Every process ended by itself after the stop line (or its SIGTERM after the line's time).
+        case exitedAfterStopLine
+        /// `processes` were still there when the grace period ended (or a second interrupt came) and got SIGKILL.
+        case killed(processes: Int)
+
+        /// How a stopped service's `outcome` ended, or `nil` if it was not stopped.
+        init?(_ outcome: ProcessOutcome, hasStopLine: Bool) {
+            guard outcome.wasTerminated else { return nil }
+            if outcome.killedProcesses > 0 {
+                self = .killed(processes: outcome.killedProcesses)
+            } else {
+                self = hasStopLine && outcome.cancellation == .leftToStopLine ? .exitedAfterStopLine : .exitedAfterSignal
+            }
+        }
+
+        /// `exited after SIGTERM`, `exited after its stop line`, `killed after the grace period (2 processes)`.
+        var description: String {
+            switch self {
+            case .exitedAfterSignal: "exited after SIGTERM"
+            case .exitedAfterStopLine: "exited after its stop line"
+            case .killed(let count): "killed after the grace period (\(count) process\(count == 1 ? "" : "es"))"
+            }
+        }
+
+        /// The name in the JSON: `exitedAfterSigterm`, `exitedAfterStopLine` or `killed`.
+        var name: String {
+            switch self {
+            case .exitedAfterSignal: "exitedAfterSigterm"
+            case .exitedAfterStopLine: "exitedAfterStopLine"
+            case .killed: "killed"
+            }
+        }
+
+        /// Whether processes had to be killed.
+        var isKilled: Bool {
+            if case .killed = self { return true }
+            return false
+        }
+    }
+
+    /// An end of a service that a restart followed.
+    struct Restart: Sendable, Hashable {
+        /// When it ended, from the start of the run.
+        let at: Duration
+        /// How it ended: `exited with status 1`, `was not ready within 4s`.
+        let end: String
+    }
+
+    private struct Service: Sendable {
+        var stop: StopEnding?
+        var restarts: [Restart] = []
+    }
+
+    /// Guards what was recorded so far, by service.
+    private let services = Locked<[CommandID: Service]>([:])
+
+    /// Records how the stop of `id` ended.
+    func record(_ ending: StopEnding, for id: CommandID) {
+        services.withLock { $0[id, default: Service()].stop = ending }
+    }
+
+    /// Records an end of `id` that a restart follows.
+    func recordRestart(of id: CommandID, at: Duration, end: String) {
+        services.withLock { $0[id, default: Service()].restarts.append(Restart(at: at, end: end)) }
+    }
+
+    /// How the stop of `id` ended, if it was recorded.
+    func ending(of id: CommandID) -> StopEnding? {
+        services.withLock { $0[id]?.stop }
+    }
+
+    /// The ends of `id` that restarts followed, in order.
+    func restarts(of id: CommandID) -> [Restart] {
+        services.withLock { $0[id]?.restarts ?? [] }
+    }
+
+    /// The sentence for a service that ended for good: `service "api" ended by itself after it was ready: exited with
+    /// status 1 (restarted 3 times before)`, or, for a restart that was not ready, `service "api" exited with status 1
+    /// before it was ready (restarted 3 times before)`.
+    func sentence(_ error: ServiceEndedError) -> String {
+        let restarts = restarts(of: error.service).count
+        let how = error.wasReady ? "ended by itself after it was ready: " : ""
+        let before = restarts == 0 ? "" : " (restarted \(restarts) time\(restarts == 1 ? "" : "s") before)"
+        return "service \(MessageQuoting.quoted(error.service)) \(how)\(Self.end(of: error))" + before
+    }
+
+    /// How a service's incarnation ended, as `startup` says it: what it threw (`exited with status 1`), or, when it
+    /// returned, `exited with status 0` (a service's process returns only then).
+    static func end(of error: ServiceEndedError) -> String {
+        error.underlying.map { "\($0)" } ?? "exited with status 0"
+    }
+}
