@@ -25,6 +25,8 @@ struct SpawnRequest: Sendable {
     let exitStrategy: ExitWatcher.Strategy
     /// Resumed once, when the child has been reaped (or could not be started).
     let waiter: CheckedContinuation<ChildExit, Never>
+    /// Called on the engine's thread once the child has been spawned; never when it could not be.
+    var onSpawned: (@Sendable () -> Void)? = nil
 }
 
 /// How a spawned child ended, plus whether cancellation made the engine signal it.

@@ -201,6 +201,7 @@ struct EngineLoop {
             case .success(let spawned):
                 pid = spawned
             }
+            request.onSpawned?()
             if !launch.exitWakesLoop {
                 let engine = engine
                 let token = request.token

@@ -69,7 +69,8 @@ package final class ProcessEngine: Sendable {
         gracePeriod: Duration,
         signalsWhenStopped: Bool,
         directoryStrategy: ChildLauncher.DirectoryStrategy,
-        exitStrategy: ExitWatcher.Strategy
+        exitStrategy: ExitWatcher.Strategy,
+        onSpawned: (@Sendable () -> Void)? = nil
     ) async -> ChildExit {
         let token = inbox.withLock { inbox in
             inbox.lastToken += 1
@@ -80,7 +81,7 @@ package final class ProcessEngine: Sendable {
                 let request = SpawnRequest(
                     token: token, spec: spec, captureDescriptor: captureDescriptor, gracePeriod: gracePeriod,
                     signalsWhenStopped: signalsWhenStopped, directoryStrategy: directoryStrategy,
-                    exitStrategy: exitStrategy, waiter: waiter)
+                    exitStrategy: exitStrategy, waiter: waiter, onSpawned: onSpawned)
                 // Read under the lock: a cancellation after this point posts its stop after this spawn.
                 var cancelled = false
                 post { inbox in

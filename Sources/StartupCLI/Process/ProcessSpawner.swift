@@ -14,14 +14,16 @@ package enum ProcessSpawner {
     ///
     /// With `signalsWhenStopped` false (a service stopped by its stop line), cancelling sends no SIGTERM: the child is
     /// left to its stop line, and its group and tree get SIGKILL when it exits or when the grace period ends.
+    /// `onSpawned` is called (on the engine's thread) once the child exists, never when it could not be started.
     package static func run(
         _ spec: ProcessSpec,
         terminationGracePeriod: Duration = .seconds(2),
-        signalsWhenStopped: Bool = true
+        signalsWhenStopped: Bool = true,
+        onSpawned: (@Sendable () -> Void)? = nil
     ) async -> ProcessOutcome {
         await run(
             spec, terminationGracePeriod: terminationGracePeriod, signalsWhenStopped: signalsWhenStopped,
-            directoryStrategy: .automatic)
+            directoryStrategy: .automatic, onSpawned: onSpawned)
     }
 
     /// `run(_:terminationGracePeriod:signalsWhenStopped:)` with explicit platform strategies (tests force the
@@ -31,13 +33,14 @@ package enum ProcessSpawner {
         terminationGracePeriod: Duration,
         signalsWhenStopped: Bool = true,
         directoryStrategy: ChildLauncher.DirectoryStrategy,
-        exitStrategy: ExitWatcher.Strategy = .automatic
+        exitStrategy: ExitWatcher.Strategy = .automatic,
+        onSpawned: (@Sendable () -> Void)? = nil
     ) async -> ProcessOutcome {
         let engine = ProcessEngine.shared
         guard spec.output == .capture else {
             let exit = await engine.run(
                 spec, captureDescriptor: nil, gracePeriod: terminationGracePeriod, signalsWhenStopped: signalsWhenStopped,
-                directoryStrategy: directoryStrategy, exitStrategy: exitStrategy)
+                directoryStrategy: directoryStrategy, exitStrategy: exitStrategy, onSpawned: onSpawned)
             return ProcessOutcome(termination: exit.termination, cancellation: exit.cancellation, killedProcesses: exit.killedProcesses)
         }
         let capture: CaptureFile
@@ -48,7 +51,8 @@ package enum ProcessSpawner {
         }
         let exit = await engine.run(
             spec, captureDescriptor: capture.descriptor, gracePeriod: terminationGracePeriod,
-            signalsWhenStopped: signalsWhenStopped, directoryStrategy: directoryStrategy, exitStrategy: exitStrategy)
+            signalsWhenStopped: signalsWhenStopped, directoryStrategy: directoryStrategy, exitStrategy: exitStrategy,
+            onSpawned: onSpawned)
         let tail = capture.readTail()
         return ProcessOutcome(
             termination: exit.termination, output: tail.bytes, outputTruncated: tail.truncated,

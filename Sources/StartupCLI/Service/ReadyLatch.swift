@@ -5,8 +5,8 @@ final class ReadyLatch: Sendable {
     /// Whether `onReady` has been called (or is being called).
     private let fired = Locked(false)
     private let onReady: @Sendable () -> Void
-    /// Settled `true` once ready, or `false` when its one waiter is cancelled first.
-    private let readiness = OneShot<Bool>()
+    /// Raised once ready.
+    private let readiness = AwaitableFlag()
 
     /// A latch that calls `onReady` on the first `signal()`.
     init(_ onReady: @escaping @Sendable () -> Void) {
@@ -24,16 +24,12 @@ final class ReadyLatch: Sendable {
         }
         if first {
             onReady()
-            readiness.resolve(true)
+            readiness.raise()
         }
     }
 
     /// Waits until the service is ready (`true`) or the calling task is cancelled (`false`). One task may wait.
     func untilReady() async -> Bool {
-        await withTaskCancellationHandler {
-            await readiness.value()
-        } onCancel: {
-            readiness.resolve(false)
-        }
+        await readiness.wait()
     }
 }

@@ -16,6 +16,9 @@ struct ServiceProbe {
     /// The grace period of a cancelled `exec` attempt.
     let gracePeriod: Duration
     let doorbell: ProbeDoorbell
+    /// Raised once the service's process exists: an `after` probe counts from then, so a service that could not be
+    /// started is never ready.
+    let spawned: AwaitableFlag
     /// Guards what the latest failed attempt saw, for the message of a probe that times out.
     let lastFailure = Locked<String?>(nil)
 
@@ -25,6 +28,7 @@ struct ServiceProbe {
     /// Returns `true` once the probe succeeded, `false` when cancelled first (or for a `log` probe, at once).
     func run() async -> Bool {
         if case .after(let delay) = readiness.probe {
+            guard await spawned.wait() else { return false }
             if delay > .zero { try? await Task.sleep(for: delay) }
             return !Task.isCancelled
         }

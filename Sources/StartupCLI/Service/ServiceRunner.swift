@@ -70,12 +70,13 @@ package enum ServiceRunner {
         let stopSpec = stop.map { writingTo(reader.writeEnd, $0) }
         // Not a child task: the caller's cancellation must not stop the service itself. With a stop line, the service is
         // left to it (no SIGTERM) for its grace period and one more; see `stopService`.
+        let spawned = AwaitableFlag()
         let service = Task {
             await ProcessSpawner.run(
                 serviceSpec, terminationGracePeriod: stop == nil ? gracePeriod : gracePeriod.scaled(by: 2),
-                signalsWhenStopped: stop == nil)
+                signalsWhenStopped: stop == nil, onSpawned: { spawned.raise() })
         }
-        let probe = ServiceProbe(readiness: readiness, service: spec, gracePeriod: gracePeriod, doorbell: doorbell)
+        let probe = ServiceProbe(readiness: readiness, service: spec, gracePeriod: gracePeriod, doorbell: doorbell, spawned: spawned)
         /// Guards whether the service's one stop has begun (the caller's cancellation or a failed liveness check),
         /// or is no longer needed (the service has been reaped).
         let stopBegun = Locked(false)

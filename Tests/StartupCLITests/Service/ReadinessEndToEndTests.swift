@@ -49,6 +49,24 @@ import Testing
         #expect(TestServer.processes(marked: marker).isEmpty, "the service itself never started")
     }
 
+    @Test func anAfterZeroProbe_ofAServiceThatCannotStart_isNeverReady() async throws {
+        let folder = try TemporaryDirectory()
+        try folder.write(
+            "commands.json",
+            """
+            {"version": 1, "commands": [
+              {"id": "worker", "run": "no-such-program-\(UUID().uuidString.prefix(8))", "ready": {"after": "0s"}},
+              {"id": "jobs", "dependencies": ["worker"], "run": "touch jobs.ran"}
+            ]}
+            """)
+        let result = try await StartupBinary.run(["run", "--no-report", "--format", "json"], in: folder.path)
+        #expect(result.status == 1)
+        let report = try RunReportJSON.object(result.output)
+        #expect(RunReportJSON.command("worker", in: report)?["status"] as? String == "failed", "\(result.output)")
+        #expect(RunReportJSON.command("jobs", in: report)?["status"] as? String == "skipped")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("jobs.ran")))
+    }
+
     @Test func anAfterProbe_makesTheDependentWaitThatLong() async throws {
         let folder = try TemporaryDirectory()
         try folder.write(

@@ -199,6 +199,33 @@ import Testing
         #expect(await run.shutdown().status == .failed)
     }
 
+    struct Taken: NonRetryableError {}
+
+    @Test func aNonRetryableError_isNeitherRetriedNorRestarted() async throws {
+        let incarnations = Incarnations()
+        let attempts = Counter()
+        var builder = StartupPlanBuilder()
+        builder.add("command", options: .init(retry: RetryPolicy(maxRetries: 3, initialDelay: .zero))) { _ in
+            attempts.increment("command")
+            throw Taken()
+        }
+        builder.addService("worker", options: .init(restart: RestartPolicy(delay: .zero))) { context, ready in
+            attempts.increment("worker")
+            ready()
+            await incarnations.serve(context.restart)
+            throw Taken()
+        }
+        let run = StartupOrchestrator(try builder.build()).start()
+        var events = run.events.makeAsyncIterator()
+        try await run.wait(for: ["worker"])
+        incarnations.end(0)
+        let end = await Self.nextEnd(&events)
+        #expect(end?.restart == nil && end?.underlying is Taken)
+        #expect(await run.report()["command"]?.attempts == 1)
+        #expect(attempts.counts == ["command": 1, "worker": 1])
+        _ = await run.shutdown()
+    }
+
     @Test func theDelay_doubles_upToThirtySeconds_orTheDelayItselfIfLonger() {
         let policy = RestartPolicy(limit: 10, delay: .seconds(5))
         #expect((1...5).map { policy.delay(beforeRestart: $0) } == [.seconds(5), .seconds(10), .seconds(20), .seconds(30), .seconds(30)])
