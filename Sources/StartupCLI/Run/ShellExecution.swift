@@ -28,6 +28,8 @@ struct ShellExecution: Sendable {
     /// The first line of grouped output that lost its beginning: says where and why it was cut.
     static let cutNote =
         "[… earlier output cut here: grouped output keeps the last \(CaptureFile.tailLimit / 1024) KiB of each command; --output stream shows all of it]\n"
+    /// How much earlier than a service's body the run's timer of its time to ready may have started, at most.
+    private static let timerSkew = Duration.milliseconds(50)
     /// Standard error's descriptor.
     private let standardError: Int32 = 2
     /// This process's working directory, where children start unless told otherwise.
@@ -40,7 +42,9 @@ struct ShellExecution: Sendable {
         for command in manifest.commands {
             guard let line = command.run else { continue }
             if let readiness = command.ready {
-                bindService(command, line: line, readiness: readiness, specs: &specs, into: &binding)
+                bindService(
+                    command, line: line, readiness: readiness, readyTimeout: command.readyTimeout(defaults: manifest.defaults), specs: &specs,
+                    into: &binding)
             } else if simulate {
                 let estimate = command.estimate ?? .zero
                 binding.bind(command.id) { _ in try await Task.sleep(for: estimate) }
@@ -71,7 +75,7 @@ struct ShellExecution: Sendable {
     }
 
     private func bindService(
-        _ command: ManifestCommand, line: String, readiness: ManifestReadiness,
+        _ command: ManifestCommand, line: String, readiness: ManifestReadiness, readyTimeout: Duration,
         specs: inout ProcessSpecMaker, into binding: inout ManifestBinding
     ) {
         let id = command.id
@@ -88,11 +92,16 @@ struct ShellExecution: Sendable {
         let stop = command.stop.map { specs.spec(for: command, line: $0) }
         binding.bindService(id) { [serviceLines, gracePeriod, serviceEndings, logs] context, ready in
             logs?.logStart(of: id, context)
+            // The run's timer of the time to ready started just before this body: the not-ready line is for that timeout,
+            // not for a stop of the start-up (Ctrl-C, fail-fast), which cancels earlier.
+            let timeoutNear = ContinuousClock.now.advanced(by: readyTimeout - Self.timerSkew)
             try await ServiceRunner.run(
                 spec, readiness: readiness, alive: command.alive, stop: stop, gracePeriod: gracePeriod,
                 onLine: { line in serviceLines.show(line, of: id) }, onReady: { ready() },
                 onStopped: { ending in serviceEndings.record(ending, for: id) },
-                onNotReady: { sentence in serviceLines.show("startup: not ready: \(sentence)", of: id) },
+                onNotReady: { sentence in
+                    if ContinuousClock.now >= timeoutNear { serviceLines.show("startup: not ready: \(sentence)", of: id) }
+                },
                 onOutput: { bytes in logs?.log(bytes, of: id) })
         }
     }

@@ -111,6 +111,27 @@ import Testing
         #expect(TestServer.processes(marked: marker).isEmpty)
     }
 
+    @Test func ctrlC_beforeAServiceIsReady_saysNothingAboutItsProbe() async throws {
+        let folder = try TemporaryDirectory()
+        try folder.write(
+            "commands.json",
+            """
+            {"version": 1, "commands": [
+              {"id": "worker", "run": "until test -f probes && test $(wc -l < probes) -ge 2; do sleep 0.01; done; echo probed; exec sleep 30",
+               "ready": {"exec": "echo attempt >> probes; exit 3", "interval": "10ms", "timeout": "30s"}}
+            ]}
+            """)
+        let running = try StartupBinary.startWithPipedOutput(["run", "--no-report", "--output", "stream"], in: folder.path)
+        defer { try? FileManager.default.removeItem(atPath: running.errorFile) }
+        // Once a second attempt has begun, the first has failed: the probe has something it could tell.
+        let probed = await LineReader.readLines(from: running.output, through: "probed", closes: false)
+        try #require(probed.contains("probed"), "\(probed)")
+        kill(running.process.processIdentifier, SIGINT)
+        let rest = await LineReader.readLines(from: running.output, through: nil, closes: true)
+        #expect(await running.exit.value() == 130)
+        #expect(!rest.contains("not ready"), "the probe did not time out: \(rest)")
+    }
+
     @Test func ciMode_whenTheStartUpFails_saysTheCommandWasNotRun() async throws {
         let folder = try TemporaryDirectory()
         try folder.write("commands.json", #"{"version": 1, "commands": [{"id": "migrate", "run": "exit 3"}]}"#)
