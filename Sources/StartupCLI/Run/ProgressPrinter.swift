@@ -12,6 +12,8 @@ struct ProgressPrinter: StartupObserver {
     let idWidth: Int
     /// The services, whose success reads `ready`.
     let services: Set<CommandID>
+    /// How stopped commands' processes ended, said after a timeout or a cancellation.
+    var endings = ProcessEndings()
 
     func observe(_ event: StartupEvent) {
         let text = text(for: event)
@@ -43,17 +45,17 @@ struct ProgressPrinter: StartupObserver {
             let duration = start.map { DurationText.format(end - $0) } ?? ""
             let isService = services.contains(id)
             let detail = status.detail.map { "  " + $0 } ?? (isService && status.isSuccess ? "  ready" : "")
-            var text = "\(style.mark(status)) \(id.rawValue.padded(to: idWidth)) \(duration.leftPadded(to: 7))\(detail)\n"
+            var text = "\(style.mark(status)) \(id.rawValue.padded(to: idWidth)) \(duration.leftPadded(to: 7))\(detail)\(stopEnding(of: id, status))\n"
             if mode == .grouped, start != nil, !isService {
                 text += Self.indented(outputs.output(of: id))
             }
             return text
         case .commandRetrying(let id, let attempt, let outcome, let delay, _):
-            let reason = outcome.detail ?? outcome.name
+            let reason = (outcome.detail ?? outcome.name) + stopEnding(of: id, outcome)
             return
                 "\(style.yellow("↻")) \(id.rawValue.padded(to: idWidth)) attempt \(attempt) failed (\(reason)); retrying in \(DurationText.format(delay))\n"
         case .serviceEnded(let error, _):
-            let end = ServiceEndings.end(of: error)
+            let end = ProcessEndings.end(of: error)
             guard let restart = error.restart else {
                 return "\(style.red("✗")) \(error.service.rawValue.padded(to: idWidth)) ended by itself: \(end)\n"
             }
@@ -61,6 +63,15 @@ struct ProgressPrinter: StartupObserver {
                 "\(style.yellow("↻")) \(error.service.rawValue.padded(to: idWidth)) \(end), restarting in \(DurationText.format(restart.delay)) (\(restart.number) of \(restart.limit))\n"
         case .runStarted, .commandStarted, .runFinished:
             return ""
+        }
+    }
+
+    /// `; exited after SIGTERM` or `; killed after the grace period (2 processes)` for a command stopped by its timeout
+    /// or a cancellation; nothing for other statuses.
+    private func stopEnding(of id: CommandID, _ status: CommandStatus) -> String {
+        switch status {
+        case .timedOut, .cancelled: endings.commandEnding(of: id).map { "; " + $0.description } ?? ""
+        default: ""
         }
     }
 

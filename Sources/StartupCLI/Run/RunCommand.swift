@@ -37,7 +37,7 @@ enum RunCommand {
             manifest = MeasuredEstimates(run: lastRun, manifest: manifest, source: reportPath).applied(to: manifest)
         }
         let outputs = CommandOutputs()
-        let serviceEndings = ServiceEndings()
+        let processEndings = ProcessEndings()
         let style = Style(enabled: console.usesColor)
         let idWidth = min(32, manifest.commands.map(\.id.rawValue.count).max() ?? 0)
         let serviceLines = ServiceLines(
@@ -48,7 +48,7 @@ enum RunCommand {
         let execution = ShellExecution(
             manifestDirectory: manifestDirectory, environment: environment, environmentFiles: environmentFiles, output: options.output,
             streamsToStandardError: options.format == .json, gracePeriod: options.gracePeriod, simulate: options.simulate, outputs: outputs,
-            serviceEndings: serviceEndings, serviceLines: serviceLines, logs: logs)
+            processEndings: processEndings, serviceLines: serviceLines, logs: logs)
         let plan = try ManifestLoading.plan(manifest, binding: execution.binding(for: manifest), console: console)
         // Before anything starts: a folder that cannot be made stops the run (73), one that fails later only warns.
         try logs?.makeFolder(console: console)
@@ -58,15 +58,16 @@ enum RunCommand {
             observers.append(
                 ProgressPrinter(
                     console: console, style: style, outputs: outputs, mode: options.output, idWidth: idWidth,
-                    services: Set(manifest.commands.filter(\.isService).map(\.id))))
+                    services: Set(manifest.commands.filter(\.isService).map(\.id)), endings: processEndings))
         }
-        let watcher = RunWatcher(endings: serviceEndings)
+        let watcher = RunWatcher(endings: processEndings)
         observers.append(watcher)  // last: it sees the end after the others
         let orchestrator = StartupOrchestrator(
             plan,
             options: .init(
                 maxConcurrency: options.jobs, failurePolicy: options.failFast ? .failFast : .continueIndependent,
-                observers: observers, whenAServiceEnds: .keepRunning,
+                observers: observers, cancellationGrace: Self.cancellationGrace(gracePeriod: options.gracePeriod),
+                whenAServiceEnds: .keepRunning,
                 eventBatchWindow: progressInterval(output: options.output, hasServices: manifest.commands.contains(where: \.isService))))
 
         let interrupts = handlesSignals ? InterruptHandler() : nil
@@ -112,7 +113,7 @@ enum RunCommand {
 
         let session = RunSession(
             run: run, report: report, stops: execution.stopModules(for: manifest), options: options,
-            console: console, style: style, outputs: outputs, serviceEndings: serviceEndings, interrupts: interrupts,
+            console: console, style: style, outputs: outputs, processEndings: processEndings, interrupts: interrupts,
             sessionEnd: watcher.sessionEnd,
             environment: environment)
         let ending = await session.hold()
@@ -120,10 +121,15 @@ enum RunCommand {
 
         let savedJSON = await reportJSON
         if options.format == .json, let savedJSON {
-            // The shutdown is not part of the saved report, which is the start-up's.
-            console.out(
-                ending.shutdown.map { ShutdownJSON.adding($0, endings: serviceEndings, to: saved.json()).text(pretty: true) + "\n" }
-                    ?? savedJSON)
+            // The shutdown and how stopped commands' processes ended are not part of the saved report, which is the
+            // start-up's as the library reports it.
+            if ending.shutdown != nil || processEndings.hasCommandEndings {
+                var json = CommandEndingsJSON.adding(processEndings, to: saved.json())
+                if let shutdown = ending.shutdown { json = ShutdownJSON.adding(shutdown, endings: processEndings, to: json) }
+                console.out(json.text(pretty: true) + "\n")
+            } else {
+                console.out(savedJSON)
+            }
         }
         var written: [String] = []
         if options.trace {
@@ -186,6 +192,12 @@ enum RunCommand {
 
     /// How many tasks write the report's JSON side by side: one per core, at most four.
     private static let reportParts = min(ProcessorCount.online, 4)
+    /// How long the run waits for a stopped command (a timeout, fail-fast) to end before it moves on: its grace period,
+    /// and the time to reap it after SIGKILL, so that its line says how it ended; at most a few seconds, so that a long
+    /// `--grace-period` does not hold the run (what is left then is waited for at its end, where Ctrl-C kills it).
+    static func cancellationGrace(gracePeriod: Duration) -> Duration {
+        min(gracePeriod, .seconds(5)) + .milliseconds(500)
+    }
 
     /// How long progress lines may wait to be printed together: 20 ms, so a busy run wakes the
     /// printing task a few dozen times a second rather than once per command, and a person sees no

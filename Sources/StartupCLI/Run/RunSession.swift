@@ -26,7 +26,7 @@ struct RunSession {
     let style: Style
     let outputs: CommandOutputs
     /// How each stopped service's processes ended.
-    let serviceEndings: ServiceEndings
+    let processEndings: ProcessEndings
     let interrupts: InterruptHandler?
     let sessionEnd: OneShot<RunWatcher.SessionEnd>
     /// `startup`'s own environment, which the command after `--` gets.
@@ -59,7 +59,7 @@ struct RunSession {
         case .interrupted:
             return Ending(shutdown: shutdown, exitCode: shutdown.failuresNotCutShort.isEmpty ? .interrupted : .failure)
         case .serviceEnded(let error):
-            console.err("error: \(serviceEndings.sentence(error)); shutting down\n")
+            console.err("error: \(processEndings.sentence(error)); shutting down\n")
             return Ending(shutdown: shutdown, exitCode: .failure)
         case .commandExited:
             preconditionFailure("no command runs without --")
@@ -90,7 +90,7 @@ struct RunSession {
         case .interrupted:
             return Ending(shutdown: shutdown, exitCode: .interrupted)
         case .serviceEnded(let error):
-            console.err("error: \(serviceEndings.sentence(error)); stopped \(MessageQuoting.escaped(command[0])) and shutting down\n")
+            console.err("error: \(processEndings.sentence(error)); stopped \(MessageQuoting.escaped(command[0])) and shutting down\n")
             return Ending(shutdown: shutdown, exitCode: .failure)
         case .commandExited:
             return Ending(shutdown: shutdown, exitCode: .passedOn(outcome.termination))
@@ -131,7 +131,7 @@ struct RunSession {
         let stopping = Task { [run, stops] in await run.shutdown(modules: stops) }
         let stopped = await stopping.value
         if options.format == .text, !stopped.modules.isEmpty {
-            console.out(ShutdownRenderer(report: stopped, outputs: outputs, endings: serviceEndings, style: style).render())
+            console.out(ShutdownRenderer(report: stopped, outputs: outputs, endings: processEndings, style: style).render())
         }
         return stopped
     }

@@ -19,13 +19,13 @@ struct RunWatcher: StartupObserver {
     /// Set when the session ends.
     let sessionEnd = OneShot<SessionEnd>()
     /// Where the ends that restarts followed go.
-    let endings: ServiceEndings
+    let endings: ProcessEndings
 
     func observe(_ event: StartupEvent) {
         switch event {
         case .runFinished: startUpShown.resolve(true)
         case .serviceEnded(let error, let at) where error.restart != nil:
-            endings.recordRestart(of: error.service, at: at, end: ServiceEndings.end(of: error))
+            endings.recordRestart(of: error.service, at: at, end: ProcessEndings.end(of: error))
         case .serviceEnded(let error, _): sessionEnd.resolve(.serviceEnded(error))
         case .runStarted, .commandStarted, .commandRetrying, .commandFinished: break
         }

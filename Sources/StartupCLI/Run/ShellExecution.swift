@@ -19,7 +19,7 @@ struct ShellExecution: Sendable {
     let simulate: Bool
     let outputs: CommandOutputs
     /// How each stopped service's processes ended.
-    let serviceEndings: ServiceEndings
+    let processEndings: ProcessEndings
     /// Where services' output lines go.
     let serviceLines: ServiceLines
     /// Where every command's and service's output is logged too (`--log-dir`); `nil` for no logs, and then a command
@@ -51,14 +51,14 @@ struct ShellExecution: Sendable {
             } else {
                 let spec = specs.spec(for: command, line: line)
                 if let logs {
-                    binding.bind(command.id) { [outputs, gracePeriod] context in
+                    binding.bind(command.id) { [outputs, gracePeriod, processEndings] context in
                         let outcome = await logs.run(spec, of: command.id, attempt: context.attempt, terminationGracePeriod: gracePeriod)
-                        try Self.end(command.id, with: outcome, outputs: outputs)
+                        try Self.end(command.id, context, with: outcome, outputs: outputs, endings: processEndings)
                     }
                 } else {
-                    binding.bind(command.id) { [outputs, gracePeriod] _ in
+                    binding.bind(command.id) { [outputs, gracePeriod, processEndings] context in
                         let outcome = await ProcessSpawner.run(spec, terminationGracePeriod: gracePeriod)
-                        try Self.end(command.id, with: outcome, outputs: outputs)
+                        try Self.end(command.id, context, with: outcome, outputs: outputs, endings: processEndings)
                     }
                 }
             }
@@ -66,11 +66,17 @@ struct ShellExecution: Sendable {
         return binding
     }
 
-    /// Records the output of command `id`'s attempt, and throws unless it succeeded.
-    private static func end(_ id: CommandID, with outcome: ProcessOutcome, outputs: CommandOutputs) throws {
+    /// Records the output of command `id`'s attempt, and how its processes ended if it was stopped (a timeout, Ctrl-C,
+    /// fail-fast), and throws unless it succeeded.
+    private static func end(
+        _ id: CommandID, _ context: StartupContext, with outcome: ProcessOutcome, outputs: CommandOutputs, endings: ProcessEndings
+    ) throws {
         let text = String(decoding: outcome.output, as: UTF8.self)
         outputs.record(outcome.outputTruncated ? cutNote + text : text, for: id)
-        if outcome.wasTerminated { throw CancellationError() }
+        let ending = ProcessEndings.StopEnding(outcome, hasStopLine: false)
+        // Only a retry can follow a stopped attempt: a first attempt that was not stopped has nothing to forget.
+        if ending != nil || context.attempt > 1 { endings.recordCommand(ending, for: id) }
+        if ending != nil { throw CancellationError() }
         guard outcome.termination.isSuccess else { throw ShellCommandError(termination: outcome.termination) }
     }
 
@@ -90,7 +96,7 @@ struct ShellExecution: Sendable {
         }
         let spec = specs.spec(for: command, line: line)
         let stop = command.stop.map { specs.spec(for: command, line: $0) }
-        binding.bindService(id) { [serviceLines, gracePeriod, serviceEndings, logs] context, ready in
+        binding.bindService(id) { [serviceLines, gracePeriod, processEndings, logs] context, ready in
             logs?.logStart(of: id, context)
             // The run's timer of the time to ready started just before this body: the not-ready line is for that timeout,
             // not for a stop of the start-up (Ctrl-C, fail-fast), which cancels earlier.
@@ -98,7 +104,7 @@ struct ShellExecution: Sendable {
             try await ServiceRunner.run(
                 spec, readiness: readiness, alive: command.alive, stop: stop, gracePeriod: gracePeriod,
                 onLine: { line in serviceLines.show(line, of: id) }, onReady: { ready() },
-                onStopped: { ending in serviceEndings.record(ending, for: id) },
+                onStopped: { ending in processEndings.record(ending, for: id) },
                 onNotReady: { sentence in
                     if ContinuousClock.now >= timeoutNear { serviceLines.show("startup: not ready: \(sentence)", of: id) }
                 },

@@ -44,7 +44,7 @@ package enum ServiceRunner {
         _ spec: ProcessSpec, readiness: ManifestReadiness, alive: ManifestLiveness? = nil, stop: ProcessSpec?, gracePeriod: Duration,
         onLine: @escaping @Sendable (String) -> Void,
         onReady: @escaping @Sendable () -> Void,
-        onStopped: @escaping @Sendable (ServiceEndings.StopEnding) -> Void = { _ in },
+        onStopped: @escaping @Sendable (ProcessEndings.StopEnding) -> Void = { _ in },
         onNotReady: @escaping @Sendable (String) -> Void = { _ in },
         onOutput: @escaping @Sendable (ArraySlice<UInt8>) -> Void = { _ in }
     ) async throws {
@@ -116,7 +116,7 @@ package enum ServiceRunner {
             return (outcome, noticeWasSent, stop)
         }
         await reader.finish()
-        if let ending = ServiceEndings.StopEnding(outcome, hasStopLine: stop != nil) { onStopped(ending) }
+        if let ending = ProcessEndings.StopEnding(outcome, hasStopLine: stop != nil) { onStopped(ending) }
         if Task.isCancelled, !latch.isReady, let sentence = probe.lastResultSentence { onNotReady(sentence) }
         if let stop, !stop.outcome.termination.isSuccess {
             if let cutShort = StopCutShort(stopLine: stop.outcome, noticeWasSent: stop.noticeWasSent) { throw cutShort }

@@ -10,7 +10,7 @@ import StartupReporting
 /// stop line, kept it from starting, or killed the service at once); `error` is the reason, or `null`.
 enum ShutdownJSON {
     /// The `shutdown` member's value for `report`.
-    static func json(_ report: ShutdownReport, endings: ServiceEndings) -> JSONOutput {
+    static func json(_ report: ShutdownReport, endings: ProcessEndings) -> JSONOutput {
         .object([
             ("status", .string(report.failuresNotCutShort.isEmpty && report.status == .failed ? "cutShort" : report.status.rawValue)),
             ("wallMs", .milliseconds(report.wallTime)),
@@ -19,16 +19,22 @@ enum ShutdownJSON {
     }
 
     /// The report with the shutdown added as its `shutdown` member.
-    static func adding(_ report: ShutdownReport, endings: ServiceEndings, to run: JSONOutput) -> JSONOutput {
+    static func adding(_ report: ShutdownReport, endings: ProcessEndings, to run: JSONOutput) -> JSONOutput {
         guard case .object(let members) = run else { return run }
         return .object(members + [("shutdown", json(report, endings: endings))])
     }
 
-    private static func stop(_ call: ModuleCallReport, endings: ServiceEndings) -> JSONOutput {
+    /// `"ending"` and `"killedProcesses"` of a stop that ended as `ending`.
+    static func members(of ending: ProcessEndings.StopEnding) -> [(key: String, value: JSONOutput)] {
+        let killed = if case .killed(let count) = ending { count } else { 0 }
+        return [("ending", .string(ending.name)), ("killedProcesses", .integer(killed))]
+    }
+
+    private static func stop(_ call: ModuleCallReport, endings: ProcessEndings) -> JSONOutput {
         let ending = endings.ending(of: call.module)
         let error: JSONOutput =
             switch call.status {
-            case .failed(let error as ServiceEndedError): .string("ended by itself: " + ServiceEndings.end(of: error))
+            case .failed(let error as ServiceEndedError): .string("ended by itself: " + ProcessEndings.end(of: error))
             case .failed(let error): .string(String(describing: error))
             case .timedOut(let limit): .string("timed out after \(DurationText.format(limit))")
             case .succeeded, .cancelled: .null
@@ -39,13 +45,7 @@ enum ShutdownJSON {
             ("startMs", call.startOffset.map(JSONOutput.milliseconds) ?? .null),
             ("durationMs", .milliseconds(call.duration)),
             ("error", error),
-            ("ending", ending.map { .string($0.name) } ?? .null),
-            (
-                "killedProcesses",
-                ending.map { ending in
-                    if case .killed(let count) = ending { .integer(count) } else { .integer(0) }
-                } ?? .null
-            ),
+        ] + (ending.map(members(of:)) ?? [("ending", .null), ("killedProcesses", .null)]) + [
             (
                 "restarts",
                 .array(

@@ -7,7 +7,7 @@ import StartupManifest
 struct ShutdownRenderer {
     let report: ShutdownReport
     let outputs: CommandOutputs
-    let endings: ServiceEndings
+    let endings: ProcessEndings
     let style: Style
 
     func render() -> String {
@@ -19,7 +19,7 @@ struct ShutdownRenderer {
             let ending = endings.ending(of: call.module)
             switch call.status {
             case .succeeded: detail = ending.map { "  \($0.description)" } ?? ""
-            case .failed(let error as ServiceEndedError): detail = "  ended by itself: \(ServiceEndings.end(of: error))"
+            case .failed(let error as ServiceEndedError): detail = "  ended by itself: \(ProcessEndings.end(of: error))"
             case .failed(let error): detail = "  \(error)"
             case .timedOut(let limit): detail = "  timed out after \(DurationText.format(limit))"
             case .cancelled: detail = "  cancelled"

@@ -78,3 +78,35 @@ import Testing
         #expect(TestServer.processes(marked: marker).isEmpty)
     }
 }
+
+/// How a command stopped by its timeout ended, through the built binary: the whole tree gets its grace period before
+/// the run moves on, and the progress line and the JSON say whether it exited after SIGTERM or had to be killed.
+@Suite(.timeLimit(.minutes(2))) struct CommandStopEndingEndToEndTests {
+    private let manifest = """
+        {"version": 1, "commands": [
+          {"id": "slow", "run": "exec sleep 30", "timeout": "200ms"},
+          {"id": "stubborn", "run": "trap '' TERM; sleep 30; echo done", "timeout": "200ms"}
+        ]}
+        """
+
+    @Test func aTimedOutCommand_saysWhetherItExitedAfterSIGTERM_orWasKilledAfterTheGrace() async throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("commands.json", manifest)
+        let result = try await StartupBinary.run(["run", "--no-report", "--grace-period", "100ms"], in: folder.path)
+        #expect(result.status == 1)
+        #expect(result.output.contains("timed out after 200ms; exited after SIGTERM"), "\(result.output)")
+        // The shell and its sleep both ignore SIGTERM.
+        #expect(result.output.contains("timed out after 200ms; killed after the grace period (2 processes)"), "\(result.output)")
+    }
+
+    @Test func theJSON_givesEachStoppedCommandsEnding() async throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("commands.json", manifest)
+        let result = try await StartupBinary.run(["run", "--no-report", "--format", "json", "--grace-period", "100ms"], in: folder.path)
+        let report = try RunReportJSON.object(result.output)
+        #expect(RunReportJSON.command("slow", in: report)?["ending"] as? String == "exitedAfterSigterm")
+        #expect(RunReportJSON.command("slow", in: report)?["killedProcesses"] as? Int == 0)
+        #expect(RunReportJSON.command("stubborn", in: report)?["ending"] as? String == "killed")
+        #expect(RunReportJSON.command("stubborn", in: report)?["killedProcesses"] as? Int == 2)
+    }
+}

@@ -1,9 +1,10 @@
 import StartupKit
 
-/// How each service's incarnations ended, for the shutdown's text and JSON: the ends that a restart followed, and
-/// how its processes ended when it was stopped: by themselves after SIGTERM (or the stop line), or killed because
-/// some were still there when the grace period ended. Killing is never shown as a clean stop.
-package final class ServiceEndings: Sendable {
+/// How the processes of each stopped command and service ended, and each end of a service that a restart followed, for
+/// the progress lines, the shutdown's text and the JSON. A stop ends with every process gone by itself after SIGTERM
+/// (or the stop line), or with some killed because they were still there when the grace period ended. Killing is
+/// never shown as a clean stop.
+package final class ProcessEndings: Sendable {
     /// How one stop ended.
     package enum StopEnding: Sendable, Hashable {
         /// Every process ended by itself after SIGTERM, within the grace period.
@@ -63,6 +64,8 @@ package final class ServiceEndings: Sendable {
 
     /// Guards what was recorded so far, by service.
     private let services = Locked<[CommandID: Service]>([:])
+    /// Guards how the last attempt of each command that was stopped ended.
+    private let commands = Locked<[CommandID: StopEnding]>([:])
 
     /// Records how the stop of `id` ended.
     func record(_ ending: StopEnding, for id: CommandID) {
@@ -74,7 +77,23 @@ package final class ServiceEndings: Sendable {
         services.withLock { $0[id, default: Service()].restarts.append(Restart(at: at, end: end)) }
     }
 
-    /// How the stop of `id` ended, if it was recorded.
+    /// Records how the stop of command `id`'s attempt ended (a timeout, Ctrl-C, fail-fast), or, with `nil`, that a
+    /// later attempt was not stopped.
+    func recordCommand(_ ending: StopEnding?, for id: CommandID) {
+        commands.withLock { $0[id] = ending }
+    }
+
+    /// How the stop of command `id`'s last attempt ended, if it was stopped.
+    func commandEnding(of id: CommandID) -> StopEnding? {
+        commands.withLock { $0[id] }
+    }
+
+    /// Whether any command was stopped.
+    var hasCommandEndings: Bool {
+        commands.withLock { !$0.isEmpty }
+    }
+
+    /// How the stop of service `id` ended, if it was recorded.
     func ending(of id: CommandID) -> StopEnding? {
         services.withLock { $0[id]?.stop }
     }
