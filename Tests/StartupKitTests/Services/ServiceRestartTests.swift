@@ -199,6 +199,32 @@ import Testing
         #expect(await run.shutdown().status == .failed)
     }
 
+    /// The article's queue, stubbed: its connection drops once, then holds until cancelled.
+    struct JobQueue {
+        static let drops = Locked(1)
+        static func connect() async throws -> JobQueue { JobQueue() }
+        func process() async throws {
+            if Self.drops.withLock({ drops in defer { drops -= 1 }; return drops > 0 }) { throw Boom() }
+            try await hangUntilCancelled()
+        }
+    }
+
+    @Test func theArticlesWorker_isStartedAgainAfterItsConnectionDrops() async throws {
+        var builder = StartupPlanBuilder()
+        // As in the article "Services and shutdown".
+        builder.addService("worker", options: CommandOptions(restart: RestartPolicy(on: .failure, limit: 5, delay: .milliseconds(500)))) {
+            context, ready in
+            let queue = try await JobQueue.connect()
+            ready()
+            try await queue.process()  // throws when the connection drops: the worker is started again
+        }
+        let run = StartupOrchestrator(try builder.build()).start()
+        var events = run.events.makeAsyncIterator()
+        #expect(await Self.nextEnd(&events)?.restart == ServiceEndedError.Restart(number: 1, limit: 5, delay: .milliseconds(500)))
+        let stopped = await run.shutdown()
+        #expect(stopped.status == .succeeded)
+    }
+
     struct Taken: NonRetryableError {}
 
     @Test func aNonRetryableError_isNeitherRetriedNorRestarted() async throws {
