@@ -106,7 +106,9 @@ struct ShellExecution: Sendable {
                 onLine: { line in serviceLines.show(line, of: id) }, onReady: { ready() },
                 onStopped: { ending in processEndings.record(ending, for: id) },
                 onNotReady: { sentence in
-                    if ContinuousClock.now >= timeoutNear { serviceLines.show("startup: not ready: \(sentence)", of: id) }
+                    guard ContinuousClock.now >= timeoutNear else { return }
+                    processEndings.recordNotReady(sentence, for: id)
+                    serviceLines.show("startup: not ready: \(sentence)", of: id)
                 },
                 onOutput: { bytes in logs?.log(bytes, of: id) })
         }

@@ -2,8 +2,8 @@ import StartupKit
 import StartupReporting
 
 /// How stopped commands' processes ended, as `run --format json` adds it to each command of the report that a timeout,
-/// Ctrl-C or fail-fast stopped: `"ending"` (`exitedAfterSigterm` or `killed`) and `"killedProcesses"`. Commands that
-/// were not stopped are left as they are.
+/// Ctrl-C or fail-fast stopped: `"ending"` (`exitedAfterSigterm` or `killed`) and `"killedProcesses"`; and, for a
+/// service whose time to ready ran out, `"notReady"`: what its probe last saw. Other commands are left as they are.
 enum CommandEndingsJSON {
     /// `run` with the endings of `endings` added to its commands.
     static func adding(_ endings: ProcessEndings, to run: JSONOutput) -> JSONOutput {
@@ -16,10 +16,12 @@ enum CommandEndingsJSON {
     }
 
     private static func adding(_ endings: ProcessEndings, toCommand command: JSONOutput) -> JSONOutput {
-        guard case .object(let members) = command,
-            case .string(let id)? = members.first(where: { $0.key == "id" })?.value,
-            let ending = endings.commandEnding(of: CommandID(id))
-        else { return command }
-        return .object(members + ShutdownJSON.members(of: ending))
+        guard case .object(let members) = command, case .string(let text)? = members.first(where: { $0.key == "id" })?.value else {
+            return command
+        }
+        let id = CommandID(text)
+        let ending = endings.commandEnding(of: id).map(ShutdownJSON.members(of:)) ?? []
+        let notReady = endings.notReadySentence(of: id).map { [(key: "notReady", value: JSONOutput.string($0))] } ?? []
+        return ending.isEmpty && notReady.isEmpty ? command : .object(members + ending + notReady)
     }
 }

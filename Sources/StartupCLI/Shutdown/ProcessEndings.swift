@@ -66,6 +66,8 @@ package final class ProcessEndings: Sendable {
     private let services = Locked<[CommandID: Service]>([:])
     /// Guards how the last attempt of each command that was stopped ended.
     private let commands = Locked<[CommandID: StopEnding]>([:])
+    /// Guards what the probe of each service that was not ready in time last saw.
+    private let notReady = Locked<[CommandID: String]>([:])
 
     /// Records how the stop of `id` ended.
     func record(_ ending: StopEnding, for id: CommandID) {
@@ -88,9 +90,19 @@ package final class ProcessEndings: Sendable {
         commands.withLock { $0[id] }
     }
 
-    /// Whether any command was stopped.
+    /// Records what the probe of service `id` last saw when its time to ready ran out.
+    func recordNotReady(_ sentence: String, for id: CommandID) {
+        notReady.withLock { $0[id] = sentence }
+    }
+
+    /// What the probe of service `id` last saw when its time to ready ran out, if it did.
+    func notReadySentence(of id: CommandID) -> String? {
+        notReady.withLock { $0[id] }
+    }
+
+    /// Whether any command was stopped or any service was not ready in time.
     var hasCommandEndings: Bool {
-        commands.withLock { !$0.isEmpty }
+        commands.withLock { !$0.isEmpty } || notReady.withLock { !$0.isEmpty }
     }
 
     /// How the stop of service `id` ended, if it was recorded.

@@ -99,15 +99,16 @@ import Testing
               {"id": "worker", "run": "sleep 30", "ready": {"exec": "echo queue not reachable >&2; exit 3", "interval": "50ms", "timeout": "3s"}}
             ]}
             """)
-        let result = try await StartupBinary.run(["run", "--no-report"], in: folder.path)
+        // With --format json, the services' lines go to standard error, and the JSON says it too.
+        let result = try await StartupBinary.run(["run", "--no-report", "--format", "json"], in: folder.path)
         #expect(result.status == 1)
-        #expect(
-            result.output.contains(#"not ready: the last http probe of "http://127.0.0.1:\#(port)/health": answered 404"#),
-            "\(result.output)")
-        #expect(
-            result.output.contains(
-                #"not ready: the last exec probe of "echo queue not reachable >&2; exit 3": exit status 3: queue not reachable"#),
-            "\(result.output)")
+        let http = #"the last http probe of "http://127.0.0.1:\#(port)/health": answered 404"#
+        let exec = #"the last exec probe of "echo queue not reachable >&2; exit 3": exit status 3: queue not reachable"#
+        #expect(result.error.contains("not ready: " + http), "\(result.error)")
+        #expect(result.error.contains("not ready: " + exec), "\(result.error)")
+        let report = try RunReportJSON.object(result.output)
+        #expect(RunReportJSON.command("api", in: report)?["notReady"] as? String == http)
+        #expect(RunReportJSON.command("worker", in: report)?["notReady"] as? String == exec)
         #expect(TestServer.processes(marked: marker).isEmpty)
     }
 
