@@ -19,6 +19,8 @@ struct CommandMembers {
     var cwd: JSONMember?
     var stop: JSONMember?
     var ready: JSONMember?
+    var restart: JSONMember?
+    var alive: JSONMember?
 
     /// Where a member went.
     enum Placement {
@@ -49,6 +51,8 @@ struct CommandMembers {
         case "cwd": Self.place(member, in: &cwd)
         case "stop": Self.place(member, in: &stop)
         case "ready": Self.place(member, in: &ready)
+        case "restart": Self.place(member, in: &restart)
+        case "alive": Self.place(member, in: &alive)
         default: .unknown
         }
     }

@@ -59,7 +59,7 @@ extension ManifestDecoder {
         return ManifestReadiness(probe: probe, interval: interval, timeout: timeout)
     }
 
-    private mutating func probe(_ member: JSONMember, path: String) -> ManifestReadiness.Probe? {
+    mutating func probe(_ member: JSONMember, path: String) -> ManifestReadiness.Probe? {
         switch member.key {
         case "exec":
             return shellLine(member, path: path, ifEmpty: "give a shell line that exits 0 once the service is ready").map { .exec($0) }
@@ -84,7 +84,7 @@ extension ManifestDecoder {
         }
     }
 
-    private mutating func interval(_ member: JSONMember, path: String) -> Duration? {
+    mutating func interval(_ member: JSONMember, path: String) -> Duration? {
         guard let value = duration(member, path: path) else { return nil }
         guard Self.intervalRange.contains(value) else {
             report(member.valueLocation, path, "an interval must be from 1ms to 60m, found \(describe(member.value))")

@@ -13,7 +13,7 @@ struct ManifestDecoder {
     /// The keys of a command.
     static let commandKeys = [
         "id", "summary", "dependencies", "run", "estimate", "budget", "timeout", "retries",
-        "optional", "onDemand", "priority", "env", "envFile", "cwd", "stop", "ready",
+        "optional", "onDemand", "priority", "env", "envFile", "cwd", "stop", "ready", "restart", "alive",
     ]
     /// Words people write for a key, mapped to the key they meant.
     static let keySynonyms = [
@@ -27,6 +27,8 @@ struct ManifestDecoder {
         "healthcheck": "ready", "health": "ready", "readiness": "ready", "probe": "ready",
         "envFiles": "envFile", "env_file": "envFile", "env-file": "envFile", "envfile": "envFile", "dotenv": "envFile",
         "environmentFile": "envFile", "env_files": "envFile",
+        "restartPolicy": "restart", "restart_policy": "restart", "liveness": "alive", "livenessProbe": "alive",
+        "healthCheck": "alive",
     ]
 
     private(set) var problems: [ManifestProblem] = []
@@ -202,7 +204,9 @@ struct ManifestDecoder {
             stop: members.stop.flatMap {
                 shellLine($0, path: path() + ".stop", ifEmpty: "leave \"stop\" out when nothing needs undoing")
             },
-            ready: members.ready.flatMap { readiness($0, path: path() + ".ready", hasRun: members.run != nil) })
+            ready: members.ready.flatMap { readiness($0, path: path() + ".ready", hasRun: members.run != nil) },
+            restart: members.restart.flatMap { restartPolicy($0, path: path() + ".restart", isService: members.ready != nil) },
+            alive: members.alive.flatMap { liveness($0, path: path() + ".alive", isService: members.ready != nil) })
         let source = CommandSource(
             id: command.id, dependencies: command.dependencies, manifestIndex: index, idLocation: idMember.valueLocation,
             dependencyIndexes: dependencies.map(\.index), dependencyLocations: dependencies.map(\.location),

@@ -1,0 +1,131 @@
+import StartupJSON
+import StartupKit
+
+/// Reads a service's `"restart"` (`{"on": "failure", "limit": 5, "delay": "500ms"}`) and `"alive"`
+/// (`{"http": "http://127.0.0.1:8080/health", "interval": "5s", "failures": 3}`); both only on a service.
+extension ManifestDecoder {
+    /// The keys of `"restart"`.
+    static let restartKeys = ["on", "limit", "delay"]
+    /// The keys of `"alive"`.
+    static let livenessKeys = ["exec", "tcp", "http", "interval", "failures"]
+    /// The most restarts a run may allow.
+    static let restartLimitRange = 0...1_000
+    /// The longest delay before a first restart.
+    static let restartDelayRange = Duration.zero...Duration.seconds(3_600)
+    /// The most failed liveness checks in a row that may be asked for.
+    static let livenessFailuresRange = 1...1_000
+
+    /// The restart policy of a command, or `nil` after reporting each problem.
+    ///
+    /// - Parameters:
+    ///   - member: The `"restart"` member.
+    ///   - path: `commands[2] ("api").restart`.
+    ///   - isService: Whether the command has `"ready"`.
+    mutating func restartPolicy(_ member: JSONMember, path: String, isService: Bool) -> RestartPolicy? {
+        let element = JSONElement(value: member.value, location: member.valueLocation)
+        guard let members = object(element, path: path, allowed: Self.restartKeys, what: "a restart policy") else { return nil }
+        var complete = servicesOnly(member, path: path, isService: isService)
+        var condition = RestartPolicy.Condition.failure
+        if let on = members["on"] {
+            switch string(on, path: path + ".on") {
+            case "failure": condition = .failure
+            case "exit": condition = .exit
+            case let other?:
+                report(
+                    on.valueLocation, path + ".on",
+                    "expected \"failure\" (a non-zero exit or a signal) or \"exit\" (any end), found \(MessageQuoting.quoted(other))")
+                complete = false
+            case nil: complete = false
+            }
+        }
+        var limit = 3
+        if let member = members["limit"] {
+            if let value = integer(member, path: path + ".limit") {
+                if Self.restartLimitRange.contains(value) {
+                    limit = value
+                } else {
+                    report(member.valueLocation, path + ".limit", "a restart limit must be from 0 to 1000, found \(value)")
+                    complete = false
+                }
+            } else {
+                complete = false
+            }
+        }
+        var delay = Duration.seconds(1)
+        if let member = members["delay"] {
+            if let value = duration(member, path: path + ".delay") {
+                if Self.restartDelayRange.contains(value) {
+                    delay = value
+                } else {
+                    report(member.valueLocation, path + ".delay", "a restart delay must be from 0s to 60m, found \(describe(member.value))")
+                    complete = false
+                }
+            } else {
+                complete = false
+            }
+        }
+        return complete ? RestartPolicy(on: condition, limit: limit, delay: delay) : nil
+    }
+
+    /// The liveness check of a command, or `nil` after reporting each problem.
+    ///
+    /// - Parameters:
+    ///   - member: The `"alive"` member.
+    ///   - path: `commands[2] ("api").alive`.
+    ///   - isService: Whether the command has `"ready"`.
+    mutating func liveness(_ member: JSONMember, path: String, isService: Bool) -> ManifestLiveness? {
+        let element = JSONElement(value: member.value, location: member.valueLocation)
+        let choice = "give exactly one of \"exec\", \"tcp\" or \"http\""
+        if case .object(let written) = member.value, let unfit = written.first(where: { $0.key == "log" || $0.key == "after" }) {
+            report(
+                unfit.keyLocation, "\(path).\(unfit.key)",
+                "a liveness check takes \"exec\", \"tcp\" or \"http\": "
+                    + (unfit.key == "log" ? "a line of output" : "a delay") + " cannot tell that a running service is still alive")
+            return nil
+        }
+        guard let members = object(element, path: path, allowed: Self.livenessKeys, what: "a liveness check") else { return nil }
+        var complete = servicesOnly(member, path: path, isService: isService)
+        let given = ["exec", "tcp", "http"].compactMap { members[$0] }.sorted {
+            ($0.keyLocation.line, $0.keyLocation.column) < ($1.keyLocation.line, $1.keyLocation.column)
+        }
+        guard let written = given.first else {
+            report(member.valueLocation, path, "missing a check; \(choice)")
+            return nil
+        }
+        if given.count > 1 {
+            let keys = given.map { "\"\($0.key)\"" }.joined(separator: ", ")
+            report(given[1].keyLocation, path, "more than one check (\(keys)); \(choice)")
+            complete = false
+        }
+        let probe = self.probe(written, path: "\(path).\(written.key)")
+        var interval = ManifestLiveness.defaultInterval
+        if let member = members["interval"] {
+            if let value = self.interval(member, path: path + ".interval") { interval = value } else { complete = false }
+        }
+        var failures = ManifestLiveness.defaultFailures
+        if let member = members["failures"] {
+            if let value = integer(member, path: path + ".failures") {
+                if Self.livenessFailuresRange.contains(value) {
+                    failures = value
+                } else {
+                    report(member.valueLocation, path + ".failures", "failures must be from 1 to 1000, found \(value)")
+                    complete = false
+                }
+            } else {
+                complete = false
+            }
+        }
+        guard complete, let probe else { return nil }
+        return ManifestLiveness(probe: probe, interval: interval, failures: failures)
+    }
+
+    /// Reports `member` unless its command is a service; returns whether it is.
+    private mutating func servicesOnly(_ member: JSONMember, path: String, isService: Bool) -> Bool {
+        guard !isService else { return true }
+        report(
+            member.keyLocation, path,
+            "\"\(member.key)\" is for services only (a command with \"ready\"); give the command a readiness probe or leave \"\(member.key)\" out"
+        )
+        return false
+    }
+}
