@@ -61,6 +61,37 @@ import Testing
         expectSameLines(result.output + result.error, shown)
     }
 
+    @Test func theCrashSession_restartsTheWorker_andNothingElse() async throws {
+        let (arguments, shown) = try block(startingWith: Self.command + " --grace-period 5s")
+        let running = try StartupBinary.startWithPipedOutput(arguments, in: ReadmeSessionTests.root.path)
+        defer { try? FileManager.default.removeItem(atPath: running.errorFile) }
+        let held = await LineReader.readLines(from: running.output, through: "Services running", closes: false)
+        try #require(held.contains("Services running"), "the stack was not held: \(held)")
+        // As `curl 'http://127.0.0.1:18081/exit?code=1'` does in the README.
+        #expect(TestServer.get("/exit?code=1", port: 18081) != nil)
+        let restarting = await LineReader.readLines(from: running.output, through: "restarting in", closes: false)
+        let back = await LineReader.readLines(from: running.output, through: "worker polling queue jobs", closes: false)
+        kill(running.process.processIdentifier, SIGINT)
+        let rest = await LineReader.readLines(from: running.output, through: nil, closes: true)
+        #expect(await running.exit.value() == 130)
+        let errors = (try? String(contentsOfFile: running.errorFile, encoding: .utf8)) ?? ""
+        expectSameLines(held + restarting + back + rest + errors, shown)
+    }
+
+    @Test func theReadmesManifestFragments_areTheExamplesOwnLines() throws {
+        let readme = try String(contentsOf: ReadmeSessionTests.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let example = try String(
+            contentsOf: ReadmeSessionTests.root.appendingPathComponent("examples/dev-stack/commands.json"), encoding: .utf8)
+        let exampleLines = Set(example.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
+        let fragments = readme.components(separatedBy: "```json\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+            .filter { $0.hasPrefix("{ \"id\": ") }
+        #expect(fragments.count >= 2)
+        for line in fragments.joined().split(separator: "\n") {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            #expect(exampleLines.contains(trimmed) || exampleLines.contains(trimmed + ","), "not in the example: \(line)")
+        }
+    }
+
     @Test func theCtrlCSession_stopsTheStackInReverseOrder() async throws {
         let (arguments, shown) = try block(startingWith: Self.command)
         let running = try StartupBinary.startWithPipedOutput(arguments, in: ReadmeSessionTests.root.path)
