@@ -4,7 +4,9 @@ import StartupReporting
 
 /// What `plan --format json` says of services: each command gains `"service": true|false` and a
 /// service `"ready": {"tcp": "127.0.0.1:5433", "intervalMs": 10, "timeoutMs": 30000}`, the probe
-/// under its manifest key (`intervalMs` `null` for a `log` probe, which is never polled).
+/// under its manifest key (`intervalMs` `null` for a `log` probe, which is never polled), `"restart":
+/// {"on": "failure", "limit": 5, "delayMs": 500}` or `null`, and `"alive": {"http": "http://…", "intervalMs": 5000,
+/// "failures": 3}` or `null`.
 enum PlanServicesJSON {
     /// `plan` with every command object of its `"commands"` annotated from `manifest`.
     static func annotate(_ plan: JSONOutput, manifest: Manifest) -> JSONOutput {
@@ -24,10 +26,25 @@ enum PlanServicesJSON {
                     return .object(
                         fields + [
                             ("service", .bool(true)), ("ready", json(ready, timeout: service.readyTimeout(defaults: manifest.defaults))),
+                            ("restart", service.restart.map(json(_:)) ?? .null), ("alive", service.alive.map(json(_:)) ?? .null),
                         ])
                 })
         }
         return .object(members)
+    }
+
+    /// `{"on": "failure", "limit": 5, "delayMs": 500}`.
+    private static func json(_ restart: RestartPolicy) -> JSONOutput {
+        .object([
+            ("on", .string(restart.condition == .failure ? "failure" : "exit")), ("limit", .integer(restart.limit)),
+            ("delayMs", .milliseconds(restart.delay)),
+        ])
+    }
+
+    /// `{"http": "http://127.0.0.1:8080/health", "intervalMs": 5000, "failures": 3}`.
+    private static func json(_ alive: ManifestLiveness) -> JSONOutput {
+        let check = ManifestReadiness(probe: alive.probe)
+        return .object([(check.kind, .string(check.target)), ("intervalMs", .milliseconds(alive.interval)), ("failures", .integer(alive.failures))])
     }
 
     /// `{"tcp": "127.0.0.1:5433", "intervalMs": 10, "timeoutMs": 30000}`.

@@ -36,7 +36,9 @@ struct PlanTextRenderer {
                     services[id].flatMap { service in
                         service.ready.map { "  ready: " + $0.summary(timeout: service.readyTimeout(defaults: manifest.defaults)) }
                     } ?? ""
-                lines.append("  \(marker) \(id.rawValue.padded(to: idWidth))  \(estimate)\(slack)\(after)\(raised)\(onDemand)\(probe)")
+                let restart = services[id]?.restart.map { "  restart: " + Self.summary(of: $0) } ?? ""
+                let alive = services[id]?.alive.map { "  alive: " + $0.summary } ?? ""
+                lines.append("  \(marker) \(id.rawValue.padded(to: idWidth))  \(estimate)\(slack)\(after)\(raised)\(onDemand)\(probe)\(restart)\(alive)")
             }
         }
         let milestones = manifest.commands.filter { $0.run == nil }.count
@@ -88,5 +90,15 @@ struct PlanTextRenderer {
 
     private func plural(_ count: Int, _ noun: String) -> String {
         "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
+
+    /// `on failure, at most 5 times, first after 500ms (doubling, at most 30s)`, or `never (limit 0)`.
+    static func summary(of restart: RestartPolicy) -> String {
+        guard restart.limit > 0 else { return "never (limit 0)" }
+        let on = restart.condition == .failure ? "on failure" : "on any exit"
+        let times = restart.limit == 1 ? "once" : "at most \(restart.limit) times"
+        let ceiling = max(restart.delay, RestartPolicy.maxDelay)
+        let doubling = restart.limit == 1 || restart.delay == .zero ? "" : " (doubling, at most \(DurationText.format(ceiling)))"
+        return "\(on), \(times), first after \(DurationText.format(restart.delay))\(doubling)"
     }
 }
