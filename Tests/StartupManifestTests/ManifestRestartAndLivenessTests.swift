@@ -1,0 +1,144 @@
+import StartupKit
+import Testing
+
+@testable import StartupManifest
+
+/// `"restart"` and `"alive"`: each default, each good value, and each bad value with its message and where it is.
+@Suite struct ManifestRestartAndLivenessTests {
+    /// The command `{"id": "api", "run": "serve", "ready": {"tcp": "127.0.0.1:8080"}, MEMBERS}`, or, without `ready`,
+    /// a plain command.
+    private func json(_ members: String, service: Bool = true) -> String {
+        let ready = service ? #""ready": {"tcp": "127.0.0.1:8080"}, "# : ""
+        return #"{"version": 1, "commands": [{"id": "api", "run": "serve", \#(ready)\#(members)}]}"#
+    }
+
+    private func command(_ members: String) throws -> ManifestCommand {
+        try Manifest.decode(Array(json(members).utf8)).commands[0]
+    }
+
+    private func problems(_ members: String, service: Bool = true) -> [String] {
+        do {
+            _ = try Manifest.decode(Array(json(members, service: service).utf8))
+            return []
+        } catch {
+            return error.problems.map(\.description)
+        }
+    }
+
+    // MARK: - restart
+
+    @Test func restart_defaults_onFailure_threeTimes_afterOneSecond() throws {
+        let command = try command(#""restart": {}"#)
+        #expect(command.restart == RestartPolicy(on: .failure, limit: 3, delay: .seconds(1)))
+        #expect(command.options(defaults: ManifestDefaults()).restart == command.restart)
+        #expect(try self.command(#""retries": 1"#).restart == nil)
+        #expect(try self.command(#""retries": 1"#).options(defaults: ManifestDefaults()).restart == .never)
+    }
+
+    @Test(arguments: [
+        (#"{"on": "exit", "limit": 5, "delay": "500ms"}"#, RestartPolicy(on: .exit, limit: 5, delay: .milliseconds(500))),
+        (#"{"on": "failure", "limit": 0}"#, RestartPolicy(on: .failure, limit: 0)),
+        (#"{"limit": 1000, "delay": "0s"}"#, RestartPolicy(limit: 1_000, delay: .zero)),
+        (#"{"delay": "60m"}"#, RestartPolicy(delay: .seconds(3_600))),
+    ])
+    func restart_goodValues(written: String, expected: RestartPolicy) throws {
+        #expect(try command(#""restart": \#(written)"#).restart == expected)
+    }
+
+    @Test(arguments: [
+        (#""wrong""#, #"commands[0] ("api").restart: expected a restart policy as an object, found a string"#),
+        (
+            #"{"on": "always"}"#,
+            #"commands[0] ("api").restart.on: expected "failure" (a non-zero exit or a signal) or "exit" (any end), found "always""#
+        ),
+        (#"{"on": 1}"#, #"commands[0] ("api").restart.on: expected a string, found a number"#),
+        (#"{"limit": -1}"#, #"commands[0] ("api").restart.limit: a restart limit must be from 0 to 1000, found -1"#),
+        (#"{"limit": 1001}"#, #"commands[0] ("api").restart.limit: a restart limit must be from 0 to 1000, found 1001"#),
+        (#"{"limit": 2.5}"#, #"commands[0] ("api").restart.limit: expected a whole number, found the number 2.5"#),
+        (#"{"delay": "abc"}"#, #"commands[0] ("api").restart.delay: invalid duration "abc": "#),
+        (#"{"delay": "61m"}"#, #"commands[0] ("api").restart.delay: a restart delay must be from 0s to 60m, found "61m""#),
+        (#"{"delay": "2h"}"#, #"commands[0] ("api").restart.delay: invalid duration "2h""#),
+        (#"{"delay": 500}"#, #"commands[0] ("api").restart.delay: a duration needs a unit: found the bare number 500"#),
+        (#"{"limt": 3}"#, #"commands[0] ("api").restart.limt: unknown key "limt" (did you mean "limit"?)"#),
+    ])
+    func restart_badValues_sayWhatIsWrong(written: String, message: String) {
+        let found = problems(#""restart": \#(written)"#)
+        #expect(found.count == 1, "\(found)")
+        #expect(found.first?.contains(message) == true, "\(found)")
+    }
+
+    @Test func restartAndAlive_areForServicesOnly() {
+        let found = problems(#""restart": {}, "alive": {"tcp": "127.0.0.1:8080"}"#, service: false)
+        #expect(
+            found == [
+                #"commands[0] ("api").restart: "restart" is for services only (a command with "ready"); give the command a readiness probe or leave "restart" out"#,
+                #"commands[0] ("api").alive: "alive" is for services only (a command with "ready"); give the command a readiness probe or leave "alive" out"#,
+            ])
+    }
+
+    @Test func restartAndAlive_inDefaults_areUnknownKeys() {
+        let json = #"{"version": 1, "defaults": {"restart": {}}, "commands": [{"id": "api", "run": "serve"}]}"#
+        do {
+            _ = try Manifest.decode(Array(json.utf8))
+            Issue.record("a restart policy in defaults should be refused")
+        } catch {
+            #expect(error.problems.map(\.description).first?.contains(#"defaults.restart: unknown key "restart""#) == true)
+        }
+    }
+
+    // MARK: - alive
+
+    @Test(arguments: [
+        (#"{"tcp": "127.0.0.1:8080"}"#, ManifestLiveness(probe: .tcp(host: "127.0.0.1", port: 8_080))),
+        (
+            #"{"http": "http://127.0.0.1:8080/health", "interval": "2s", "failures": 1}"#,
+            ManifestLiveness(probe: .http(host: "127.0.0.1", port: 8_080, path: "/health"), interval: .seconds(2), failures: 1)
+        ),
+        (#"{"exec": "pgrep serve", "failures": 1000}"#, ManifestLiveness(probe: .exec("pgrep serve"), failures: 1_000)),
+    ])
+    func alive_goodValues(written: String, expected: ManifestLiveness) throws {
+        #expect(try command(#""alive": \#(written)"#).alive == expected)
+    }
+
+    @Test func alive_defaults_everyFiveSeconds_threeFailures_eachCheckAtMostTenSeconds() throws {
+        let alive = try #require(try command(#""alive": {"tcp": "127.0.0.1:8080"}"#).alive)
+        #expect(alive.interval == .seconds(5) && alive.failures == 3)
+        #expect(alive.checkLimit == .seconds(5))
+        #expect(ManifestLiveness(probe: alive.probe, interval: .seconds(60)).checkLimit == .seconds(10))
+    }
+
+    @Test(arguments: [
+        (
+            #"{"log": "up"}"#,
+            #"commands[0] ("api").alive.log: a liveness check takes "exec", "tcp" or "http": a line of output cannot tell that a running service is still alive"#
+        ),
+        (
+            #"{"after": "1s"}"#,
+            #"commands[0] ("api").alive.after: a liveness check takes "exec", "tcp" or "http": a delay cannot tell that a running service is still alive"#
+        ),
+        (#"{}"#, #"commands[0] ("api").alive: missing a check; give exactly one of "exec", "tcp" or "http""#),
+        (
+            #"{"tcp": "127.0.0.1:1", "http": "http://127.0.0.1/"}"#,
+            #"commands[0] ("api").alive: more than one check ("tcp", "http"); give exactly one of "exec", "tcp" or "http""#
+        ),
+        (#"{"tcp": "127.0.0.1:1", "failures": 0}"#, #"commands[0] ("api").alive.failures: failures must be from 1 to 1000, found 0"#),
+        (#"{"tcp": "127.0.0.1:1", "failures": 1001}"#, #"commands[0] ("api").alive.failures: failures must be from 1 to 1000, found 1001"#),
+        (#"{"tcp": "127.0.0.1:1", "failures": "3"}"#, #"commands[0] ("api").alive.failures: expected a whole number, found "3""#),
+        (#"{"tcp": "127.0.0.1:1", "interval": "0ms"}"#, #"commands[0] ("api").alive.interval: an interval must be from 1ms to 60m"#),
+        (#"{"tcp": "127.0.0.1"}"#, #"commands[0] ("api").alive.tcp: missing port in "127.0.0.1""#),
+        (#"{"http": "https://127.0.0.1/"}"#, #"commands[0] ("api").alive.http: plain HTTP only"#),
+        (#"{"tcp": "127.0.0.1:1", "every": "1s"}"#, #"commands[0] ("api").alive.every: unknown key "every""#),
+    ])
+    func alive_badValues_sayWhatIsWrong(written: String, message: String) {
+        let found = problems(#""alive": \#(written)"#)
+        #expect(found.count == 1, "\(found)")
+        #expect(found.first?.contains(message) == true, "\(found)")
+    }
+
+    @Test func alive_summary_forThePlan() {
+        #expect(
+            ManifestLiveness(probe: .http(host: "127.0.0.1", port: 8_080, path: "/health")).summary
+                == "http http://127.0.0.1:8080/health every 5s, 3 failures in a row stop it")
+        #expect(ManifestLiveness(probe: .exec("pgrep\u{1B}"), failures: 1).summary == #"exec "pgrep\u001B" every 5s, 1 failure stops it"#)
+    }
+}
