@@ -1,3 +1,4 @@
+import Foundation
 import StartupKit
 import Testing
 
@@ -140,5 +141,21 @@ import Testing
             ManifestLiveness(probe: .http(host: "127.0.0.1", port: 8_080, path: "/health")).summary
                 == "http http://127.0.0.1:8080/health every 5s, 3 failures in a row stop it")
         #expect(ManifestLiveness(probe: .exec("pgrep\u{1B}"), failures: 1).summary == #"exec "pgrep\u001B" every 5s, 1 failure stops it"#)
+    }
+
+    /// The JSON blocks of the DocC article "The manifest": whole manifests, or one command, which is decoded inside one.
+    @Test func theArticlesJSONBlocks_decode() throws {
+        let article = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/StartupManifest/StartupManifest.docc/TheManifest.md")
+        let text = try String(contentsOf: article, encoding: .utf8)
+        let blocks = text.components(separatedBy: "```json\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+        #expect(blocks.count >= 3)
+        for block in blocks {
+            let json = block.hasPrefix("{ \"id\"") ? #"{"version": 1, "commands": [\#(block)]}"# : block
+            #expect(throws: Never.self, "\(block)") { try Manifest.decode(Array(json.utf8)) }
+        }
+        let worker = try Manifest.decode(Array(#"{"version": 1, "commands": [\#(blocks[2])]}"#.utf8)).commands[0]
+        #expect(worker.restart == RestartPolicy(limit: 5, delay: .milliseconds(500)))
+        #expect(worker.alive?.failures == 3)
     }
 }
