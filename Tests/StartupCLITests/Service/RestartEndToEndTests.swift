@@ -74,6 +74,24 @@ import Testing
         #expect((api["restarts"] as? [Any])?.isEmpty == true)
     }
 
+    @Test func ciMode_restartsNeitherHoldNorStopTheCommand() async throws {
+        let folder = try TemporaryDirectory()
+        try folder.write(
+            "commands.json",
+            """
+            {"version": 1, "commands": [
+              {"id": "worker", "run": "echo start >> starts; echo up; sleep 0.1; exit 1", "ready": {"log": "up"},
+               "restart": {"limit": 5, "delay": "10ms"}}
+            ]}
+            """)
+        // The command runs until the worker has been restarted twice, then succeeds.
+        let command = #"until [ "$(wc -l < starts)" -ge 3 ]; do sleep 0.02; done; echo command done"#
+        let result = try await StartupBinary.run(["run", "--no-report", "--", "sh", "-c", command], in: folder.path)
+        #expect(result.status == 0, "\(result.output)\(result.error)")
+        #expect(result.output.contains("command done"))
+        #expect(result.output.contains("↻ worker exited with status 1, restarting in 20ms (2 of 5)"), "\(result.output)")
+    }
+
     @Test func theLog_ofARestartedService_isByteExact_withAHeaderPerStart() async throws {
         let folder = try TemporaryDirectory()
         try folder.write("commands.json", stack(status: 1, restart: #"{"limit": 2, "delay": "10ms"}"#))
