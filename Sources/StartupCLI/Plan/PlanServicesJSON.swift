@@ -44,7 +44,9 @@ enum PlanServicesJSON {
     /// `{"http": "http://127.0.0.1:8080/health", "intervalMs": 5000, "failures": 3}`.
     private static func json(_ alive: ManifestLiveness) -> JSONOutput {
         let check = ManifestReadiness(probe: alive.probe)
-        return .object([(check.kind, .string(check.target)), ("intervalMs", .milliseconds(alive.interval)), ("failures", .integer(alive.failures))])
+        return .object([
+            (check.kind, .string(check.target)), ("intervalMs", .milliseconds(alive.interval)), ("failures", .integer(alive.failures)),
+        ])
     }
 
     /// `{"tcp": "127.0.0.1:5433", "intervalMs": 10, "timeoutMs": 30000}`.

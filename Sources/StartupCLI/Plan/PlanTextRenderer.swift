@@ -38,7 +38,9 @@ struct PlanTextRenderer {
                     } ?? ""
                 let restart = services[id]?.restart.map { "  restart: " + Self.summary(of: $0) } ?? ""
                 let alive = services[id]?.alive.map { "  alive: " + $0.summary } ?? ""
-                lines.append("  \(marker) \(id.rawValue.padded(to: idWidth))  \(estimate)\(slack)\(after)\(raised)\(onDemand)\(probe)\(restart)\(alive)")
+                lines.append(
+                    "  \(marker) \(id.rawValue.padded(to: idWidth))  \(estimate)\(slack)\(after)\(raised)\(onDemand)\(probe)\(restart)\(alive)"
+                )
             }
         }
         let milestones = manifest.commands.filter { $0.run == nil }.count

@@ -45,7 +45,8 @@ struct ProgressPrinter: StartupObserver {
             let duration = start.map { DurationText.format(end - $0) } ?? ""
             let isService = services.contains(id)
             let detail = status.detail.map { "  " + $0 } ?? (isService && status.isSuccess ? "  ready" : "")
-            var text = "\(style.mark(status)) \(id.rawValue.padded(to: idWidth)) \(duration.leftPadded(to: 7))\(detail)\(stopEnding(of: id, status))\n"
+            var text =
+                "\(style.mark(status)) \(id.rawValue.padded(to: idWidth)) \(duration.leftPadded(to: 7))\(detail)\(stopEnding(of: id, status))\n"
             if mode == .grouped, start != nil, !isService {
                 text += Self.indented(outputs.output(of: id))
             }

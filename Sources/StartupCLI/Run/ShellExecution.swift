@@ -43,7 +43,8 @@ struct ShellExecution: Sendable {
             guard let line = command.run else { continue }
             if let readiness = command.ready {
                 bindService(
-                    command, line: line, readiness: readiness, readyTimeout: command.readyTimeout(defaults: manifest.defaults), specs: &specs,
+                    command, line: line, readiness: readiness, readyTimeout: command.readyTimeout(defaults: manifest.defaults),
+                    specs: &specs,
                     into: &binding)
             } else if simulate {
                 let estimate = command.estimate ?? .zero

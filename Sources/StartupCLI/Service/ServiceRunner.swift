@@ -82,7 +82,12 @@ package enum ServiceRunner {
         let stopBegun = Locked(false)
         let notice = ProcessEngine.shared.killAtOnceNotice
         let stopOnce: @Sendable () async -> StopLineEnd? = {
-            guard stopBegun.withLock({ begun in defer { begun = true }; return !begun }) else { return nil }
+            guard
+                stopBegun.withLock({ begun in
+                    defer { begun = true }
+                    return !begun
+                })
+            else { return nil }
             // Not a child task, so the stop line can start although the asking task is cancelled.
             return await Task { await stopService(service, stop: stopSpec, gracePeriod: gracePeriod, notice: notice) }.value
         }

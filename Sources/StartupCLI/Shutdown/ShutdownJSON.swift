@@ -39,20 +39,21 @@ enum ShutdownJSON {
             case .timedOut(let limit): .string("timed out after \(DurationText.format(limit))")
             case .succeeded, .cancelled: .null
             }
-        return .object([
-            ("id", .string(call.module.rawValue)),
-            ("status", .string(call.wasCutShort ? "cutShort" : call.status.name)),
-            ("startMs", call.startOffset.map(JSONOutput.milliseconds) ?? .null),
-            ("durationMs", .milliseconds(call.duration)),
-            ("error", error),
-        ] + (ending.map(members(of:)) ?? [("ending", .null), ("killedProcesses", .null)]) + [
-            (
-                "restarts",
-                .array(
-                    endings.restarts(of: call.module).map { restart in
-                        .object([("atMs", .milliseconds(restart.at)), ("end", .string(restart.end))])
-                    })
-            ),
-        ])
+        return .object(
+            [
+                ("id", .string(call.module.rawValue)),
+                ("status", .string(call.wasCutShort ? "cutShort" : call.status.name)),
+                ("startMs", call.startOffset.map(JSONOutput.milliseconds) ?? .null),
+                ("durationMs", .milliseconds(call.duration)),
+                ("error", error),
+            ] + (ending.map(members(of:)) ?? [("ending", .null), ("killedProcesses", .null)]) + [
+                (
+                    "restarts",
+                    .array(
+                        endings.restarts(of: call.module).map { restart in
+                            .object([("atMs", .milliseconds(restart.at)), ("end", .string(restart.end))])
+                        })
+                )
+            ])
     }
 }

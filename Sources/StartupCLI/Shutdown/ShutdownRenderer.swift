@@ -29,7 +29,8 @@ struct ShutdownRenderer {
             let mark =
                 !call.status.isSuccess ? style.red("✗") : ending?.isKilled == true ? style.yellow("!") : style.green("✓")
             lines.append(
-                "\(mark) \(call.module.rawValue.padded(to: width)) \(DurationText.format(call.duration).leftPadded(to: 7))\(detail)\(restarted)")
+                "\(mark) \(call.module.rawValue.padded(to: width)) \(DurationText.format(call.duration).leftPadded(to: 7))\(detail)\(restarted)"
+            )
             if !call.status.isSuccess {
                 let output = ProgressPrinter.indented(outputs.output(of: call.module))
                 if !output.isEmpty { lines.append(String(output.dropLast())) }

@@ -180,7 +180,8 @@ final class RunScheduler: Sendable {
             var stops = modules
             for (position, supervisor) in services.withLock({ $0 }) {
                 let command = plan.storage.commands[position]
-                stops[command.id] = ServiceStop(service: supervisor, attached: modules[command.id], stopTimeout: command.options.stopTimeout)
+                stops[command.id] = ServiceStop(
+                    service: supervisor, attached: modules[command.id], stopTimeout: command.options.stopTimeout)
             }
             let lifecycle = StartupLifecycle(
                 plan: plan, report: report, modules: stops,

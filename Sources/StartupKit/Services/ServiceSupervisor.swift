@@ -56,7 +56,9 @@ final class ServiceSupervisor: Sendable {
         restart: (ServiceAttempt, Int) async -> ServiceAttempt.Start,
         announce: (ServiceEndedError) -> Void
     ) async -> (endedByItself: ServiceEndedError?, final: Final) {
-        guard case .running(var attempt) = state.withLock({ $0.current }) else { preconditionFailure("supervision begins with a ready attempt") }
+        guard case .running(var attempt) = state.withLock({ $0.current }) else {
+            preconditionFailure("supervision begins with a ready attempt")
+        }
         var restarts = 0
         while true {
             let ending = await attempt.untilEnded()
@@ -65,7 +67,8 @@ final class ServiceSupervisor: Sendable {
             // Restart until an incarnation is ready again, the policy says no, or the stop comes.
             while true {
                 restarts += 1
-                guard policy.restarts(afterFailure: ended.underlying != nil, restart: restarts), !(ended.underlying is any NonRetryableError)
+                guard policy.restarts(afterFailure: ended.underlying != nil, restart: restarts),
+                    !(ended.underlying is any NonRetryableError)
                 else {
                     return (ended, .incarnation(attempt, endOfAttempt))
                 }

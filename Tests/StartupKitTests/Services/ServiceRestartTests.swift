@@ -1,6 +1,7 @@
-@testable import StartupKit
 import StartupKitTesting
 import Testing
+
+@testable import StartupKit
 
 /// Restarts of a ready service that ends by itself (`CommandOptions.restart`): each end the policy
 /// allows is reported with the restart that follows, the service starts again after a delay that
@@ -204,7 +205,12 @@ import Testing
         static let drops = Locked(1)
         static func connect() async throws -> JobQueue { JobQueue() }
         func process() async throws {
-            if Self.drops.withLock({ drops in defer { drops -= 1 }; return drops > 0 }) { throw Boom() }
+            if Self.drops.withLock({ drops in
+                defer { drops -= 1 }
+                return drops > 0
+            }) {
+                throw Boom()
+            }
             try await hangUntilCancelled()
         }
     }
