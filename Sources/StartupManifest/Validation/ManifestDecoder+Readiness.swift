@@ -25,19 +25,8 @@ extension ManifestDecoder {
             report(member.keyLocation, path, "a service needs a \"run\" line that starts it; a command without \"run\" is a milestone")
             complete = false
         }
-        let given = Self.probeKeys.compactMap { members[$0] }.sorted {
-            ($0.keyLocation.line, $0.keyLocation.column) < ($1.keyLocation.line, $1.keyLocation.column)
-        }
-        let choice = "give exactly one of \"exec\", \"tcp\", \"http\", \"log\" or \"after\""
-        guard let written = given.first else {
-            report(member.valueLocation, path, "missing a probe; \(choice)")
-            return nil
-        }
-        if given.count > 1 {
-            let keys = given.map { "\"\($0.key)\"" }.joined(separator: ", ")
-            report(given[1].keyLocation, path, "more than one probe (\(keys)); \(choice)")
-            complete = false
-        }
+        guard let (written, single) = onlyOne(of: Self.probeKeys, in: members, of: member, path: path, what: "probe") else { return nil }
+        if !single { complete = false }
         let probe = self.probe(written, path: "\(path).\(written.key)")
         var interval: Duration?
         if let intervalMember = members["interval"] {
@@ -57,6 +46,30 @@ extension ManifestDecoder {
         }
         guard complete, let probe else { return nil }
         return ManifestReadiness(probe: probe, interval: interval, timeout: timeout)
+    }
+
+    /// The one member of `members` under one of `keys` (the first written, after reporting any other), and whether
+    /// it was the only one; `nil` after reporting that none is there.
+    ///
+    /// - Parameter what: `probe` or `check`, for the messages.
+    mutating func onlyOne(
+        of keys: [String], in members: JSONMembers, of member: JSONMember, path: String, what: String
+    ) -> (member: JSONMember, single: Bool)? {
+        let given = keys.compactMap { members[$0] }.sorted {
+            ($0.keyLocation.line, $0.keyLocation.column) < ($1.keyLocation.line, $1.keyLocation.column)
+        }
+        let names = keys.map { "\"\($0)\"" }
+        let choice = "give exactly one of " + names.dropLast().joined(separator: ", ") + " or " + names.last!
+        guard let written = given.first else {
+            report(member.valueLocation, path, "missing a \(what); \(choice)")
+            return nil
+        }
+        guard given.count == 1 else {
+            let found = given.map { "\"\($0.key)\"" }.joined(separator: ", ")
+            report(given[1].keyLocation, path, "more than one \(what) (\(found)); \(choice)")
+            return (written, false)
+        }
+        return (written, true)
     }
 
     mutating func probe(_ member: JSONMember, path: String) -> ManifestReadiness.Probe? {

@@ -40,26 +40,17 @@ extension ManifestDecoder {
         }
         var limit = 3
         if let member = members["limit"] {
-            if let value = integer(member, path: path + ".limit") {
-                if Self.restartLimitRange.contains(value) {
-                    limit = value
-                } else {
-                    report(member.valueLocation, path + ".limit", "a restart limit must be from 0 to 1000, found \(value)")
-                    complete = false
-                }
+            if let value = integer(member, path: path + ".limit", in: Self.restartLimitRange, what: "a restart limit") {
+                limit = value
             } else {
                 complete = false
             }
         }
         var delay = Duration.seconds(1)
         if let member = members["delay"] {
-            if let value = duration(member, path: path + ".delay") {
-                if Self.restartDelayRange.contains(value) {
-                    delay = value
-                } else {
-                    report(member.valueLocation, path + ".delay", "a restart delay must be from 0s to 60m, found \(describe(member.value))")
-                    complete = false
-                }
+            if let value = duration(member, path: path + ".delay", in: Self.restartDelayRange, what: "a restart delay", range: "0s to 60m")
+            {
+                delay = value
             } else {
                 complete = false
             }
@@ -75,7 +66,6 @@ extension ManifestDecoder {
     ///   - isService: Whether the command has `"ready"`.
     mutating func liveness(_ member: JSONMember, path: String, isService: Bool) -> ManifestLiveness? {
         let element = JSONElement(value: member.value, location: member.valueLocation)
-        let choice = "give exactly one of \"exec\", \"tcp\" or \"http\""
         if case .object(let written) = member.value, let unfit = written.first(where: { $0.key == "log" || $0.key == "after" }) {
             report(
                 unfit.keyLocation, "\(path).\(unfit.key)",
@@ -85,18 +75,10 @@ extension ManifestDecoder {
         }
         guard let members = object(element, path: path, allowed: Self.livenessKeys, what: "a liveness check") else { return nil }
         var complete = servicesOnly(member, path: path, isService: isService)
-        let given = ["exec", "tcp", "http"].compactMap { members[$0] }.sorted {
-            ($0.keyLocation.line, $0.keyLocation.column) < ($1.keyLocation.line, $1.keyLocation.column)
-        }
-        guard let written = given.first else {
-            report(member.valueLocation, path, "missing a check; \(choice)")
+        guard let (written, single) = onlyOne(of: ["exec", "tcp", "http"], in: members, of: member, path: path, what: "check") else {
             return nil
         }
-        if given.count > 1 {
-            let keys = given.map { "\"\($0.key)\"" }.joined(separator: ", ")
-            report(given[1].keyLocation, path, "more than one check (\(keys)); \(choice)")
-            complete = false
-        }
+        if !single { complete = false }
         let probe = self.probe(written, path: "\(path).\(written.key)")
         var interval = ManifestLiveness.defaultInterval
         if let member = members["interval"] {
@@ -104,13 +86,8 @@ extension ManifestDecoder {
         }
         var failures = ManifestLiveness.defaultFailures
         if let member = members["failures"] {
-            if let value = integer(member, path: path + ".failures") {
-                if Self.livenessFailuresRange.contains(value) {
-                    failures = value
-                } else {
-                    report(member.valueLocation, path + ".failures", "failures must be from 1 to 1000, found \(value)")
-                    complete = false
-                }
+            if let value = integer(member, path: path + ".failures", in: Self.livenessFailuresRange, what: "failures") {
+                failures = value
             } else {
                 complete = false
             }
@@ -127,5 +104,28 @@ extension ManifestDecoder {
             "\"\(member.key)\" is for services only (a command with \"ready\"); give the command a readiness probe or leave \"\(member.key)\" out"
         )
         return false
+    }
+
+    /// A whole number within `range`, or `nil` after reporting why not (`what` names it: `a restart limit must be from
+    /// 0 to 1000, found 1001`).
+    private mutating func integer(_ member: JSONMember, path: String, in range: ClosedRange<Int>, what: String) -> Int? {
+        guard let value = integer(member, path: path) else { return nil }
+        guard range.contains(value) else {
+            report(member.valueLocation, path, "\(what) must be from \(range.lowerBound) to \(range.upperBound), found \(value)")
+            return nil
+        }
+        return value
+    }
+
+    /// A duration within `range` (written `written`), or `nil` after reporting why not.
+    private mutating func duration(
+        _ member: JSONMember, path: String, in range: ClosedRange<Duration>, what: String, range written: String
+    ) -> Duration? {
+        guard let value = duration(member, path: path) else { return nil }
+        guard range.contains(value) else {
+            report(member.valueLocation, path, "\(what) must be from \(written), found \(describe(member.value))")
+            return nil
+        }
+        return value
     }
 }

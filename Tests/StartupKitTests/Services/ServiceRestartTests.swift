@@ -45,6 +45,18 @@ import Testing
         func beginning(_ number: Int) async { await gate("began \(number)").wait() }
     }
 
+    /// Starts `builder`'s plan, waits until its `worker` is ready and ends the worker's first incarnation: returns the
+    /// run, and its events from before that end.
+    static func endingTheFirst<C: Clock>(
+        of builder: StartupPlanBuilder, _ incarnations: Incarnations, clock: C = ContinuousClock()
+    ) async throws -> (StartupRun, AsyncStream<StartupEvent>.Iterator) where C.Duration == Duration {
+        let run = StartupOrchestrator(try builder.build(), clock: clock).start()
+        let events = run.events.makeAsyncIterator()
+        try await run.wait(for: ["worker"])
+        incarnations.end(0)
+        return (run, events)
+    }
+
     /// The next `serviceEnded` event.
     static func nextEnd(_ events: inout AsyncStream<StartupEvent>.Iterator) async -> ServiceEndedError? {
         while let event = await events.next() {
@@ -103,10 +115,7 @@ import Testing
             ready()
             await incarnations.serve(context.restart)
         }
-        let run = StartupOrchestrator(try builder.build()).start()
-        var events = run.events.makeAsyncIterator()
-        try await run.wait(for: ["worker"])
-        incarnations.end(0)
+        var (run, events) = try await Self.endingTheFirst(of: builder, incarnations)
         let end = await Self.nextEnd(&events)
         #expect(end?.restart == nil && end?.underlying == nil)
         _ = await run.shutdown()
@@ -119,10 +128,7 @@ import Testing
             ready()
             await incarnations.serve(context.restart)
         }
-        let run = StartupOrchestrator(try builder.build()).start()
-        var events = run.events.makeAsyncIterator()
-        try await run.wait(for: ["worker"])
-        incarnations.end(0)
+        var (run, events) = try await Self.endingTheFirst(of: builder, incarnations)
         #expect(await Self.nextEnd(&events)?.restart?.number == 1)
         await incarnations.ready(1)
         let stopping = Task { await run.shutdown() }
@@ -141,10 +147,7 @@ import Testing
             await incarnations.serve(context.restart)
             throw Boom()
         }
-        let run = StartupOrchestrator(try builder.build(), clock: clock).start()
-        var events = run.events.makeAsyncIterator()
-        try await run.wait(for: ["worker"])
-        incarnations.end(0)
+        var (run, events) = try await Self.endingTheFirst(of: builder, incarnations, clock: clock)
         #expect(await Self.nextEnd(&events)?.restart?.number == 1)
         await clock.sleepers(atLeast: 1)
 
@@ -168,10 +171,7 @@ import Testing
             await incarnations.serve(context.restart)
             throw Boom()
         }
-        let run = StartupOrchestrator(try builder.build()).start()
-        var events = run.events.makeAsyncIterator()
-        try await run.wait(for: ["worker"])
-        incarnations.end(0)
+        var (run, events) = try await Self.endingTheFirst(of: builder, incarnations)
         #expect(await Self.nextEnd(&events)?.restart?.number == 1)
         await incarnations.beginning(1)
 
@@ -189,10 +189,7 @@ import Testing
             await incarnations.serve(0)
             throw Boom()
         }
-        let run = StartupOrchestrator(try builder.build()).start()
-        var events = run.events.makeAsyncIterator()
-        try await run.wait(for: ["worker"])
-        incarnations.end(0)
+        var (run, events) = try await Self.endingTheFirst(of: builder, incarnations)
         #expect(await Self.nextEnd(&events)?.restart?.number == 1)
         let last = await Self.nextEnd(&events)
         #expect(last?.restart == nil)
@@ -247,10 +244,7 @@ import Testing
             await incarnations.serve(context.restart)
             throw Taken()
         }
-        let run = StartupOrchestrator(try builder.build()).start()
-        var events = run.events.makeAsyncIterator()
-        try await run.wait(for: ["worker"])
-        incarnations.end(0)
+        var (run, events) = try await Self.endingTheFirst(of: builder, incarnations)
         let end = await Self.nextEnd(&events)
         #expect(end?.restart == nil && end?.underlying is Taken)
         #expect(await run.report()["command"]?.attempts == 1)
