@@ -192,11 +192,12 @@ enum RunCommand {
 
     /// How many tasks write the report's JSON side by side: one per core, at most four.
     private static let reportParts = min(ProcessorCount.online, 4)
-    /// How long the run waits for a stopped command (a timeout, fail-fast) to end before it moves on: its grace period,
-    /// and the time to reap it after SIGKILL, so that its line says how it ended; at most a few seconds, so that a long
-    /// `--grace-period` does not hold the run (what is left then is waited for at its end, where Ctrl-C kills it).
+    /// The longest the run waits for a stopped command (a timeout, fail-fast) to end before it moves on: its grace
+    /// period, and time to reap it after SIGKILL on a loaded machine, so that its line says how it ended; at most a few
+    /// seconds, so that a long `--grace-period` does not hold the run (what is left then is waited for at its end, where
+    /// Ctrl-C kills it). A command that ends sooner is not waited for longer.
     static func cancellationGrace(gracePeriod: Duration) -> Duration {
-        min(gracePeriod, .seconds(5)) + .milliseconds(500)
+        min(gracePeriod, .seconds(5)) + .seconds(2)
     }
 
     /// How long progress lines may wait to be printed together: 20 ms, so a busy run wakes the
