@@ -17,13 +17,34 @@ import Testing
         try Manifest.decode(Array(json(members).utf8)).commands[0]
     }
 
-    private func problems(_ members: String, service: Bool = true) -> [String] {
+    private func problems(_ members: String, service: Bool = true) -> [ManifestProblem] {
         do {
             _ = try Manifest.decode(Array(json(members, service: service).utf8))
             return []
         } catch {
-            return error.problems.map(\.description)
+            return error.problems
         }
+    }
+
+    /// Expects exactly one problem in the manifest of `members`, written with a `^` where the problem is: `message`
+    /// (after its path), on line 1 at the column of the `^`.
+    private func expectOneProblem(_ members: String, _ message: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let (written, column) = marked(members)
+        let found = problems(written)
+        #expect(found.map(\.description) == [message], sourceLocation: sourceLocation)
+        #expect(found.map(\.line) == [1], sourceLocation: sourceLocation)
+        #expect(found.map(\.column) == [column], sourceLocation: sourceLocation)
+    }
+
+    /// `members` without its `^`, and the column, counting from 1, of what followed the `^` in the manifest of
+    /// `members`.
+    private func marked(_ members: String, service: Bool = true) -> (members: String, column: Int?) {
+        let written = members.replacing("^", with: "")
+        let marker = "\u{0}"
+        let text = json(members.replacing("^", with: marker), service: service)
+        return (
+            written, text.utf8.firstRange(of: marker.utf8).map { text.utf8.distance(from: text.utf8.startIndex, to: $0.lowerBound) + 1 }
+        )
     }
 
     // MARK: - restart
@@ -47,43 +68,76 @@ import Testing
     }
 
     @Test(arguments: [
-        (#""wrong""#, #"commands[0] ("api").restart: expected a restart policy as an object, found a string"#),
+        (#"^"wrong""#, #"commands[0] ("api").restart: expected a restart policy as an object, found a string"#),
+        (#"^[]"#, #"commands[0] ("api").restart: expected a restart policy as an object, found an array"#),
         (
-            #"{"on": "always"}"#,
+            #"{"on": ^"always"}"#,
             #"commands[0] ("api").restart.on: expected "failure" (a non-zero exit or a signal) or "exit" (any end), found "always""#
         ),
-        (#"{"on": 1}"#, #"commands[0] ("api").restart.on: expected a string, found a number"#),
-        (#"{"limit": -1}"#, #"commands[0] ("api").restart.limit: a restart limit must be from 0 to 1000, found -1"#),
-        (#"{"limit": 1001}"#, #"commands[0] ("api").restart.limit: a restart limit must be from 0 to 1000, found 1001"#),
-        (#"{"limit": 2.5}"#, #"commands[0] ("api").restart.limit: expected a whole number, found the number 2.5"#),
-        (#"{"delay": "abc"}"#, #"commands[0] ("api").restart.delay: invalid duration "abc": "#),
-        (#"{"delay": "61m"}"#, #"commands[0] ("api").restart.delay: a restart delay must be from 0s to 60m, found "61m""#),
-        (#"{"delay": "2h"}"#, #"commands[0] ("api").restart.delay: invalid duration "2h""#),
-        (#"{"delay": 500}"#, #"commands[0] ("api").restart.delay: a duration needs a unit: found the bare number 500"#),
-        (#"{"limt": 3}"#, #"commands[0] ("api").restart.limt: unknown key "limt" (did you mean "limit"?)"#),
+        (#"{"on": ^1}"#, #"commands[0] ("api").restart.on: expected a string, found a number"#),
+        (#"{"limit": ^-1}"#, #"commands[0] ("api").restart.limit: a restart limit must be from 0 to 1000, found -1"#),
+        (#"{"limit": ^1001}"#, #"commands[0] ("api").restart.limit: a restart limit must be from 0 to 1000, found 1001"#),
+        (#"{"limit": ^2.5}"#, #"commands[0] ("api").restart.limit: expected a whole number, found the number 2.5"#),
+        (#"{"limit": ^"3"}"#, #"commands[0] ("api").restart.limit: expected a whole number, found "3""#),
+        (
+            #"{"delay": ^"abc"}"#,
+            #"commands[0] ("api").restart.delay: invalid duration "abc": write a non-negative number with a unit, ms, s or m, such as "250ms" or "1.5s""#
+        ),
+        (#"{"delay": ^"61m"}"#, #"commands[0] ("api").restart.delay: a restart delay must be from 0s to 60m, found "61m""#),
+        (
+            #"{"delay": ^"2h"}"#,
+            #"commands[0] ("api").restart.delay: invalid duration "2h": write a non-negative number with a unit, ms, s or m, such as "250ms" or "1.5s""#
+        ),
+        (
+            #"{"delay": ^500}"#,
+            #"commands[0] ("api").restart.delay: a duration needs a unit: found the bare number 500; write "500ms" or "500s""#
+        ),
+        (
+            #"{"on": "exit", ^"limt": 3}"#,
+            #"commands[0] ("api").restart.limt: unknown key "limt" (did you mean "limit"?); allowed keys: on, limit, delay"#
+        ),
     ])
     func restart_badValues_sayWhatIsWrong(written: String, message: String) {
-        let found = problems(#""restart": \#(written)"#)
-        #expect(found.count == 1, "\(found)")
-        #expect(found.first?.contains(message) == true, "\(found)")
+        expectOneProblem(#""restart": \#(written)"#, message)
     }
 
-    @Test func restartAndAlive_areForServicesOnly() {
-        let found = problems(#""restart": {}, "alive": {"tcp": "127.0.0.1:8080"}"#, service: false)
+    @Test func restartAndAlive_areForServicesOnly_reportedAtTheirKeys() {
+        let (restartMembers, restartColumn) = marked(#"^"restart": {}"#, service: false)
+        let (aliveMembers, aliveColumn) = marked(#"^"alive": {"tcp": "127.0.0.1:8080"}"#, service: false)
+        let found = problems(restartMembers + ", " + aliveMembers, service: false)
         #expect(
-            found == [
+            found.map(\.description) == [
                 #"commands[0] ("api").restart: "restart" is for services only (a command with "ready"); give the command a readiness probe or leave "restart" out"#,
                 #"commands[0] ("api").alive: "alive" is for services only (a command with "ready"); give the command a readiness probe or leave "alive" out"#,
             ])
+        #expect(found.map(\.column) == [restartColumn, aliveColumn.map { $0 + restartMembers.utf8.count + 2 }])
+        #expect(found.allSatisfy { $0.line == 1 })
     }
 
-    @Test func restartAndAlive_inDefaults_areUnknownKeys() {
-        let json = #"{"version": 1, "defaults": {"restart": {}}, "commands": [{"id": "api", "run": "serve"}]}"#
+    @Test func restartAndAlive_onAPlainCommand_alsoReportWhatIsWrongInside() {
+        let found = problems(#""restart": {"limit": -1}, "alive": {"log": "up", "every": "1s"}"#, service: false).map(\.description)
+        #expect(
+            found == [
+                #"commands[0] ("api").restart: "restart" is for services only (a command with "ready"); give the command a readiness probe or leave "restart" out"#,
+                #"commands[0] ("api").restart.limit: a restart limit must be from 0 to 1000, found -1"#,
+                #"commands[0] ("api").alive: "alive" is for services only (a command with "ready"); give the command a readiness probe or leave "alive" out"#,
+                #"commands[0] ("api").alive.log: a liveness check takes "exec", "tcp" or "http": a line of output cannot tell that a running service is still alive"#,
+                #"commands[0] ("api").alive.every: unknown key "every"; allowed keys: exec, tcp, http, interval, failures"#,
+            ])
+    }
+
+    @Test(arguments: ["restart", "alive"])
+    func restartAndAlive_inDefaults_areUnknownKeys(key: String) {
+        let json = #"{"version": 1, "defaults": {"\#(key)": {}}, "commands": [{"id": "api", "run": "serve"}]}"#
         do {
             _ = try Manifest.decode(Array(json.utf8))
-            Issue.record("a restart policy in defaults should be refused")
+            Issue.record("\(key) in defaults should be refused")
         } catch {
-            #expect(error.problems.map(\.description).first?.contains(#"defaults.restart: unknown key "restart""#) == true)
+            #expect(
+                error.problems.map(\.description) == [
+                    #"defaults.\#(key): unknown key "\#(key)"; allowed keys: timeout, retries, env, envFile, cwd"#
+                ])
+            #expect(error.problems.first?.column == 29)
         }
     }
 
@@ -109,31 +163,70 @@ import Testing
     }
 
     @Test(arguments: [
+        (#"^3"#, #"commands[0] ("api").alive: expected a liveness check as an object, found a number"#),
         (
-            #"{"log": "up"}"#,
+            #"{^"log": "up"}"#,
             #"commands[0] ("api").alive.log: a liveness check takes "exec", "tcp" or "http": a line of output cannot tell that a running service is still alive"#
         ),
         (
-            #"{"after": "1s"}"#,
+            #"{^"after": "1s"}"#,
             #"commands[0] ("api").alive.after: a liveness check takes "exec", "tcp" or "http": a delay cannot tell that a running service is still alive"#
         ),
-        (#"{}"#, #"commands[0] ("api").alive: missing a check; give exactly one of "exec", "tcp" or "http""#),
         (
-            #"{"tcp": "127.0.0.1:1", "http": "http://127.0.0.1/"}"#,
+            #"{"tcp": "127.0.0.1:1", ^"log": "up"}"#,
+            #"commands[0] ("api").alive.log: a liveness check takes "exec", "tcp" or "http": a line of output cannot tell that a running service is still alive"#
+        ),
+        (#"^{}"#, #"commands[0] ("api").alive: missing a check; give exactly one of "exec", "tcp" or "http""#),
+        (
+            #"{"tcp": "127.0.0.1:1", ^"http": "http://127.0.0.1/"}"#,
             #"commands[0] ("api").alive: more than one check ("tcp", "http"); give exactly one of "exec", "tcp" or "http""#
         ),
-        (#"{"tcp": "127.0.0.1:1", "failures": 0}"#, #"commands[0] ("api").alive.failures: failures must be from 1 to 1000, found 0"#),
-        (#"{"tcp": "127.0.0.1:1", "failures": 1001}"#, #"commands[0] ("api").alive.failures: failures must be from 1 to 1000, found 1001"#),
-        (#"{"tcp": "127.0.0.1:1", "failures": "3"}"#, #"commands[0] ("api").alive.failures: expected a whole number, found "3""#),
-        (#"{"tcp": "127.0.0.1:1", "interval": "0ms"}"#, #"commands[0] ("api").alive.interval: an interval must be from 1ms to 60m"#),
-        (#"{"tcp": "127.0.0.1"}"#, #"commands[0] ("api").alive.tcp: missing port in "127.0.0.1""#),
-        (#"{"http": "https://127.0.0.1/"}"#, #"commands[0] ("api").alive.http: plain HTTP only"#),
-        (#"{"tcp": "127.0.0.1:1", "every": "1s"}"#, #"commands[0] ("api").alive.every: unknown key "every""#),
+        (#"{"tcp": "127.0.0.1:1", "failures": ^0}"#, #"commands[0] ("api").alive.failures: failures must be from 1 to 1000, found 0"#),
+        (
+            #"{"tcp": "127.0.0.1:1", "failures": ^1001}"#,
+            #"commands[0] ("api").alive.failures: failures must be from 1 to 1000, found 1001"#
+        ),
+        (
+            #"{"tcp": "127.0.0.1:1", "failures": ^2.5}"#,
+            #"commands[0] ("api").alive.failures: expected a whole number, found the number 2.5"#
+        ),
+        (#"{"tcp": "127.0.0.1:1", "failures": ^"3"}"#, #"commands[0] ("api").alive.failures: expected a whole number, found "3""#),
+        (
+            #"{"tcp": "127.0.0.1:1", "interval": ^"0ms"}"#,
+            #"commands[0] ("api").alive.interval: an interval must be from 1ms to 60m, found "0ms""#
+        ),
+        (
+            #"{"tcp": "127.0.0.1:1", "interval": ^"61m"}"#,
+            #"commands[0] ("api").alive.interval: an interval must be from 1ms to 60m, found "61m""#
+        ),
+        (
+            #"{"tcp": ^"127.0.0.1"}"#,
+            #"commands[0] ("api").alive.tcp: missing port in "127.0.0.1"; write "host:port", such as "127.0.0.1:5433" or "[::1]:5433""#
+        ),
+        (
+            #"{"http": ^"https://127.0.0.1/"}"#,
+            #"commands[0] ("api").alive.http: plain HTTP only: "https://127.0.0.1/" needs TLS; probe its port with "tcp" instead"#
+        ),
+        (
+            #"{"exec": ^""}"#,
+            #"commands[0] ("api").alive.exec: empty exec line; give a shell line that exits 0 while the service is alive"#
+        ),
+        (
+            #"{"tcp": "127.0.0.1:1", ^"every": "1s"}"#,
+            #"commands[0] ("api").alive.every: unknown key "every"; allowed keys: exec, tcp, http, interval, failures"#
+        ),
     ])
     func alive_badValues_sayWhatIsWrong(written: String, message: String) {
-        let found = problems(#""alive": \#(written)"#)
-        #expect(found.count == 1, "\(found)")
-        #expect(found.first?.contains(message) == true, "\(found)")
+        expectOneProblem(#""alive": \#(written)"#, message)
+    }
+
+    @Test func alive_withLogAndABadMember_reportsBoth_butNoMissingCheck() {
+        let found = problems(#""alive": {"after": "1s", "failures": 0}"#).map(\.description)
+        #expect(
+            found == [
+                #"commands[0] ("api").alive.after: a liveness check takes "exec", "tcp" or "http": a delay cannot tell that a running service is still alive"#,
+                #"commands[0] ("api").alive.failures: failures must be from 1 to 1000, found 0"#,
+            ])
     }
 
     @Test func alive_summary_forThePlan() {

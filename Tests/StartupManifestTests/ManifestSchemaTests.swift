@@ -1,4 +1,5 @@
 import Foundation
+import StartupKit
 import Testing
 
 @testable import StartupManifest
@@ -29,11 +30,41 @@ import Testing
         #expect(keys((schema["properties"] as? [String: Any])?["defaults"]) == Set(ManifestDecoder.defaultsKeys))
         #expect(keys(definitions["command"]) == Set(ManifestDecoder.commandKeys))
         #expect(keys(definitions["ready"]) == Set(ManifestDecoder.readinessKeys))
+        #expect(keys(definitions["restart"]) == Set(ManifestDecoder.restartKeys))
+        #expect(keys(definitions["alive"]) == Set(ManifestDecoder.livenessKeys))
         #expect(schema["required"] as? [String] == ["version", "commands"])
         #expect((definitions["command"] as? [String: Any])?["required"] as? [String] == ["id"])
-        for node in [schema, (schema["properties"] as? [String: Any])?["defaults"], definitions["command"], definitions["ready"]] {
+        let objects = [
+            schema, (schema["properties"] as? [String: Any])?["defaults"], definitions["command"], definitions["ready"],
+            definitions["restart"], definitions["alive"],
+        ]
+        for node in objects {
             #expect((node as? [String: Any])?["additionalProperties"] as? Bool == false, "unknown keys are errors at every level")
         }
+    }
+
+    @Test func restartAndAlive_haveTheDecodersDefaultsRangesAndChoices() throws {
+        let definitions = try #require(try schema()["$defs"] as? [String: Any])
+        let restart = try #require((definitions["restart"] as? [String: Any])?["properties"] as? [String: Any])
+        let alive = try #require((definitions["alive"] as? [String: Any])?["properties"] as? [String: Any])
+        func member(_ properties: [String: Any], _ key: String, _ keyword: String) -> Any? {
+            (properties[key] as? [String: Any])?[keyword]
+        }
+        let policy = RestartPolicy()
+        #expect(member(restart, "on", "enum") as? [String] == ["failure", "exit"])
+        #expect(member(restart, "on", "default") as? String == "failure" && policy.condition == .failure)
+        #expect(member(restart, "limit", "default") as? Int == policy.limit)
+        #expect(member(restart, "limit", "minimum") as? Int == ManifestDecoder.restartLimitRange.lowerBound)
+        #expect(member(restart, "limit", "maximum") as? Int == ManifestDecoder.restartLimitRange.upperBound)
+        #expect(member(restart, "delay", "default") as? String == DurationText.format(policy.delay))
+        #expect(member(alive, "interval", "default") as? String == DurationText.format(ManifestLiveness.defaultInterval))
+        #expect(member(alive, "failures", "default") as? Int == ManifestLiveness.defaultFailures)
+        #expect(member(alive, "failures", "minimum") as? Int == ManifestDecoder.livenessFailuresRange.lowerBound)
+        #expect(member(alive, "failures", "maximum") as? Int == ManifestDecoder.livenessFailuresRange.upperBound)
+        let checks = ((definitions["alive"] as? [String: Any])?["oneOf"] as? [[String: Any]])?.compactMap { $0["required"] as? [String] }
+        #expect(checks == ManifestDecoder.livenessProbeKeys.map { [$0] })
+        let dependent = (definitions["command"] as? [String: Any])?["dependentRequired"] as? [String: [String]]
+        #expect(dependent == ["restart": ["ready"], "alive": ["ready"]], "restart and alive are for services only")
     }
 
     @Test(arguments: ["commands.json", "examples/dev-stack/commands.json"])
@@ -59,6 +90,19 @@ import Testing
             #"{"version": 1, "defaults": {"envFile": ""}, "commands": []}"#,
             #"{"version": 1, "commands": [{"id": "a", "envFile": 3}]}"#,
             #"{"version": 1, "commands": [{"id": "a", "envFile": [".env", ""]}]}"#,
+            #"{"version": 1, "commands": [{"id": "a", "run": "x", "restart": {}}]}"#,
+            #"{"version": 1, "commands": [{"id": "a", "run": "x", "alive": {"tcp": "h:1"}}]}"#,
+            #"{"version": 1, "defaults": {"restart": {}}, "commands": []}"#,
+            #"{"version": 1, "commands": [{"id": "a", "run": "x", "ready": {"tcp": "h:1"}, "restart": {"on": "always"}}]}"#,
+            #"{"version": 1, "commands": [{"id": "a", "run": "x", "ready": {"tcp": "h:1"}, "restart": {"limit": 1001}}]}"#,
+            #"{"version": 1, "commands": [{"id": "a", "run": "x", "ready": {"tcp": "h:1"}, "restart": {"limit": 2.5}}]}"#,
+            #"{"version": 1, "commands": [{"id": "a", "run": "x", "ready": {"tcp": "h:1"}, "restart": {"delay": 500}}]}"#,
+            #"{"version": 1, "commands": [{"id": "a", "run": "x", "ready": {"tcp": "h:1"}, "restart": {"limt": 3}}]}"#,
+            #"{"version": 1, "commands": [{"id": "a", "run": "x", "ready": {"tcp": "h:1"}, "alive": {}}]}"#,
+            #"{"version": 1, "commands": [{"id": "a", "run": "x", "ready": {"tcp": "h:1"}, "alive": {"log": "up"}}]}"#,
+            #"{"version": 1, "commands": [{"id": "a", "run": "x", "ready": {"tcp": "h:1"}, "alive": {"after": "1s"}}]}"#,
+            #"{"version": 1, "commands": [{"id": "a", "run": "x", "ready": {"tcp": "h:1"}, "alive": {"tcp": "h:1", "exec": "x"}}]}"#,
+            #"{"version": 1, "commands": [{"id": "a", "run": "x", "ready": {"tcp": "h:1"}, "alive": {"tcp": "h:1", "failures": 0}}]}"#,
         ]
         for text in wrong {
             let value = try JSONSerialization.jsonObject(with: Data(text.utf8))
@@ -77,8 +121,8 @@ import Testing
 }
 
 /// Checks a JSON value against a schema, for the keywords `commands.schema.json` uses: `type`,
-/// `properties`, `additionalProperties`, `required`, `items`, `enum`, `const`, `pattern`,
-/// `minLength`, `maxLength`, `minimum`, `maximum`, `oneOf` and `$ref` into `$defs`.
+/// `properties`, `additionalProperties`, `required`, `dependentRequired`, `items`, `enum`, `const`,
+/// `pattern`, `minLength`, `maxLength`, `minimum`, `maximum`, `oneOf` and `$ref` into `$defs`.
 struct SchemaValidator {
     let schema: [String: Any]
 
@@ -123,6 +167,11 @@ struct SchemaValidator {
                 } else if let additional = node["additionalProperties"] as? [String: Any] {
                     found += problems(member, against: additional, at: path + "/" + key)
                 }
+            }
+        }
+        if let object = value as? [String: Any], let dependent = node["dependentRequired"] as? [String: [String]] {
+            for (key, needed) in dependent where object[key] != nil {
+                for other in needed where object[other] == nil { found.append("\(path): \(key) without \(other)") }
             }
         }
         if let array = value as? [Any], let items = node["items"] as? [String: Any] {

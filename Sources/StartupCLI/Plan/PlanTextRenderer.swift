@@ -94,13 +94,24 @@ struct PlanTextRenderer {
         "\(count) \(noun)\(count == 1 ? "" : "s")"
     }
 
-    /// `on failure, at most 5 times, first after 500ms (doubling, at most 30s)`, or `never (limit 0)`.
+    /// `on failure, at most 5 times, first after 500ms (doubling, at most 30s)`, or `never (limit 0)`: how
+    /// ``RestartPolicy/delay(beforeRestart:)`` spaces the restarts, in words.
     static func summary(of restart: RestartPolicy) -> String {
         guard restart.limit > 0 else { return "never (limit 0)" }
         let on = restart.condition == .failure ? "on failure" : "on any exit"
         let times = restart.limit == 1 ? "once" : "at most \(restart.limit) times"
-        let ceiling = max(restart.delay, RestartPolicy.maxDelay)
-        let doubling = restart.limit == 1 || restart.delay == .zero ? "" : " (doubling, at most \(DurationText.format(ceiling)))"
-        return "\(on), \(times), first after \(DurationText.format(restart.delay))\(doubling)"
+        let delay = DurationText.format(restart.delay)
+        let spacing: String
+        if restart.delay == .zero {
+            spacing = "without a delay"
+        } else if restart.limit == 1 {
+            spacing = "first after \(delay)"
+        } else if restart.delay >= RestartPolicy.maxDelay {
+            // Past the ceiling of the doubled delays, every restart waits `delay` itself.
+            spacing = "each after \(delay)"
+        } else {
+            spacing = "first after \(delay) (doubling, at most \(DurationText.format(RestartPolicy.maxDelay)))"
+        }
+        return "\(on), \(times), \(spacing)"
     }
 }

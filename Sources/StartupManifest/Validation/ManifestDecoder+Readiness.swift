@@ -72,10 +72,16 @@ extension ManifestDecoder {
         return (written, true)
     }
 
-    mutating func probe(_ member: JSONMember, path: String) -> ManifestReadiness.Probe? {
+    /// The probe under `member`'s key (`exec`, `tcp`, `http`, `after` or `log`), or `nil` after reporting why not.
+    ///
+    /// - Parameter execMeaning: When an `exec` line exits 0, for the message about an empty one: `once the service is
+    ///   ready` (for `"ready"`), `while the service is alive` (for `"alive"`).
+    mutating func probe(
+        _ member: JSONMember, path: String, execMeaning: String = "once the service is ready"
+    ) -> ManifestReadiness.Probe? {
         switch member.key {
         case "exec":
-            return shellLine(member, path: path, ifEmpty: "give a shell line that exits 0 once the service is ready").map { .exec($0) }
+            return shellLine(member, path: path, ifEmpty: "give a shell line that exits 0 \(execMeaning)").map { .exec($0) }
         case "tcp":
             return string(member, path: path).flatMap { tcpProbe($0, member: member, path: path) }
         case "http":

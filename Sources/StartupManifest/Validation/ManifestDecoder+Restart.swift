@@ -7,7 +7,11 @@ extension ManifestDecoder {
     /// The keys of `"restart"`.
     static let restartKeys = ["on", "limit", "delay"]
     /// The keys of `"alive"`.
-    static let livenessKeys = ["exec", "tcp", "http", "interval", "failures"]
+    static let livenessKeys = livenessProbeKeys + ["interval", "failures"]
+    /// The checks `"alive"` takes.
+    static let livenessProbeKeys = ["exec", "tcp", "http"]
+    /// The probes of `"ready"` that cannot tell that a running service is still alive.
+    private static let unfitLivenessKeys: Set = ["log", "after"]
     /// The most restarts a run may allow.
     static let restartLimitRange = 0...1_000
     /// The longest delay before a first restart.
@@ -65,21 +69,28 @@ extension ManifestDecoder {
     ///   - path: `commands[2] ("api").alive`.
     ///   - isService: Whether the command has `"ready"`.
     mutating func liveness(_ member: JSONMember, path: String, isService: Bool) -> ManifestLiveness? {
-        let element = JSONElement(value: member.value, location: member.valueLocation)
-        if case .object(let written) = member.value, let unfit = written.first(where: { $0.key == "log" || $0.key == "after" }) {
+        var element = JSONElement(value: member.value, location: member.valueLocation)
+        var unfit: [JSONMember] = []
+        if case .object(let written) = member.value {
+            unfit = written.filter { Self.unfitLivenessKeys.contains($0.key) }
+            element.value = .object(written.filter { !Self.unfitLivenessKeys.contains($0.key) })
+        }
+        for unfitMember in unfit {
             report(
-                unfit.keyLocation, "\(path).\(unfit.key)",
+                unfitMember.keyLocation, "\(path).\(unfitMember.key)",
                 "a liveness check takes \"exec\", \"tcp\" or \"http\": "
-                    + (unfit.key == "log" ? "a line of output" : "a delay") + " cannot tell that a running service is still alive")
-            return nil
+                    + (unfitMember.key == "log" ? "a line of output" : "a delay") + " cannot tell that a running service is still alive")
         }
         guard let members = object(element, path: path, allowed: Self.livenessKeys, what: "a liveness check") else { return nil }
-        var complete = servicesOnly(member, path: path, isService: isService)
-        guard let (written, single) = onlyOne(of: ["exec", "tcp", "http"], in: members, of: member, path: path, what: "check") else {
-            return nil
+        var complete = servicesOnly(member, path: path, isService: isService) && unfit.isEmpty
+        var probe: ManifestReadiness.Probe?
+        // A `log` or `after` written instead of a check has been reported; "missing a check" would say it again.
+        if unfit.isEmpty || Self.livenessProbeKeys.contains(where: { members[$0] != nil }) {
+            if let (written, single) = onlyOne(of: Self.livenessProbeKeys, in: members, of: member, path: path, what: "check") {
+                if !single { complete = false }
+                probe = self.probe(written, path: "\(path).\(written.key)", execMeaning: "while the service is alive")
+            }
         }
-        if !single { complete = false }
-        let probe = self.probe(written, path: "\(path).\(written.key)")
         var interval = ManifestLiveness.defaultInterval
         if let member = members["interval"] {
             if let value = self.interval(member, path: path + ".interval") { interval = value } else { complete = false }
