@@ -2,15 +2,13 @@ import StartupKit
 import StartupManifest
 
 /// Checks that a ready service is still alive (`"alive"`): one check every interval (start to start), each bounded
-/// by ``ManifestLiveness/checkLimit`` (a check that takes longer has failed, and its `exec` process is stopped and
-/// reaped), until `failures` checks in a row have failed or the calling task is cancelled. It runs beside the service,
-/// never on the scheduler's path.
+/// by ``ManifestLiveness/checkLimit`` (a check that takes longer has failed, and its `exec` process is killed at once
+/// and reaped, so a check never takes a grace period longer), until `failures` checks in a row have failed or the
+/// calling task is cancelled. It runs beside the service, never on the scheduler's path.
 struct LivenessCheck {
     let liveness: ManifestLiveness
     /// The service's process, whose environment and working directory an `exec` check runs with.
     let service: ProcessSpec
-    /// The grace period of an `exec` check that is stopped.
-    let gracePeriod: Duration
 
     /// Checks until `failures` checks in a row failed, and returns what the last one saw; `nil` once cancelled.
     func run() async -> String? {
@@ -37,8 +35,8 @@ struct LivenessCheck {
     private func check() async -> String? {
         let limit = liveness.checkLimit
         return await withTaskGroup(of: CheckResult.self) { group in
-            group.addTask { [liveness, service, gracePeriod] in
-                .ended(await ServiceProbe.attempt(liveness.probe, service: service, gracePeriod: gracePeriod, limit: limit))
+            group.addTask { [liveness, service] in
+                .ended(await ServiceProbe.attempt(liveness.probe, service: service, gracePeriod: .zero, limit: limit))
             }
             group.addTask {
                 guard (try? await Task.sleep(for: limit)) != nil else { return .cancelled }

@@ -31,7 +31,7 @@ package enum ServiceRunner {
     ///   - gracePeriod: How long a stop may take before SIGKILL.
     ///   - onLine: Called with each line of output, in order, on the reading thread.
     ///   - onReady: Called once, when the probe first succeeds.
-    ///   - onStopped: Called once the service has been stopped, with how its processes ended.
+    ///   - onStopped: Called once the service has been stopped by the caller, with how its processes ended.
     ///   - onNotReady: Called when the service is stopped before it was ready (its ready timeout), with
     ///     what its probe last saw.
     ///   - onOutput: Called with each chunk of output (the service's and its stop line's) as it came, byte for byte,
@@ -105,7 +105,7 @@ package enum ServiceRunner {
             if let alive {
                 group.addTask {
                     guard await latch.untilReady() else { return nil }
-                    let check = LivenessCheck(liveness: alive, service: spec, gracePeriod: gracePeriod)
+                    let check = LivenessCheck(liveness: alive, service: spec)
                     guard let failure = await check.run() else { return nil }
                     notAlive.withLock { $0 = check.failureSentence(lastResult: failure) }
                     return await stopOnce()
@@ -121,7 +121,9 @@ package enum ServiceRunner {
             return (outcome, noticeWasSent, stop)
         }
         await reader.finish()
-        if let ending = ProcessEndings.StopEnding(outcome, hasStopLine: stop != nil) { onStopped(ending) }
+        let ending = ProcessEndings.StopEnding(outcome, hasStopLine: stop != nil)
+        // The caller's stop (a shutdown, a timeout) is reported as such; a liveness stop ends the incarnation instead.
+        if Task.isCancelled, let ending { onStopped(ending) }
         if Task.isCancelled, !latch.isReady, let sentence = probe.lastResultSentence { onNotReady(sentence) }
         if let stop, !stop.outcome.termination.isSuccess {
             if let cutShort = StopCutShort(stopLine: stop.outcome, noticeWasSent: stop.noticeWasSent) { throw cutShort }
@@ -131,7 +133,10 @@ package enum ServiceRunner {
             if let cutShort = StopCutShort(service: outcome, noticeWasSent: noticeWasSent) { throw cutShort }
             throw CancellationError()
         }
-        if let notAlive = notAlive.withLock({ $0 }) { throw ServiceRunnerError(.notAlive(notAlive)) }
+        if let notAlive = notAlive.withLock({ $0 }) {
+            throw ServiceRunnerError(
+                .notAlive(notAlive + (ending.map { ", so it was stopped: \($0.description)" } ?? ", so it was stopped")))
+        }
         // A clean exit after readiness is the service's own end, not a failure: a restart policy "on failure" leaves it.
         if latch.isReady, outcome.termination == .exited(0) { return }
         throw ServiceRunnerError(.exited(outcome.termination, afterReady: latch.isReady))

@@ -11,7 +11,7 @@ package struct ServiceRunnerError: Error, Sendable, Hashable, CustomStringConver
         case stopFailed(Termination)
         /// The pipe for the service's output could not be created (an errno).
         case cannotCreatePipe(errno: Int32)
-        /// The service failed its liveness checks and was stopped: the sentence says how.
+        /// The service failed its liveness checks and was stopped: the sentence says how, and how its stop ended.
         case notAlive(String)
     }
 
@@ -40,7 +40,7 @@ package struct ServiceRunnerError: Error, Sendable, Hashable, CustomStringConver
         case .cannotCreatePipe(let code):
             return "cannot create a pipe for the service's output: \(errnoDescription(code))"
         case .notAlive(let sentence):
-            return sentence + ", so it was stopped"
+            return sentence
         }
     }
 }

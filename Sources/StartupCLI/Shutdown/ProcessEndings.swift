@@ -76,7 +76,11 @@ package final class ProcessEndings: Sendable {
 
     /// Records an end of `id` that a restart follows.
     func recordRestart(of id: CommandID, at: Duration, end: String) {
-        services.withLock { $0[id, default: Service()].restarts.append(Restart(at: at, end: end)) }
+        services.withLock { services in
+            services[id, default: Service()].restarts.append(Restart(at: at, end: end))
+            // A stop recorded before belongs to an incarnation that has ended; the next stop is recorded anew.
+            services[id]?.stop = nil
+        }
     }
 
     /// Records how the stop of command `id`'s attempt ended (a timeout, Ctrl-C, fail-fast), or, with `nil`, that a

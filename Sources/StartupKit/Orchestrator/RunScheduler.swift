@@ -35,8 +35,15 @@ final class RunScheduler: Sendable {
     private let machine: Locked<Machine>
     /// What the owning task must do, in the order decided.
     private let owner = OwnerMailbox<OwnerMessage>()
-    /// Guards the services that signalled ready, by position: what the shutdown stops.
-    private let services = Locked<[Int: ServiceSupervisor]>([:])
+    /// The services that signalled ready, by position (what the shutdown stops), and whether the
+    /// shutdown has begun (after which no service restarts).
+    private struct Services: Sendable {
+        var supervisors: [Int: ServiceSupervisor] = [:]
+        var shutdownBegun = false
+    }
+
+    /// Guards the services that signalled ready and whether the shutdown has begun.
+    private let services = Locked(Services())
     /// The run's one shutdown.
     private let shutdownOnce = ShutdownOnce()
     /// The timer that flushes held-back events (``EventMailbox``).
@@ -176,9 +183,14 @@ final class RunScheduler: Sendable {
         await shutdownOnce.perform {
             let now = clock.elapsed()
             perform(machine.withLock { $0.beginShutdown(at: now).actions })
+            let serving = services.withLock { services in
+                services.shutdownBegun = true
+                return Array(services.supervisors.values)
+            }
+            for supervisor in serving { supervisor.shutdownBegan() }
             let report = await report()
             var stops = modules
-            for (position, supervisor) in services.withLock({ $0 }) {
+            for (position, supervisor) in services.withLock({ $0.supervisors }) {
                 let command = plan.storage.commands[position]
                 stops[command.id] = ServiceStop(
                     service: supervisor, attached: modules[command.id], stopTimeout: command.options.stopTimeout)
@@ -313,7 +325,11 @@ final class RunScheduler: Sendable {
             if command.producesOutput { outputs.store(output, at: job.position) }
             let supervisor = ServiceSupervisor(id: command.id, policy: command.options.restart, clock: clock, first: attempt)
             // Known to the shutdown before the run counts it ready, so no shutdown misses it.
-            services.withLock { $0[job.position] = supervisor }
+            let shutdownBegun = services.withLock { services in
+                services.supervisors[job.position] = supervisor
+                return services.shutdownBegun
+            }
+            if shutdownBegun { supervisor.shutdownBegan() }
             let readyAt = clock.elapsed()
             perform(machine.withLock { $0.serviceReady(job, at: readyAt) })
             let (endedByItself, final) = await supervisor.superviseUntilEnd { next, restart in

@@ -66,6 +66,8 @@ final class ServiceAttempt: Sendable {
         _ context: StartupContext, serve: @escaping @Sendable (StartupContext, ServiceAttempt) async throws -> Void,
         timeout: Duration?, clock: StartedClock
     ) async -> Start {
+        // A restart's attempt can be stopped before it starts: then it never starts.
+        if state.withLock({ $0.stopRequested }) { return .ended(.threw(CancellationError())) }
         let body = Task {
             let result: Result<Void, any Error>
             do {
@@ -79,7 +81,7 @@ final class ServiceAttempt: Sendable {
             startingContinuation.finish()
             ending.resolve(.returned(result, stopRequested: stopRequested))
         }
-        // A restart's attempt can be stopped before it starts: then its body is cancelled at once.
+        // Or just as it starts: then its body is cancelled at once.
         let stopRequested = state.withLock { state in
             state.body = body
             return state.stopRequested

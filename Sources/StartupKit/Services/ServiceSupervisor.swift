@@ -16,14 +16,18 @@ final class ServiceSupervisor: Sendable {
     private struct State: Sendable {
         var current: Current
         var stopRequested = false
+        /// The run's shutdown has begun: no restart starts any more, though this service's own
+        /// stop may come later.
+        var shutdownBegun = false
     }
 
     /// How the supervision ended, for ``endRecorded(_:)``.
     enum Final: Sendable {
         /// This incarnation ended as it says.
         case incarnation(ServiceAttempt, ServiceAttempt.Ending)
-        /// It was stopped between two incarnations, in a restart's delay.
-        case betweenIncarnations
+        /// It ended between two incarnations, in a restart's delay: stopped there (`nil`), or
+        /// left without its restart by the run's shutdown or cancellation (its last end).
+        case betweenIncarnations(ServiceEndedError?)
     }
 
     /// The service's identifier.
@@ -34,7 +38,7 @@ final class ServiceSupervisor: Sendable {
     /// the one and the shutdown reads both in one step, so no incarnation starts unseen by a stop.
     private let state: Locked<State>
     /// Settled once the run has recorded an end between two incarnations; the stop waits for it.
-    private let recordedBetween = OneShot<Void>()
+    private let recordedBetween = OneShot<ServiceEndedError?>()
 
     /// Supervises a service whose `first` attempt is ready.
     init(id: CommandID, policy: RestartPolicy, clock: StartedClock, first: ServiceAttempt) {
@@ -47,8 +51,9 @@ final class ServiceSupervisor: Sendable {
     /// Waits until the service has ended for good, restarting it after each end its policy
     /// allows: after the delay, a new incarnation is started by `restart` (with the restart's
     /// number, from 1) and counted as running again once it is ready, or as ended again if it is
-    /// not. `announce` is called with each end that a restart follows. The stop or the worker's
-    /// cancellation ends the supervision at once, with no further restart.
+    /// not. `announce` is called with each end that a restart follows. The stop, the run's
+    /// shutdown (``shutdownBegan()``) or the worker's cancellation ends the supervision, with no
+    /// further restart.
     ///
     /// - Returns: The error of the service's last end if it ended by itself (`nil` if stopped),
     ///   and what ``endRecorded(_:)`` must settle once the run has recorded it.
@@ -74,12 +79,14 @@ final class ServiceSupervisor: Sendable {
                 }
                 let delay = policy.delay(beforeRestart: restarts)
                 let waiting = Task { [clock] in _ = try? await clock.sleep(delay) }
+                let cancelled = Task.isCancelled
                 let waits = state.withLock { state in
-                    guard !state.stopRequested else { return false }
+                    guard !state.stopRequested, !state.shutdownBegun, !cancelled else { return false }
                     state.current = .waiting(waiting)
                     return true
                 }
-                // A stop that came first waits for this incarnation's end: it ended by itself.
+                // A stop that came first waits for this incarnation's end: it ended by itself. So does
+                // a shutdown that began, or a start-up that stopped, before it.
                 guard waits else {
                     waiting.cancel()
                     return (ended, .incarnation(attempt, endOfAttempt))
@@ -94,19 +101,25 @@ final class ServiceSupervisor: Sendable {
                     waiting.cancel()
                 }
                 let next = ServiceAttempt(id: id)
-                let cancelled = Task.isCancelled
-                let starts = state.withLock { state in
-                    guard !state.stopRequested, !cancelled else { return false }
+                let cancelledInDelay = Task.isCancelled
+                let start = state.withLock { state -> RestartStart in
+                    if state.stopRequested { return .stopped }
+                    if state.shutdownBegun || cancelledInDelay { return .leftEnded }
                     state.current = .running(next)
-                    return true
+                    return .starts
                 }
-                guard starts else { return (nil, .betweenIncarnations) }
+                switch start {
+                case .stopped: return (nil, .betweenIncarnations(nil))
+                case .leftEnded: return (ended, .betweenIncarnations(ended))
+                case .starts: break
+                }
                 switch await restart(next, restarts) {
                 case .ready:
                     attempt = next
                 case .ended(let outcome):
                     let stopped = Task.isCancelled || state.withLock { $0.stopRequested }
-                    guard !stopped else { return (nil, .incarnation(next, .returned(.success(()), stopRequested: true))) }
+                    // Its stop's own failure (a stop line that failed, a second interrupt) is what it reports.
+                    guard !stopped else { return (nil, .incarnation(next, .returned(outcome.stopResult, stopRequested: true))) }
                     let error = outcome.error(service: id)
                     ended = ServiceEndedError(service: id, wasReady: false, underlying: error)
                     attempt = next
@@ -123,8 +136,23 @@ final class ServiceSupervisor: Sendable {
     func endRecorded(_ final: Final) {
         switch final {
         case .incarnation(let attempt, let ending): attempt.endRecorded(ending)
-        case .betweenIncarnations: recordedBetween.resolve(())
+        case .betweenIncarnations(let ended): recordedBetween.resolve(ended)
         }
+    }
+
+    /// The run's shutdown has begun: no restart starts from now on, though the service is
+    /// stopped only in its turn.
+    func shutdownBegan() {
+        state.withLock { $0.shutdownBegun = true }
+    }
+
+    /// What a restart does after its delay.
+    private enum RestartStart {
+        case starts
+        /// The stop came during the delay.
+        case stopped
+        /// The run's shutdown began, or the start-up was stopped: the service stays ended.
+        case leftEnded
     }
 
     /// Stops the service (at shutdown): the incarnation that runs, or the wait for the next one,
@@ -142,12 +170,18 @@ final class ServiceSupervisor: Sendable {
             try await attempt.stop()
         case .waiting(let delay):
             delay.cancel()
-            await recordedBetween.value()
+            if let endedByItself = await recordedBetween.value() { throw endedByItself }
         }
     }
 }
 
 extension AttemptOutcome {
+    /// What the start of an incarnation that was being stopped reports to its stop: the failure
+    /// of the stop itself (a failed stop line, a second interrupt), else success.
+    fileprivate var stopResult: Result<Void, any Error> {
+        if case .threw(let error) = self, !(error is ServiceEndedError) { .failure(error) } else { .success(()) }
+    }
+
     /// The error of an attempt that did not succeed.
     fileprivate func error(service: CommandID) -> any Error {
         switch self {

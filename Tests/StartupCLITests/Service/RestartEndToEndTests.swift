@@ -131,8 +131,8 @@ import Testing
         let restarting = await LineReader.readLines(from: running.output, through: "restarting in", closes: false)
         #expect(
             restarting.contains(
-                "↻ api    failed 2 liveness checks in a row (the last http check: answered 500), so it was stopped, restarting in 10ms (1 of 1)"
-            ),
+                "↻ api    failed 2 liveness checks in a row (the last http check: answered 500), so it was stopped: exited after SIGTERM,"
+                    + " restarting in 10ms (1 of 1)"),
             "\(restarting)")
         let restarted = await LineReader.readLines(from: running.output, through: marker, closes: false)
         #expect(restarted.contains(marker), "the api started again: \(restarted)")
@@ -144,5 +144,31 @@ import Testing
         #expect(all.components(separatedBy: "client started").count - 1 == 1, "the dependent is not restarted: \(all)")
         #expect(rest.contains("restarted 1 time"), "\(rest)")
         #expect(TestServer.processes(marked: marker).isEmpty)
+    }
+
+    @Test func aLivenessStopThatKills_isTheIncarnationsEnd_notTheShutdowns() async throws {
+        let folder = try TemporaryDirectory()
+        // The worker ignores SIGTERM, and its check fails at once: the liveness stop kills it after the grace period.
+        try folder.write(
+            "commands.json",
+            """
+            {"version": 1, "commands": [
+              {"id": "worker", "run": "trap '' TERM; echo up; exec sleep 30", "ready": {"log": "up"},
+               "alive": {"exec": "exit 1", "interval": "50ms", "failures": 1}, "restart": {"limit": 1, "delay": "60m"}}
+            ]}
+            """)
+        let running = try StartupBinary.startWithPipedOutput(["run", "--no-report", "--grace-period", "100ms"], in: folder.path)
+        defer { try? FileManager.default.removeItem(atPath: running.errorFile) }
+        let restarting = await LineReader.readLines(from: running.output, through: "restarting in", closes: false)
+        #expect(
+            restarting.contains(
+                "↻ worker failed its liveness check (the last exec check: exit status 1), so it was stopped: killed after the grace"
+                    + " period (1 process), restarting in 60m"),
+            "\(restarting)")
+        kill(running.process.processIdentifier, SIGINT)  // during the restart's delay: nothing runs
+        let rest = await LineReader.readLines(from: running.output, through: nil, closes: true)
+        #expect(await running.exit.value() == 130)
+        #expect(!rest.contains("killed"), "the shutdown killed nothing: \(rest)")
+        #expect(rest.contains("✓ worker") && rest.contains("restarted 1 time"), "\(rest)")
     }
 }

@@ -180,6 +180,97 @@ import Testing
         #expect(log.entries == ["worker 1 cancelled"])
     }
 
+    @Test func aCrashDuringTheShutdown_isNotRestarted_andIsReportedAsAnEnd() async throws {
+        let incarnations = Incarnations()
+        let log = Log()
+        let apiStopping = Gate()
+        let apiMayStop = Gate()
+        var builder = StartupPlanBuilder()
+        builder.addService("worker", options: .init(restart: RestartPolicy(delay: .zero))) { context, ready in
+            log.append("worker \(context.restart)")
+            ready()
+            await incarnations.serve(context.restart)
+            throw Boom()
+        }
+        builder.addService("api", dependsOn: ["worker"]) { _, ready in
+            ready()
+            try? await hangUntilCancelled()
+            apiStopping.open()
+            await apiMayStop.wait()  // a slow stop: the worker's turn comes after it
+        }
+        let run = StartupOrchestrator(try builder.build()).start()
+        try await run.wait(for: ["api"])
+        let stopping = Task { await run.shutdown() }
+        await apiStopping.wait()
+        incarnations.end(0)  // the worker crashes while the shutdown stops the api
+        apiMayStop.open()
+        let stopped = await stopping.value
+        #expect(log.entries == ["worker 0"], "no restart once the shutdown has begun")
+        guard case .failed(let error)? = stopped["worker"]?.status else {
+            Issue.record("the worker's crash should be its stop's failure")
+            return
+        }
+        #expect((error as? ServiceEndedError)?.underlying is Boom)
+    }
+
+    struct StopLineFailed: Error {}
+
+    @Test func aRestartStoppedWhileItStarts_reportsItsStopsOwnFailure() async throws {
+        let incarnations = Incarnations()
+        var builder = StartupPlanBuilder()
+        builder.addService("worker", options: .init(restart: RestartPolicy(delay: .zero))) { context, ready in
+            if context.restart == 1 {
+                incarnations.began(1)
+                do { try await hangUntilCancelled() } catch { throw StopLineFailed() }
+            }
+            ready()
+            await incarnations.serve(context.restart)
+            throw Boom()
+        }
+        var (run, events) = try await Self.endingTheFirst(of: builder, incarnations)
+        #expect(await Self.nextEnd(&events)?.restart?.number == 1)
+        await incarnations.beginning(1)
+        let stopped = await run.shutdown()
+        guard case .failed(let error)? = stopped["worker"]?.status else {
+            Issue.record("the stop's own failure should be reported")
+            return
+        }
+        #expect(error is StopLineFailed)
+    }
+
+    @Test func aStartUpStoppedDuringTheDelay_leavesTheServiceEnded_andNoIncarnationStarts() async throws {
+        let clock = ManualClock()
+        let incarnations = Incarnations()
+        let log = Log()
+        let failNow = Gate()
+        var builder = StartupPlanBuilder()
+        builder.addService("worker", options: .init(restart: RestartPolicy(delay: .seconds(5)))) { context, ready in
+            log.append("worker \(context.restart)")
+            ready()
+            await incarnations.serve(context.restart)
+            throw Boom()
+        }
+        builder.add("migrate") { _ in
+            await failNow.wait()
+            throw Boom()
+        }
+        let run = StartupOrchestrator(try builder.build(), options: .init(failurePolicy: .failFast), clock: clock).start()
+        var events = run.events.makeAsyncIterator()
+        try await run.wait(for: ["worker"])
+        incarnations.end(0)
+        #expect(await Self.nextEnd(&events)?.restart?.number == 1)
+        await clock.sleepers(atLeast: 1)  // the restart's delay
+        failNow.open()  // fail-fast stops the start-up, and the worker's supervision with it
+        let stopped = await run.shutdown()
+        clock.advance(by: .seconds(5))
+        #expect(log.entries == ["worker 0"])
+        guard case .failed(let error)? = stopped["worker"]?.status else {
+            Issue.record("the worker's crash should be reported, not a clean stop")
+            return
+        }
+        #expect((error as? ServiceEndedError)?.underlying is Boom)
+    }
+
     @Test func aRestartThatFailsBeforeReady_usesUpTheLimit_andEndsTheService() async throws {
         let incarnations = Incarnations()
         var builder = StartupPlanBuilder()
