@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "StartupKit",
-    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "StartupKit", targets: ["StartupKit"]),
         .library(name: "StartupManifest", targets: ["StartupManifest"]),
@@ -20,18 +20,23 @@ let package = Package(
         .target(name: "StartupKitTesting", dependencies: ["StartupKit"]),
 
         // The commands.json model, its validation and its binding to StartupKit.
-        .target(name: "StartupManifest", dependencies: ["StartupKit", "StartupJSON"]),
+        .target(name: "StartupManifest", dependencies: ["StartupKit", "StartupJSON", "StartupPlatform"]),
 
         // Reports and what is derived from them: JSON and Chrome-trace export, saving and loading,
         // budgets, plan export, run diffs, what-if predictions, the SVG timeline.
-        .target(name: "StartupReporting", dependencies: ["StartupKit", "StartupJSON"]),
+        .target(name: "StartupReporting", dependencies: ["StartupKit", "StartupJSON", "StartupPlatform"]),
+
+        // Internal: what the C library offers that its Swift module hides (fallocate, renameat2) and the processor
+        // count, for the modules that touch files and processes; not part of the core.
+        .target(name: "StartupPlatform"),
 
         // Internal: the JSON parser, its value types and the checks both documents share.
         .target(name: "StartupJSON", dependencies: ["StartupKit"]),
 
         // The CLI's logic (arguments, processes, rendering), a library so tests call it in-process.
         .target(
-            name: "StartupCLI", dependencies: ["StartupKit", "StartupManifest", "StartupReporting", "StartupJSON", "CStartupProcess"]),
+            name: "StartupCLI",
+            dependencies: ["StartupKit", "StartupManifest", "StartupReporting", "StartupJSON", "StartupPlatform", "CStartupProcess"]),
         // What Swift code cannot do, in C: start a child process that shares memory until its exec (Linux), and
         // handle a signal (the handler that forwards the interrupts to a pipe).
         .target(name: "CStartupProcess"),

@@ -1,4 +1,5 @@
 import StartupKit
+import StartupPlatform
 
 #if canImport(Glibc)
     import Glibc
@@ -152,7 +153,7 @@ struct EngineLoop {
     /// Runs the jobs of tasks that prefer the engine, in order.
     private func runJobs(_ jobs: [UnownedJob]) {
         guard !jobs.isEmpty else { return }
-        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) {
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
             let executor = engine.asUnownedTaskExecutor()
             for job in jobs { job.runSynchronously(on: executor) }
         }

@@ -147,7 +147,7 @@ package final class ProcessEngine: Sendable {
     }
 }
 
-@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 extension ProcessEngine: TaskExecutor {
     /// Queues a job of a task that prefers the engine; the loop runs it.
     package func enqueue(_ job: consuming ExecutorJob) {

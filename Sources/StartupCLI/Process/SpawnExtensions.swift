@@ -1,4 +1,5 @@
 import StartupKit
+import StartupPlatform
 
 #if canImport(Glibc)
     import Glibc

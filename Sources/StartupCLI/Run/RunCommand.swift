@@ -1,5 +1,6 @@
 import StartupKit
 import StartupManifest
+import StartupPlatform
 import StartupReporting
 
 /// `startup run`: runs the manifest's commands, prints progress and the summary, the timeline and
@@ -211,7 +212,7 @@ enum RunCommand {
     /// Starts the run; it prefers the process engine's thread, so scheduling and spawning share
     /// one loop.
     private static func start(_ orchestrator: StartupOrchestrator) -> StartupRun {
-        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) {
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
             orchestrator.start(preferring: ProcessEngine.shared)
         } else {
             orchestrator.start()

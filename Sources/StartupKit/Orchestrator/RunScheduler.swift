@@ -104,7 +104,7 @@ final class RunScheduler: Sendable {
             if recordsEvents {
                 // Never on an executor the run prefers (the CLI runs its commands on its process
                 // engine's thread): an observer that blocks must not hold up the commands.
-                if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) {
+                if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
                     delivery.addTask(executorPreference: globalConcurrentExecutor) { await self.deliverEvents() }
                 } else {
                     delivery.addTask { await self.deliverEvents() }

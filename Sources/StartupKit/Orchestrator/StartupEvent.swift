@@ -1,4 +1,17 @@
 /// Something that happened during a run, delivered to observers as it happens, in order.
+///
+/// Cases are added as StartupKit grows (a minor version may add one): a `switch` over an event
+/// should have a `default`, so that code written against this version keeps compiling.
+///
+/// ```swift
+/// func observe(_ event: StartupEvent) {
+///     switch event {
+///     case .commandFinished(let id, let status, _, _, _): print(id, status.name)
+///     case .serviceEnded(let error, _): print(error)
+///     default: break
+///     }
+/// }
+/// ```
 public enum StartupEvent: Sendable {
     /// The run began; offsets in later events count from here.
     case runStarted(commandCount: Int)

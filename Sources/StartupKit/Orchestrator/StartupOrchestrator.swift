@@ -120,7 +120,7 @@ public struct StartupOrchestrator: Sendable {
 
     /// ``start()``, with the run's commands preferring `executor` (the CLI's process engine, so
     /// scheduling and spawning share one thread). Events are still delivered elsewhere.
-    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
     package func start(preferring executor: any TaskExecutor) -> StartupRun {
         start { scheduler in Task(executorPreference: executor) { await scheduler.drive() } }
     }

@@ -8,7 +8,8 @@
 /// a policy (``StartupOrchestrator/Options/whenAServiceEnds``). Before its first readiness a
 /// service is retried by its ``CommandOptions/retry`` policy instead.
 public struct RestartPolicy: Sendable, Hashable {
-    /// Which ends of a ready service lead to a restart.
+    /// Which ends of a ready service lead to a restart. Cases may be added: a `switch` over it
+    /// should have a `default`.
     public enum Condition: Sendable, Hashable {
         /// Its body threw (for `startup`'s services: the process exited with a non-zero status,
         /// was killed by a signal, or failed its liveness check). One that returned is not
