@@ -78,15 +78,22 @@ extension Duration {
     /// The duration times `factor`, kept within zero and ``DurationText/maximum`` whatever the
     /// factor (negative, huge, or not a number, which gives zero).
     package func scaled(by factor: Double) -> Duration {
-        let nanoseconds = milliseconds * 1_000_000 * factor
-        let limit = DurationText.maximum.milliseconds * 1_000_000
+        let nanoseconds = fractionalMilliseconds * 1_000_000 * factor
+        let limit = DurationText.maximum.fractionalMilliseconds * 1_000_000
         guard nanoseconds > 0 else { return .zero }
         return nanoseconds >= limit ? DurationText.maximum : .nanoseconds(Int64(nanoseconds.rounded()))
     }
 
     /// The duration in milliseconds, with fractions.
-    public var milliseconds: Double {
+    package var fractionalMilliseconds: Double {
         let (seconds, attoseconds) = components
         return Double(seconds) * 1_000 + Double(attoseconds) / 1e15
     }
+
+    /// The duration in milliseconds, with fractions.
+    @available(
+        *, deprecated,
+        message: "StartupKit no longer extends Duration: use Double(components.seconds) * 1_000 + Double(components.attoseconds) / 1e15"
+    )
+    public var milliseconds: Double { fractionalMilliseconds }
 }
