@@ -25,8 +25,9 @@ final class ServiceSupervisor: Sendable {
     enum Final: Sendable {
         /// This incarnation ended as it says.
         case incarnation(ServiceAttempt, ServiceAttempt.Ending)
-        /// It ended between two incarnations, in a restart's delay: stopped there (`nil`), or
-        /// left without its restart by the run's shutdown or cancellation (its last end).
+        /// It ended between two incarnations, in a restart's delay: stopped there (`nil`) by its
+        /// stop or the run's shutdown, or left without its restart when the start-up was stopped
+        /// (its last end).
         case betweenIncarnations(ServiceEndedError?)
     }
 
@@ -103,8 +104,9 @@ final class ServiceSupervisor: Sendable {
                 let next = ServiceAttempt(id: id)
                 let cancelledInDelay = Task.isCancelled
                 let start = state.withLock { state -> RestartStart in
-                    if state.stopRequested { return .stopped }
-                    if state.shutdownBegun || cancelledInDelay { return .leftEnded }
+                    // A shutdown that began during the delay stops the service there, as its stop would.
+                    if state.stopRequested || state.shutdownBegun { return .stopped }
+                    if cancelledInDelay { return .leftEnded }
                     state.current = .running(next)
                     return .starts
                 }
@@ -149,9 +151,9 @@ final class ServiceSupervisor: Sendable {
     /// What a restart does after its delay.
     private enum RestartStart {
         case starts
-        /// The stop came during the delay.
+        /// The stop, or the run's shutdown, came during the delay.
         case stopped
-        /// The run's shutdown began, or the start-up was stopped: the service stays ended.
+        /// The start-up was stopped during the delay: the service stays ended.
         case leftEnded
     }
 

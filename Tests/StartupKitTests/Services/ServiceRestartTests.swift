@@ -261,7 +261,9 @@ import Testing
         #expect(await Self.nextEnd(&events)?.restart?.number == 1)
         await clock.sleepers(atLeast: 1)  // the restart's delay
         failNow.open()  // fail-fast stops the start-up, and the worker's supervision with it
-        let stopped = await run.shutdown()
+        let last = await Self.nextEnd(&events)
+        #expect(last?.restart == nil && last?.underlying is Boom, "the crash is the worker's end")
+        let stopped = await run.shutdown()  // the one its end began
         clock.advance(by: .seconds(5))
         #expect(log.entries == ["worker 0"])
         guard case .failed(let error)? = stopped["worker"]?.status else {
