@@ -33,6 +33,9 @@ let package = Package(
         // Internal: the JSON parser, its value types and the checks both documents share.
         .target(name: "StartupJSON", dependencies: ["StartupKit"]),
 
+        // Internal: the one seeded generator (SplitMix64) of the tests and the bench, so a seed gives the same graph in both.
+        .target(name: "StartupSeededRandom"),
+
         // The CLI's logic (arguments, processes, rendering), a library so tests call it in-process.
         .target(
             name: "StartupCLI",
@@ -47,18 +50,25 @@ let package = Package(
         .executableTarget(name: "startup-test-server", path: "Sources/StartupTestServer"),
 
         // Benchmarks, side by side with peers: `make bench`. Never part of the tests.
-        .executableTarget(name: "StartupBench", dependencies: ["StartupKit", "StartupCLI"]),
+        .executableTarget(name: "StartupBench", dependencies: ["StartupKit", "StartupCLI", "StartupSeededRandom"]),
 
         // Tests.
-        // What the test suites share: the one seeded generator, the mutation fuzzer.
-        .target(name: "StartupTestSupport", path: "Tests/StartupTestSupport"),
-        .testTarget(name: "StartupKitTests", dependencies: ["StartupKit", "StartupKitTesting", "StartupTestSupport"]),
-        .testTarget(name: "StartupJSONTests", dependencies: ["StartupJSON", "StartupTestSupport"]),
-        .testTarget(name: "StartupManifestTests", dependencies: ["StartupManifest", "StartupTestSupport"]),
-        .testTarget(name: "StartupReportingTests", dependencies: ["StartupReporting", "StartupManifest", "StartupTestSupport"]),
+        // What the test suites share: the mutation fuzzer, hand-made saved runs, an SVG reader.
+        .target(
+            name: "StartupTestSupport", dependencies: ["StartupKit", "StartupReporting", "StartupSeededRandom"],
+            path: "Tests/StartupTestSupport"),
+        .testTarget(name: "StartupKitTests", dependencies: ["StartupKit", "StartupKitTesting", "StartupSeededRandom"]),
+        .testTarget(name: "StartupJSONTests", dependencies: ["StartupJSON", "StartupSeededRandom"]),
+        .testTarget(name: "StartupManifestTests", dependencies: ["StartupManifest", "StartupTestSupport", "StartupSeededRandom"]),
+        .testTarget(
+            name: "StartupReportingTests",
+            dependencies: ["StartupReporting", "StartupManifest", "StartupTestSupport", "StartupSeededRandom"]),
         .testTarget(
             name: "StartupCLITests",
-            dependencies: ["StartupCLI", "CStartupProcess", "StartupReporting", "startup", "startup-test-server", "StartupTestSupport"]),
+            dependencies: [
+                "StartupCLI", "CStartupProcess", "StartupReporting", "startup", "startup-test-server", "StartupSeededRandom",
+                "StartupTestSupport",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,5 @@
 import StartupJSON
-import StartupTestSupport
+import StartupSeededRandom
 import Testing
 
 @Suite struct JSONParserTests {

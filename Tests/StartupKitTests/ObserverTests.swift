@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func run_whenAnObserverBlocks_commandsRunOnAndTheirTimesDoNotMove() async throws {
-        let clock = SteppingClock()
+        let clock = ManualClock()
         let observer = BlockingObserver()
         var builder = StartupPlanBuilder()
         builder.add("a") { _ in clock.advance(by: .milliseconds(10)) }

@@ -1,6 +1,6 @@
 import Foundation
 import StartupKit
-import StartupTestSupport
+import StartupSeededRandom
 import Testing
 
 @testable import StartupReporting

@@ -1,3 +1,5 @@
+import StartupSeededRandom
+
 /// A seeded mutation fuzzer for any decoder of JSON text: it mutates seed documents (changed
 /// characters, control characters, truncations, inserted and deleted brackets and quotes, huge
 /// numbers, deep nesting) and hands each to `decode`, collecting the documents whose error does not

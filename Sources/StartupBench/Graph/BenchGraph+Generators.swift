@@ -1,3 +1,5 @@
+import StartupSeededRandom
+
 /// The seeded shapes the scenarios use.
 extension BenchGraph {
     /// Each command depends on `dependencies` distinct commands drawn uniformly from the `window`

@@ -1,5 +1,6 @@
 import Foundation
 import StartupKit
+import StartupSeededRandom
 
 /// A realistic app launch for the bench: blocking SDK initialisers, async loads, CPU steps and a
 /// main-actor first screen at the end of a chain, in an AppDelegate's declaration order (what the

@@ -1,4 +1,5 @@
 import Foundation
+import StartupTestSupport
 import Testing
 
 /// The insight features through the built `startup` binary: standard output, standard error,

@@ -2,6 +2,7 @@ import Foundation
 import StartupKit
 import StartupManifest
 import StartupReporting
+import StartupTestSupport
 import Testing
 
 @testable import StartupCLI

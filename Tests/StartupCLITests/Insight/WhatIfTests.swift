@@ -1,7 +1,7 @@
 import Foundation
 import StartupKit
 import StartupManifest
-import StartupTestSupport
+import StartupSeededRandom
 import Testing
 
 @testable import StartupCLI

@@ -1,4 +1,4 @@
-import StartupTestSupport
+import StartupSeededRandom
 import Testing
 
 @testable import StartupKit

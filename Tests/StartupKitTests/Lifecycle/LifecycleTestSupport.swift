@@ -1,4 +1,4 @@
-import StartupTestSupport
+import StartupSeededRandom
 
 @testable import StartupKit
 

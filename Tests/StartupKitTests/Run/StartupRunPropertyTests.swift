@@ -1,5 +1,5 @@
 import StartupKit
-import StartupTestSupport
+import StartupSeededRandom
 import Testing
 
 /// Holding a run, checked on many seeded random graphs against simple references: waits,

@@ -57,6 +57,17 @@ import Testing
         return (run, events)
     }
 
+    /// Adds a `worker` service that logs `worker N` as its incarnation N starts, is ready, and throws `Boom` when the
+    /// test ends it.
+    static func addCrashingWorker(to builder: inout StartupPlanBuilder, restart: RestartPolicy, log: Log, _ incarnations: Incarnations) {
+        builder.addService("worker", options: .init(restart: restart)) { context, ready in
+            log.append("worker \(context.restart)")
+            ready()
+            await incarnations.serve(context.restart)
+            throw Boom()
+        }
+    }
+
     /// The next `serviceEnded` event.
     static func nextEnd(_ events: inout AsyncStream<StartupEvent>.Iterator) async -> ServiceEndedError? {
         while let event = await events.next() {
@@ -71,12 +82,7 @@ import Testing
         let log = Log()
         var builder = StartupPlanBuilder()
         let policy = RestartPolicy(limit: 2, delay: .milliseconds(100))
-        builder.addService("worker", options: .init(restart: policy)) { context, ready in
-            log.append("worker \(context.restart)")
-            ready()
-            await incarnations.serve(context.restart)
-            throw Boom()
-        }
+        Self.addCrashingWorker(to: &builder, restart: policy, log: log, incarnations)
         builder.addService("api", dependsOn: ["worker"], output: Int.self, run: StartupServiceTests.serving("api", log: log))
         let run = StartupOrchestrator(try builder.build(), clock: clock).start()
         var events = run.events.makeAsyncIterator()
@@ -141,12 +147,7 @@ import Testing
         let incarnations = Incarnations()
         let log = Log()
         var builder = StartupPlanBuilder()
-        builder.addService("worker", options: .init(restart: RestartPolicy(delay: .seconds(5)))) { context, ready in
-            log.append("worker \(context.restart)")
-            ready()
-            await incarnations.serve(context.restart)
-            throw Boom()
-        }
+        Self.addCrashingWorker(to: &builder, restart: RestartPolicy(delay: .seconds(5)), log: log, incarnations)
         var (run, events) = try await Self.endingTheFirst(of: builder, incarnations, clock: clock)
         #expect(await Self.nextEnd(&events)?.restart?.number == 1)
         await clock.sleepers(atLeast: 1)
@@ -186,12 +187,7 @@ import Testing
         let apiStopping = Gate()
         let apiMayStop = Gate()
         var builder = StartupPlanBuilder()
-        builder.addService("worker", options: .init(restart: RestartPolicy(delay: .zero))) { context, ready in
-            log.append("worker \(context.restart)")
-            ready()
-            await incarnations.serve(context.restart)
-            throw Boom()
-        }
+        Self.addCrashingWorker(to: &builder, restart: RestartPolicy(delay: .zero), log: log, incarnations)
         builder.addService("api", dependsOn: ["worker"]) { _, ready in
             ready()
             try? await hangUntilCancelled()
@@ -244,12 +240,7 @@ import Testing
         let log = Log()
         let failNow = Gate()
         var builder = StartupPlanBuilder()
-        builder.addService("worker", options: .init(restart: RestartPolicy(delay: .seconds(5)))) { context, ready in
-            log.append("worker \(context.restart)")
-            ready()
-            await incarnations.serve(context.restart)
-            throw Boom()
-        }
+        Self.addCrashingWorker(to: &builder, restart: RestartPolicy(delay: .seconds(5)), log: log, incarnations)
         builder.add("migrate") { _ in
             await failNow.wait()
             throw Boom()

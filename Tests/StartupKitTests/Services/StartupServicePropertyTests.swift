@@ -1,5 +1,5 @@
 import StartupKit
-import StartupTestSupport
+import StartupSeededRandom
 import Testing
 
 /// Services on many seeded random graphs, some commands made services at random, checked against

@@ -1,10 +1,8 @@
-import Foundation
 import StartupKit
-import StartupManifest
+import StartupSeededRandom
 import StartupTestSupport
 import Testing
 
-@testable import StartupCLI
 @testable import StartupReporting
 
 /// The SVG timeline: well-formed XML, one bar per command, the critical path marked, slack,

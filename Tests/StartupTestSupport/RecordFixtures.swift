@@ -3,13 +3,13 @@ import StartupReporting
 
 /// Saved runs made by hand: commands with durations and dependencies, timed as if every
 /// command started the moment its dependencies ended.
-enum RecordFixtures {
+package enum RecordFixtures {
     /// The failure fixtures give a command unless told otherwise.
-    static let exitStatus1 = CommandStatus.failed(RecordedError(message: "exit status 1"))
+    package static let exitStatus1 = CommandStatus.failed(RecordedError(message: "exit status 1"))
 
     /// A run of `commands` (id, milliseconds, dependencies) with unlimited slots; a command given
     /// a skipped or cancelled status never started.
-    static func record(
+    package static func record(
         _ commands: [(CommandID, Int, [CommandID])], status: [CommandID: CommandStatus] = [:],
         budgets: [CommandID: Duration] = [:]
     ) throws -> SavedRun {
@@ -35,5 +35,17 @@ enum RecordFixtures {
             status: status.values.contains { !$0.isSuccess } ? .failed : .succeeded, commands: reports,
             wallTime: timing.criticalPathDuration, criticalPath: timing.criticalPath, criticalPathDuration: timing.criticalPathDuration)
         return SavedRun(report: report, settings: RunSettings(budgets: budgets))
+    }
+
+    /// Two runs for comparing. Before: a 10 -> b 50 -> d 10, with c 20 beside b (slack 30) and
+    /// x 15 on its own. After: a 5, b 80, c 40 (still within slack), e 5 added, x removed.
+    package static func beforeAndAfter() throws -> (before: StartupReport, after: StartupReport) {
+        let before = try record([
+            ("a", 10, []), ("b", 50, ["a"]), ("c", 20, ["a"]), ("d", 10, ["b", "c"]), ("x", 15, []),
+        ])
+        let after = try record([
+            ("a", 5, []), ("b", 80, ["a"]), ("c", 40, ["a"]), ("d", 10, ["b", "c"]), ("e", 5, ["a"]),
+        ])
+        return (before.report, after.report)
     }
 }

@@ -6,25 +6,25 @@ import Foundation
 
 /// An SVG file parsed with Foundation's `XMLParser`: every element with its attributes, and the
 /// text of each `<title>`; parsing fails on anything that is not well-formed XML.
-final class SVGDocument: NSObject, XMLParserDelegate {
-    struct Element {
-        let name: String
-        let attributes: [String: String]
+package final class SVGDocument: NSObject, XMLParserDelegate {
+    package struct Element {
+        package let name: String
+        package let attributes: [String: String]
 
         /// The element's classes.
-        var classes: Set<String> { Set((attributes["class"] ?? "").split(separator: " ").map(String.init)) }
+        package var classes: Set<String> { Set((attributes["class"] ?? "").split(separator: " ").map(String.init)) }
     }
 
-    struct ParseError: Error, CustomStringConvertible {
-        let description: String
+    package struct ParseError: Error, CustomStringConvertible {
+        package let description: String
     }
 
-    private(set) var elements: [Element] = []
-    private(set) var titles: [String] = []
+    package private(set) var elements: [Element] = []
+    package private(set) var titles: [String] = []
     private var titleText: String?
 
     /// Parses the text, or throws where it is not well-formed.
-    static func parse(_ text: String) throws -> SVGDocument {
+    package static func parse(_ text: String) throws -> SVGDocument {
         let document = SVGDocument()
         let parser = XMLParser(data: Data(text.utf8))
         parser.delegate = document
@@ -35,11 +35,11 @@ final class SVGDocument: NSObject, XMLParserDelegate {
     }
 
     /// The row group of every command.
-    var commandGroups: [Element] { elements.filter { $0.name == "g" && $0.classes.contains("command") } }
+    package var commandGroups: [Element] { elements.filter { $0.name == "g" && $0.classes.contains("command") } }
     /// Every command's bar.
-    var bars: [Element] { elements.filter { $0.name == "rect" && $0.classes.contains("bar") } }
+    package var bars: [Element] { elements.filter { $0.name == "rect" && $0.classes.contains("bar") } }
 
-    func parser(
+    package func parser(
         _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
         qualifiedName: String?, attributes: [String: String] = [:]
     ) {
@@ -47,11 +47,11 @@ final class SVGDocument: NSObject, XMLParserDelegate {
         if elementName == "title" { titleText = "" }
     }
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
+    package func parser(_ parser: XMLParser, foundCharacters string: String) {
         titleText? += string
     }
 
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+    package func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
         if elementName == "title", let text = titleText {
             titles.append(text)
             titleText = nil
