@@ -173,9 +173,8 @@ struct EngineLoop {
     /// Whether the loop makes the next spawn itself: while the children running or being launched, this one
     /// included, are no more than the processors, as with `-j 2` on two. Then the loop has few exits to reap during
     /// a spawn, and handing the spawn to a launch thread would cost two thread wake-ups on the path from one
-    /// command's exit to the next command's start (paired runs of 1,000 `true` at -j2: 4% less wall time than always
-    /// handing over). With more children than processors, the launch threads let the loop reap while children exec
-    /// side by side.
+    /// command's exit to the next command's start. With more children than processors, the launch threads let the
+    /// loop reap while children exec side by side.
     private var spawnsItself: Bool {
         children.count + launching.count <= ProcessorCount.online
     }

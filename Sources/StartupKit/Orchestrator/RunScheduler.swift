@@ -9,8 +9,7 @@ final class RunScheduler: Sendable {
     // back in exactly one action, as its tests check.
     typealias WorkerContinuation = UnsafeContinuation<WorkerStep, Never>
     /// Checked, unlike the workers': it is resumed once per batch of events, so the check costs
-    /// nothing that shows, and with `UnsafeContinuation` here release builds of the CLI crashed
-    /// (a job with a null resume function) where debug builds and a checked one did not.
+    /// nothing that shows, and it is safe where the listener's resumption races the run's end.
     typealias ListenerContinuation = CheckedContinuation<[StartupEvent]?, Never>
     /// Checked: waits are few, and their resumption races timeouts and cancellation.
     typealias WaiterContinuation = CheckedContinuation<WaitOutcome, Never>
