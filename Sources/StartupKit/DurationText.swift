@@ -44,7 +44,7 @@ public enum DurationText {
             let magnitude = format(.zero - duration)
             return magnitude == format(.zero) ? magnitude : "-" + magnitude
         }
-        let milliseconds = duration.milliseconds
+        let milliseconds = duration.fractionalMilliseconds
         switch milliseconds {
         case ..<10: return trimmed(milliseconds, decimals: 1) + "ms"
         case ..<1_000: return String(Int(milliseconds.rounded())) + "ms"

@@ -272,7 +272,7 @@ public enum JSONOutput: Sendable, Equatable {
         let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000)
         let (whole, carry) = scaled.addingReportingOverflow(nanoseconds / 1_000_000)
         guard !overflow, !carry else {
-            output += format(duration.milliseconds).utf8
+            output += format(duration.fractionalMilliseconds).utf8
             return
         }
         writeDigits(UInt64(whole), millionths: UInt64(nanoseconds % 1_000_000), to: &output)

@@ -7,10 +7,11 @@ import Testing
     import Darwin
 #endif
 
-/// The README's dev-stack sessions, replayed with the built binary on the repository's
-/// `examples/dev-stack/commands.json` (run from the repository's root, as the README shows, with
+/// The dev-stack sessions of the CLI guide (`docs/CLI.md`, read with the README through
+/// `ReadmeSessionTests.sessionBlocks()`), replayed with the built binary on the repository's
+/// `examples/dev-stack/commands.json` (run from the repository's root, as the guide shows, with
 /// `--no-report` added so the repository stays clean): the Ctrl-C session gets its SIGINT once the
-/// services are held, and each must print what the README shows, measured times masked and lines
+/// services are held, and each must print what the guide shows, measured times masked and lines
 /// in any order (services start and stop as the machine allows).
 @Suite(.serialized, .timeLimit(.minutes(2))) struct ReadmeDevStackTests {
     static let command = "$ startup run -f examples/dev-stack/commands.json"
@@ -42,7 +43,7 @@ import Testing
         let blocks = try ReadmeSessionTests.sessionBlocks()
         let block = try #require(
             blocks[prefix] ?? blocks.first { $0.key.hasPrefix(prefix) }?.value,
-            "the README has no block starting \(prefix)")
+            "neither the README nor docs/CLI.md has a block starting \(prefix)")
         var arguments = Array(Self.words(String(block[0].dropFirst(2))).dropFirst())
         arguments.insert("--no-report", at: arguments.firstIndex(of: "--") ?? arguments.endIndex)
         return (arguments, Array(block.dropFirst()))
@@ -67,7 +68,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: running.errorFile) }
         let held = await LineReader.readLines(from: running.output, through: "Services running", closes: false)
         try #require(held.contains("Services running"), "the stack was not held: \(held)")
-        // As `curl 'http://127.0.0.1:18081/exit?code=1'` does in the README.
+        // As `curl 'http://127.0.0.1:18081/exit?code=1'` does in docs/CLI.md.
         #expect(TestServer.get("/exit?code=1", port: 18081) != nil)
         let restarting = await LineReader.readLines(from: running.output, through: "restarting in", closes: false)
         let back = await LineReader.readLines(from: running.output, through: "worker polling queue jobs", closes: false)
@@ -79,7 +80,7 @@ import Testing
     }
 
     @Test func theReadmesManifestFragments_areTheExamplesOwnLines() throws {
-        let readme = try String(contentsOf: ReadmeSessionTests.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try ReadmeSessionTests.documentsText()
         let example = try String(
             contentsOf: ReadmeSessionTests.root.appendingPathComponent("examples/dev-stack/commands.json"), encoding: .utf8)
         let exampleLines = Set(example.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 
-/// The README's terminal sessions of `startup plan` and `startup run`, replayed with the built
-/// binary in a folder holding the sample `commands.json`: `$ cat FILE` writes the lines after it,
-/// and each `$ startup ...` must print what the README shows (for `run`, with measured times
-/// masked and lines compared in any order, since they finish as the machine allows).
+/// The terminal sessions of `startup plan` and `startup run` in the README and the CLI guide
+/// (`docs/CLI.md`), replayed with the built binary in a folder holding the sample `commands.json`:
+/// `$ cat FILE` writes the lines after it, and each `$ startup ...` must print what the document
+/// shows (for `run`, with measured times masked and lines compared in any order, since they finish
+/// as the machine allows).
 @Suite struct ReadmeSessionTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
@@ -15,17 +16,28 @@ import Testing
         "$ cat lazy.json", "$ cat .env",
     ]
 
-    /// The README's fenced blocks whose first line starts a shell session, by that line.
+    /// The documents whose blocks the tests replay: the README and the CLI guide it links to.
+    static let documents = ["README.md", "docs/CLI.md"]
+
+    /// The text of every document in `documents`, in that order, joined by a blank line.
+    static func documentsText() throws -> String {
+        try documents.map { try String(contentsOf: root.appendingPathComponent($0), encoding: .utf8) }
+            .joined(separator: "\n")
+    }
+
+    /// The documents' fenced blocks whose first line starts a shell session, by that line.
     static func sessionBlocks() throws -> [String: [String]] {
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         var blocks: [String: [String]] = [:]
-        var current: [String]?
-        for line in readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-            if line.hasPrefix("```") {
-                if let block = current, let first = block.first, first.hasPrefix("$ ") { blocks[first] = block }
-                current = current == nil ? [] : nil
-            } else {
-                current?.append(line)
+        for document in documents {
+            let text = try String(contentsOf: root.appendingPathComponent(document), encoding: .utf8)
+            var current: [String]?
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+                if line.hasPrefix("```") {
+                    if let block = current, let first = block.first, first.hasPrefix("$ ") { blocks[first] = block }
+                    current = current == nil ? [] : nil
+                } else {
+                    current?.append(line)
+                }
             }
         }
         return blocks
@@ -37,8 +49,8 @@ import Testing
     }
 
     @Test(arguments: sessions)
-    func readmeSession_printsWhatTheReadmeShows(session: String) async throws {
-        let block = try #require(try Self.sessionBlocks()[session], "the README has no block starting \(session)")
+    func readmeSession_printsWhatTheDocumentShows(session: String) async throws {
+        let block = try #require(try Self.sessionBlocks()[session], "neither the README nor docs/CLI.md has a block starting \(session)")
         let folder = try TemporaryDirectory()
         try String(contentsOf: Self.root.appendingPathComponent("commands.json"), encoding: .utf8).write(
             toFile: folder.file("commands.json"), atomically: true, encoding: .utf8)

@@ -14,7 +14,7 @@ struct TimelineRenderer {
         let idWidth = min(32, rows.map(\.id.rawValue.count).max() ?? 0)
         let prefixWidth = 8 + 9 + 9 + 3 + idWidth + 2
         let barWidth = max(10, width - prefixWidth - 1)
-        let scale = max(report.wallTime.milliseconds, 0.001) / Double(barWidth)
+        let scale = max(report.wallTime.fractionalMilliseconds, 0.001) / Double(barWidth)
         var lines = [
             "",
             "Timeline (by start; * critical path, █ running, ░ slack):",
@@ -22,11 +22,11 @@ struct TimelineRenderer {
                 + DurationText.format(report.wallTime).leftPadded(to: 6),
         ]
         for command in rows {
-            let start = command.startOffset!.milliseconds
-            let end = command.endOffset!.milliseconds
+            let start = command.startOffset!.fractionalMilliseconds
+            let end = command.endOffset!.fractionalMilliseconds
             let from = min(barWidth - 1, Int(start / scale))
             let length = max(1, min(barWidth - from, Int((end / scale).rounded()) - from))
-            let slackLength = min(barWidth - from - length, Int((command.slack.milliseconds / scale).rounded()))
+            let slackLength = min(barWidth - from - length, Int((command.slack.fractionalMilliseconds / scale).rounded()))
             var bar = String(repeating: " ", count: from) + String(repeating: "█", count: length)
             let barText = command.isOnCriticalPath ? style.red(bar) : bar
             bar = String(repeating: "░", count: slackLength)

@@ -41,8 +41,8 @@ extension TimelineSVG {
             rowsTop = Double(Self.margin + Self.headerHeight)
             let bottomAxis = rows.count > 25 ? 24 : 8
             height = Int(rowsTop) + rows.count * rowHeight + bottomAxis + Self.margin
-            let latest = rows.compactMap { row in row.endOffset.map { ($0 + row.slack).milliseconds } }.max() ?? 0
-            axis = TimeAxis(span: max(report.wallTime.milliseconds, latest), target: compact ? 14 : 10)
+            let latest = rows.compactMap { row in row.endOffset.map { ($0 + row.slack).fractionalMilliseconds } }.max() ?? 0
+            axis = TimeAxis(span: max(report.wallTime.fractionalMilliseconds, latest), target: compact ? 14 : 10)
             edgeCount = rows.reduce(0) { $0 + $1.dependencies.count }
             var rowOf: [CommandID: Int] = [:]
             for (row, command) in rows.enumerated() where rowOf[command.id] == nil { rowOf[command.id] = row }
@@ -108,8 +108,8 @@ extension TimelineSVG {
             guard let from = rowOf[dependency], let to = rowOf[dependent],
                 let end = rows[from].endOffset, let start = rows[to].startOffset
             else { return nil }
-            let x1 = x(end.milliseconds)
-            let x2 = x(start.milliseconds)
+            let x1 = x(end.fractionalMilliseconds)
+            let x2 = x(start.fractionalMilliseconds)
             let y1 = rowTop(from) + Double(rowHeight) / 2
             let y2 = rowTop(to) + Double(rowHeight) / 2
             let bend = max(6, (x2 - x1) / 2)

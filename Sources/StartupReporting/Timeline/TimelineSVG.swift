@@ -156,8 +156,8 @@ public struct TimelineSVG: Sendable {
             }
         }
         svg.line("</g>")
-        if let budget = run.settings.wallBudget, budget.milliseconds <= layout.axis.end {
-            let x = format(layout.x(budget.milliseconds))
+        if let budget = run.settings.wallBudget, budget.fractionalMilliseconds <= layout.axis.end {
+            let x = format(layout.x(budget.fractionalMilliseconds))
             let colour = run.report.wallTime > budget ? Palette.alarm : Palette.budget
             svg.line("<g class='wall-budget' stroke='\(colour)' fill='\(colour)'>")
             svg.line(
@@ -205,11 +205,11 @@ public struct TimelineSVG: Sendable {
         let noteX: Double
         let noteStart: Double
         if let start = command.startOffset, let end = command.endOffset {
-            let x = layout.x(start.milliseconds)
-            let endX = layout.x(end.milliseconds)
+            let x = layout.x(start.fractionalMilliseconds)
+            let endX = layout.x(end.fractionalMilliseconds)
             let width = max(1.5, endX - x)
             if command.slack > .zero {
-                let slackEnd = min(layout.x((end + command.slack).milliseconds), layout.chartX + layout.chartWidth)
+                let slackEnd = min(layout.x((end + command.slack).fractionalMilliseconds), layout.chartX + layout.chartWidth)
                 if slackEnd > endX + 0.5 {
                     svg.line(
                         "<rect class='slack' x='\(format(endX))' y='\(format(barTop))' width='\(format(slackEnd - endX))' height='\(format(layout.barHeight))' fill='\(fill)' fill-opacity='\(Palette.slackOpacity)'/>"
@@ -221,7 +221,7 @@ public struct TimelineSVG: Sendable {
                 "<rect class='bar \(command.status.name)\(critical ? " critical" : "")' x='\(format(x))' y='\(format(barTop))' width='\(format(width))' height='\(format(layout.barHeight))' rx='2' fill='\(fill)'\(stroke)/>"
             )
             if let budget = run.settings.budgets[command.id] {
-                let budgetX = layout.x((start + budget).milliseconds)
+                let budgetX = layout.x((start + budget).fractionalMilliseconds)
                 if budgetX <= layout.chartX + layout.chartWidth {
                     svg.line(
                         "<line class='budget' x1='\(format(budgetX))' x2='\(format(budgetX))' y1='\(format(barTop - 2))' y2='\(format(barTop + layout.barHeight + 2))' stroke='\(Palette.budget)' stroke-width='2'/>"
@@ -234,7 +234,7 @@ public struct TimelineSVG: Sendable {
             noteX = x + width + 4
             noteStart = x
         } else {
-            let x = layout.x(layout.skippedAt(command).milliseconds)
+            let x = layout.x(layout.skippedAt(command).fractionalMilliseconds)
             svg.line(
                 "<rect class='bar \(command.status.name)' x='\(format(x + 0.5))' y='\(format(barTop + 0.5))' width='8' height='\(format(layout.barHeight - 1))' rx='2' fill='none' stroke='\(Palette.skippedStroke)' stroke-dasharray='2 1.5'/>"
             )

@@ -3,19 +3,20 @@ import Testing
 
 @testable import StartupCLI
 
-/// The README's "Shell completion" block, run as written with bash in a fresh home folder: each
-/// shell's line installs that shell's script.
+/// The "Shell completion" block of the CLI guide (`docs/CLI.md`, read with the README), run as
+/// written with bash in a fresh home folder: each shell's line installs that shell's script.
 @Suite struct ReadmeShellCompletionTests {
-    /// The README's fenced block that starts with `firstLine`, without its fences.
+    /// The documents' fenced block that starts with `firstLine`, without its fences.
     static func block(startingWith firstLine: String) throws -> String {
-        let readme = try String(contentsOf: ReadmeSessionTests.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let start = try #require(lines.firstIndex(of: firstLine), "the README has no block starting \(firstLine)")
+        let text = try ReadmeSessionTests.documentsText()
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let start = try #require(
+            lines.firstIndex(of: firstLine), "neither the README nor docs/CLI.md has a block starting \(firstLine)")
         let end = try #require(lines[start...].firstIndex { $0.hasPrefix("```") })
         return lines[start..<end].joined(separator: "\n")
     }
 
-    @Test(.enabled(if: InstalledShell.path("bash") != nil, "bash is not installed: the README's install lines were not run"))
+    @Test(.enabled(if: InstalledShell.path("bash") != nil, "bash is not installed: the documented install lines were not run"))
     func readmeInstallLines_installEachShellsScript() async throws {
         let block = try Self.block(startingWith: "# bash: in ~/.bashrc")
         let home = try TemporaryDirectory()
