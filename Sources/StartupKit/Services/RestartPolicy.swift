@@ -61,6 +61,7 @@ public struct RestartPolicy: Sendable, Hashable {
     /// The delay before restart number `restart` (counted from 1): ``delay``, doubled for each
     /// restart before it, at most ``maxDelay`` unless ``delay`` itself is longer.
     public func delay(beforeRestart restart: Int) -> Duration {
+        guard delay > .zero else { return .zero }
         let ceiling = max(delay, Self.maxDelay)
         var result = delay
         for _ in 1..<max(restart, 1) {

@@ -68,6 +68,23 @@ import Testing
         }
     }
 
+    /// Adds a `worker` service, restarted at once, whose first incarnation crashes when the test ends it and whose
+    /// restart says it began, then hangs before it is ready until it is cancelled, then runs `cancelled`.
+    static func addWorkerWhoseRestartHangs(
+        to builder: inout StartupPlanBuilder, _ incarnations: Incarnations, cancelled: @escaping @Sendable () throws -> Void
+    ) {
+        builder.addService("worker", options: .init(restart: RestartPolicy(delay: .zero))) { context, ready in
+            if context.restart == 1 {
+                incarnations.began(1)
+                do { try await hangUntilCancelled() } catch { try cancelled() }
+                return
+            }
+            ready()
+            await incarnations.serve(context.restart)
+            throw Boom()
+        }
+    }
+
     /// The next `serviceEnded` event.
     static func nextEnd(_ events: inout AsyncStream<StartupEvent>.Iterator) async -> ServiceEndedError? {
         while let event = await events.next() {
@@ -162,16 +179,7 @@ import Testing
         let incarnations = Incarnations()
         let log = Log()
         var builder = StartupPlanBuilder()
-        builder.addService("worker", options: .init(restart: RestartPolicy(delay: .zero))) { context, ready in
-            if context.restart == 1 {
-                incarnations.began(1)
-                do { try await hangUntilCancelled() } catch { log.append("worker 1 cancelled") }
-                return
-            }
-            ready()
-            await incarnations.serve(context.restart)
-            throw Boom()
-        }
+        Self.addWorkerWhoseRestartHangs(to: &builder, incarnations) { log.append("worker 1 cancelled") }
         var (run, events) = try await Self.endingTheFirst(of: builder, incarnations)
         #expect(await Self.nextEnd(&events)?.restart?.number == 1)
         await incarnations.beginning(1)
@@ -214,15 +222,7 @@ import Testing
     @Test func aRestartStoppedWhileItStarts_reportsItsStopsOwnFailure() async throws {
         let incarnations = Incarnations()
         var builder = StartupPlanBuilder()
-        builder.addService("worker", options: .init(restart: RestartPolicy(delay: .zero))) { context, ready in
-            if context.restart == 1 {
-                incarnations.began(1)
-                do { try await hangUntilCancelled() } catch { throw StopLineFailed() }
-            }
-            ready()
-            await incarnations.serve(context.restart)
-            throw Boom()
-        }
+        Self.addWorkerWhoseRestartHangs(to: &builder, incarnations) { throw StopLineFailed() }
         var (run, events) = try await Self.endingTheFirst(of: builder, incarnations)
         #expect(await Self.nextEnd(&events)?.restart?.number == 1)
         await incarnations.beginning(1)
@@ -341,6 +341,7 @@ import Testing
         #expect((1...5).map { policy.delay(beforeRestart: $0) } == [.seconds(5), .seconds(10), .seconds(20), .seconds(30), .seconds(30)])
         #expect(RestartPolicy(delay: .seconds(45)).delay(beforeRestart: 3) == .seconds(45))
         #expect(RestartPolicy(delay: .zero).delay(beforeRestart: 9) == .zero)
+        #expect(RestartPolicy(limit: 5, delay: .zero).delay(beforeRestart: Int.max) == .zero, "no loop to Int.max")
         #expect(RestartPolicy(limit: 5, delay: .milliseconds(1)).delay(beforeRestart: Int.max) == .seconds(30), "no overflow")
     }
 
