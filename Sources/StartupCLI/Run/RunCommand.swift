@@ -198,7 +198,7 @@ enum RunCommand {
     /// seconds, so that a long `--grace-period` does not hold the run (what is left then is waited for at its end, where
     /// Ctrl-C kills it). A command that ends sooner is not waited for longer.
     static func cancellationGrace(gracePeriod: Duration) -> Duration {
-        min(gracePeriod, .seconds(5)) + .seconds(2)
+        min(gracePeriod, .seconds(5)) + .seconds(5)
     }
 
     /// How long progress lines may wait to be printed together: 20 ms, so a busy run wakes the
