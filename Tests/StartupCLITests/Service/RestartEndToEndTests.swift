@@ -148,13 +148,14 @@ import Testing
 
     @Test func aLivenessStopThatKills_isTheIncarnationsEnd_notTheShutdowns() async throws {
         let folder = try TemporaryDirectory()
-        // The worker ignores SIGTERM, and its check fails at once: the liveness stop kills it after the grace period.
+        // The worker ignores SIGTERM, and its first check fails: the liveness stop kills it after the grace period. A check
+        // may take its interval: 1s leaves a loaded machine time to run `exit 1`.
         try folder.write(
             "commands.json",
             """
             {"version": 1, "commands": [
               {"id": "worker", "run": "trap '' TERM; echo up; exec sleep 30", "ready": {"log": "up"},
-               "alive": {"exec": "exit 1", "interval": "50ms", "failures": 1}, "restart": {"limit": 1, "delay": "60m"}}
+               "alive": {"exec": "exit 1", "interval": "1s", "failures": 1}, "restart": {"limit": 1, "delay": "60m"}}
             ]}
             """)
         let running = try StartupBinary.startWithPipedOutput(["run", "--no-report", "--grace-period", "100ms"], in: folder.path)
