@@ -214,6 +214,7 @@ import Testing
         #expect(next == .exit)
         #expect(actions.cancelWorkers)
         #expect(actions.resume.map(\.0) == [5] && actions.resume.map(\.1) == [.exit])
+        #expect(actions.kinds == ["exit worker", "cancel workers"], "in the order decided")
         #expect(machine.phase == .stopping(.failFast))
         #expect(statuses(machine, plan) == ["a": "failed", "b": "running", "c": "cancelled", "after-b": "waiting"])
         // The cancelled attempt throws: cancelled, not failed; the run ends; what never ran is cancelled.
@@ -366,6 +367,8 @@ import Testing
         }
         let closed = machine.close(at: ms(4))
         #expect(closed.finished && closed.deliver?.0 == 1 && closed.deliver?.1 == nil)
+        #expect(closed.kinds == ["deliver", "finish"], "the listener's end before the owner's")
+        #expect(machine.state == .finished(.init(reason: nil, at: 3_000_000, number: 1, report: report)))
     }
 
     @Test func events_withABatchWindow_waitForItsEnd_butTheReportGoesAtOnce() throws {
@@ -492,6 +495,47 @@ import Testing
         let made = machine.reportMade(report, settlement: machine.settlements)
         #expect(made.report?.readers == [7, 8])
         #expect(machine.waitForReport(9)?.wallTime == report.wallTime, "a later reader gets it at once")
+    }
+
+    // MARK: - Settling again
+
+    @Test func aRequestAfterASettlement_runsAgain_andTheEarlierSettlementsLateReportIsSetAside() throws {
+        var (machine, plan) = try machine([("a", [], .init()), ("later", ["a"], CommandOptions(activation: .onDemand))])
+        _ = machine.begin(at: ms(0), cancelled: false)
+        let (a, _) = machine.workerArrived(at: ms(0))
+        let (_, settled) = machine.attemptEnded(runJob(a), outcome: .succeeded, at: ms(1))
+        #expect(settled.settled && machine.phase == .ended(nil, at: 1_000_000) && machine.settlements == 1)
+        let staleReport = RunResult(machine).report(plan: plan)
+
+        // Requested before the owner made the first report: the run runs again.
+        let requested = machine.request([1], at: ms(2))
+        #expect(requested.kinds == ["spawn worker"])
+        #expect(machine.phase == .running(wakePending: true))
+        #expect(machine.reportMade(staleReport, settlement: 1).kinds.isEmpty)
+        #expect(machine.report == nil, "the first settlement's report is for a run that moved on")
+
+        let (later, _) = machine.workerArrived(at: ms(3))
+        #expect(job(plan, later) == "later#1")
+        let (_, again) = machine.attemptEnded(runJob(later), outcome: .succeeded, at: ms(5))
+        #expect(again.settled && machine.phase == .ended(nil, at: 5_000_000) && machine.settlements == 2)
+        let report = RunResult(machine).report(plan: plan)
+        _ = machine.reportMade(report, settlement: 2)
+        #expect(machine.report?.status == .succeeded && machine.report?["later"]?.status == .succeeded)
+    }
+
+    @Test func aRequestAfterACancelOnceSettled_endsCancelled_inANewSettlement() throws {
+        var (machine, plan) = try machine([("a", [], .init()), ("later", [], CommandOptions(activation: .onDemand))])
+        _ = machine.begin(at: ms(0), cancelled: false)
+        let (a, _) = machine.workerArrived(at: ms(0))
+        _ = machine.attemptEnded(runJob(a), outcome: .succeeded, at: ms(1))
+        _ = machine.reportMade(RunResult(machine).report(plan: plan), settlement: 1)
+        #expect(machine.cancel(at: ms(2)).kinds.isEmpty, "nothing runs: a settled run is only marked")
+        #expect(machine.report?.status == .succeeded, "the report of what ran before the cancel stands")
+
+        let requested = machine.request([1], at: ms(3))
+        #expect(requested.kinds == ["make report"])
+        #expect(machine.settlements == 2 && machine.report == nil)
+        #expect(statuses(machine, plan) == ["a": "succeeded", "later": "cancelled"])
     }
 
     @Test func events_areNotKeptWithoutObservers() throws {

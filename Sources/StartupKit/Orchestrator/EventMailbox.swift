@@ -52,6 +52,8 @@ struct EventMailbox<Listener> {
     private var flushDue: Duration?
     /// A pending event is handed over at once, whatever the window.
     private var hasUrgent = false
+    /// Whether ``appendRunFinishedOnce(_:)`` has appended the start-up's end.
+    private var announcedRunFinished = false
 
     /// Creates a mailbox; a disabled one drops every event (a run without observers).
     ///
@@ -74,6 +76,14 @@ struct EventMailbox<Listener> {
         case .runFinished, .serviceEnded: hasUrgent = true
         case .runStarted, .commandStarted, .commandRetrying, .commandFinished: break
         }
+    }
+
+    /// Appends the start-up's end (``StartupEvent/runFinished(_:)``) the first time only: a run
+    /// that settles again (a later request) is not announced again.
+    mutating func appendRunFinishedOnce(_ report: StartupReport) {
+        guard !announcedRunFinished else { return }
+        announcedRunFinished = true
+        append(.runFinished(report))
     }
 
     /// The listener comes for events.

@@ -13,12 +13,12 @@ struct RunResult: Sendable {
     let endedAt: Int64
 
     init<Worker, Listener, Waiter, Reader>(_ machine: SchedulerStateMachine<Worker, Listener, Waiter, Reader>) {
-        guard case .ended(let reason, let at) = machine.phase else { preconditionFailure("the report of a run that has not ended") }
+        guard case .settled(let settlement) = machine.state else { preconditionFailure("the report of a run that has not settled") }
         records = machine.records
         outcomes = machine.outcomes
         wanted = machine.wanted
-        stopReason = reason
-        endedAt = at
+        stopReason = settlement.reason
+        endedAt = settlement.at
     }
 
     /// The report: statuses, offsets, and the critical path and slack from measured durations.

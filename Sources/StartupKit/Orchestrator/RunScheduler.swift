@@ -1,7 +1,8 @@
-/// The shell around one run's ``SchedulerStateMachine``: it holds the lock only while the state
-/// machine decides, and carries out the resulting actions (resuming workers, waiting tasks and
-/// the event listener, messages to the owner) after leaving it. Clock readings are taken before
-/// the lock.
+/// The shell around one run's ``SchedulerStateMachine``: every input reads the clock, takes the
+/// lock while the state machine decides, and carries out the resulting actions (resuming
+/// workers, waiting tasks and the event listener, messages to the owner) after leaving it. The
+/// workers' loop (``RunWorker``), the services' lives and the shutdown (``RunServices``) and the
+/// flush timer (``EventFlushTimer``) are types of their own.
 final class RunScheduler: Sendable {
     // Unsafe continuations: their layout is known where they are used (a checked continuation is
     // resilient, and copying actions that hold one went through value witnesses on every
@@ -34,27 +35,10 @@ final class RunScheduler: Sendable {
     private let machine: Locked<Machine>
     /// What the owning task must do, in the order decided.
     private let owner = OwnerMailbox<OwnerMessage>()
-    /// The services that signalled ready, by position (what the shutdown stops), and whether the
-    /// shutdown has begun (after which no service restarts).
-    private struct Services: Sendable {
-        var supervisors: [Int: ServiceSupervisor] = [:]
-        var shutdownBegun = false
-    }
-
-    /// Guards the services that signalled ready and whether the shutdown has begun.
-    private let services = Locked(Services())
-    /// The run's one shutdown.
-    private let shutdownOnce = ShutdownOnce()
-    /// The timer that flushes held-back events (``EventMailbox``).
-    private enum FlushTimer {
-        case idle
-        case armed(Task<Void, Never>)
-        /// The run is over: a timer armed now is cancelled at once.
-        case finished
-    }
-
-    /// Guards the flush timer, so the run's end cancels it whichever of the two comes first.
-    private let eventFlush = Locked(FlushTimer.idle)
+    /// The timer that flushes held-back events.
+    private let flushTimer = EventFlushTimer()
+    /// The run's services and its shutdown.
+    let services = RunServices()
     /// The command outputs of this run.
     let outputs: OutputStore
     /// The plan being run.
@@ -116,7 +100,7 @@ final class RunScheduler: Sendable {
                         switch message {
                         // At the task priority of a normal command: one of another priority
                         // runs in a child task of its own (``runAttempt(_:resources:)``).
-                        case .spawnWorker: workers.addTask(priority: .medium) { await self.work() }
+                        case .spawnWorker: workers.addTask(priority: .medium) { await RunWorker(of: self).work() }
                         case .cancelWorkers: workers.cancelAll()
                         case .settled: makeReport()
                         case .finished: return
@@ -143,8 +127,8 @@ final class RunScheduler: Sendable {
     /// - Complexity: O(commands + edges), outside the lock.
     private func makeReport() {
         let snapshot = machine.withLock { machine -> (RunResult, Int)? in
-            guard case .ended = machine.phase, machine.report == nil else { return nil }
-            return (RunResult(machine), machine.settlements)
+            guard case .settled(let settlement) = machine.state, settlement.report == nil else { return nil }
+            return (RunResult(machine), settlement.number)
         }
         guard let (result, settlement) = snapshot else { return }
         let report = result.report(plan: plan)
@@ -172,33 +156,18 @@ final class RunScheduler: Sendable {
         perform(machine.withLock { $0.close(at: now) })
     }
 
-    /// Shuts the run down once: cancels a start-up still going, waits for its report, then stops
-    /// every ready service, and every module in `modules` whose command succeeded, in one walk in
-    /// reverse dependency order (``StartupLifecycle/shutdown()``). Later and concurrent calls
-    /// get the first one's report.
+    /// Shuts the run down once (``RunServices/shutdown(modules:stopTimeout:scheduler:)``).
     ///
     /// - Precondition: Every key of `modules` is a command of the plan.
     func shutdown(modules: [CommandID: any LifecycleModule], stopTimeout: Duration) async -> ShutdownReport {
-        await shutdownOnce.perform {
-            let now = clock.elapsed()
-            perform(machine.withLock { $0.beginShutdown(at: now).actions })
-            let serving = services.withLock { services in
-                services.shutdownBegun = true
-                return Array(services.supervisors.values)
-            }
-            for supervisor in serving { supervisor.shutdownBegan() }
-            let report = await report()
-            var stops = modules
-            for (position, supervisor) in services.withLock({ $0.supervisors }) {
-                let command = plan.storage.commands[position]
-                stops[command.id] = ServiceStop(
-                    service: supervisor, attached: modules[command.id], stopTimeout: command.options.stopTimeout)
-            }
-            let lifecycle = StartupLifecycle(
-                plan: plan, report: report, modules: stops,
-                options: StartupLifecycle.Options(stopTimeout: stopTimeout), startedClock: clock)
-            return await lifecycle.shutdown()
-        }
+        await services.shutdown(modules: modules, stopTimeout: stopTimeout, scheduler: self)
+    }
+
+    /// The shutdown has begun: a start-up still going is cancelled, and later requests end
+    /// cancelled.
+    func shutdownBegan() {
+        let now = clock.elapsed()
+        perform(machine.withLock { $0.beginShutdown(at: now).actions })
     }
 
     /// Shuts the run down in a task of its own, which the cause (a cancelled owner, a service
@@ -258,116 +227,27 @@ final class RunScheduler: Sendable {
         perform(machine.withLock { $0.endWait(id, as: preemption, at: now) })
     }
 
-    // MARK: - Workers and events
+    // MARK: - Workers and services
 
-    /// A worker's loop: runs its job inline, reports its end and takes the next, parking when
-    /// nothing is ready, until the run needs it no more.
-    private func work() async {
-        let resources = WorkerResources(
-            plan: plan, outputs: outputs, cancellationGrace: cancellationGrace, blockingPool: blockingPool, tracer: tracer)
-        let hasServices = plan.storage.hasServices
-        let arrival = clock.elapsed()
-        var step = decide { $0.workerArrived(at: arrival) }
-        while true {
-            switch step {
-            case .run(let job):
-                if hasServices, let serve = plan.storage.commands[job.position].serve {
-                    step = await runService(job, serve: serve, resources: resources)
-                    continue
-                }
-                let outcome = await runAttempt(job, resources: resources)
-                if case .timedOut(_, abandoned: true) = outcome, let blockingPool, plan.storage.commands[job.position].isBlocking {
-                    blockingPool.workWasAbandoned()
-                }
-                let end = clock.elapsed()
-                step = decide { $0.attemptEnded(job, outcome: outcome, at: end) }
-            case .park:
-                step = await park()
-            case .exit:
-                return
-            }
-        }
+    /// What a new worker's commands need from the run (each worker has its own).
+    func makeWorkerResources() -> WorkerResources {
+        WorkerResources(plan: plan, outputs: outputs, cancellationGrace: cancellationGrace, blockingPool: blockingPool, tracer: tracer)
     }
 
-    /// Runs one attempt at the task priority of its command's effective priority: inline in the
-    /// worker (whose priority is a normal command's), or in a child task of that priority.
-    @inline(__always)
-    private func runAttempt(_ job: Job, resources: WorkerResources) async -> AttemptOutcome {
-        let priority = job.priority
-        guard priority != 0 else { return await AttemptRunner.run(job, resources: resources, clock: clock) }
-        return await withTaskGroup(of: AttemptOutcome.self) { group in
-            group.addTask(priority: priority > 0 ? .high : .utility) {
-                await AttemptRunner.run(job, resources: resources, clock: self.clock)
-            }
-            return await group.next()!
-        }
+    /// A new worker comes for its first job; returns its step.
+    func workerArrived() -> WorkerStep {
+        let now = clock.elapsed()
+        return decide { $0.workerArrived(at: now) }
     }
 
-    /// Runs one attempt of a service: until it is ready (then its dependents may start) or its
-    /// attempt ends, and once ready, until it has ended for good, restarting it as its
-    /// ``RestartPolicy`` says. Returns the worker's next step.
-    private func runService(
-        _ job: Job, serve: @escaping @Sendable (StartupContext, ServiceAttempt) async throws -> Void, resources: WorkerResources
-    ) async -> WorkerStep {
-        if job.delay > .zero, (try? await clock.sleep(job.delay)) == nil {
-            let end = clock.elapsed()
-            return decide { $0.attemptEnded(job, outcome: .threw(CancellationError()), at: end) }
-        }
-        let command = plan.storage.commands[job.position]
-        let attempt = ServiceAttempt(id: command.id)
-        let context = StartupContext(attempt: job.attempt, index: job.position, run: resources)
-        switch await attempt.start(context, serve: serve, timeout: command.options.timeout, clock: clock) {
-        case .ended(let outcome):
-            let end = clock.elapsed()
-            return decide { $0.attemptEnded(job, outcome: outcome, at: end) }
-        case .ready(let output):
-            if command.producesOutput { outputs.store(output, at: job.position) }
-            let supervisor = ServiceSupervisor(id: command.id, policy: command.options.restart, clock: clock, first: attempt)
-            // Known to the shutdown before the run counts it ready, so no shutdown misses it.
-            let shutdownBegun = services.withLock { services in
-                services.supervisors[job.position] = supervisor
-                return services.shutdownBegun
-            }
-            if shutdownBegun { supervisor.shutdownBegan() }
-            let readyAt = clock.elapsed()
-            perform(machine.withLock { $0.serviceReady(job, at: readyAt) })
-            let (endedByItself, final) = await supervisor.superviseUntilEnd { next, restart in
-                // A restart's readiness changes nothing for the run: its dependents kept running.
-                let context = StartupContext(attempt: job.attempt, restart: restart, index: job.position, run: resources)
-                return await next.start(context, serve: serve, timeout: command.options.timeout, clock: clock)
-            } announce: { restarting in
-                let now = clock.elapsed()
-                perform(machine.withLock { $0.serviceRestarting(restarting, at: now) })
-            }
-            let end = clock.elapsed()
-            let step = decide { $0.serviceEnded(job, endedByItself: endedByItself, at: end) }
-            supervisor.endRecorded(final)
-            return step
-        }
-    }
-
-    /// Delivers the run's events to the observers and subscribers, in order, until the last
-    /// one: the only place they are called, so a slow one delays the events, never the commands.
-    private func deliverEvents() async {
-        while let events = await nextEvents() {
-            // The streams subscribed when the batch is handed over get it, after the observers.
-            let streams = subscribers.current()
-            for observer in observers { observer.observe(contentsOf: events) }
-            for stream in streams {
-                for event in events { stream.yield(event) }
-            }
-        }
-        subscribers.finish()
-    }
-
-    private func decide(_ input: (inout Machine) -> (WorkerStep, Actions)) -> WorkerStep {
-        let (step, actions) = machine.withLock(input)
-        perform(actions)
-        return step
+    /// An attempt ended; returns the worker's next step.
+    func attemptEnded(_ job: Job, outcome: AttemptOutcome) -> WorkerStep {
+        let now = clock.elapsed()
+        return decide { $0.attemptEnded(job, outcome: outcome, at: now) }
     }
 
     /// Waits to be handed a job, or told to exit.
-    private func park() async -> WorkerStep {
+    func park() async -> WorkerStep {
         let now = clock.elapsed()
         var takenAtOnce: WorkerStep?
         let handedOver = await withUnsafeContinuation { (continuation: WorkerContinuation) in
@@ -386,6 +266,40 @@ final class RunScheduler: Sendable {
         return handedOver
     }
 
+    /// The service of `job` signalled ready.
+    func serviceReady(_ job: Job) {
+        let now = clock.elapsed()
+        perform(machine.withLock { $0.serviceReady(job, at: now) })
+    }
+
+    /// A ready service ended by itself and will be restarted.
+    func serviceRestarting(_ ended: ServiceEndedError) {
+        let now = clock.elapsed()
+        perform(machine.withLock { $0.serviceRestarting(ended, at: now) })
+    }
+
+    /// A ready service has ended for good; returns the worker's next step.
+    func serviceEnded(_ job: Job, endedByItself: ServiceEndedError?) -> WorkerStep {
+        let now = clock.elapsed()
+        return decide { $0.serviceEnded(job, endedByItself: endedByItself, at: now) }
+    }
+
+    // MARK: - Events
+
+    /// Delivers the run's events to the observers and subscribers, in order, until the last
+    /// one: the only place they are called, so a slow one delays the events, never the commands.
+    private func deliverEvents() async {
+        while let events = await nextEvents() {
+            // The streams subscribed when the batch is handed over get it, after the observers.
+            let streams = subscribers.current()
+            for observer in observers { observer.observe(contentsOf: events) }
+            for stream in streams {
+                for event in events { stream.yield(event) }
+            }
+        }
+        subscribers.finish()
+    }
+
     /// The next events for the listeners, or `nil` after the last.
     private func nextEvents() async -> [StartupEvent]? {
         await withCheckedContinuation { (continuation: ListenerContinuation) in
@@ -399,42 +313,38 @@ final class RunScheduler: Sendable {
 
     /// Flushes the held-back events at `due` (run time), by a timer on the run's clock.
     private func flushEvents(at due: Duration) {
-        let timer = Task { [clock] in
-            guard (try? await clock.sleep(due - clock.elapsed())) != nil else { return }
-            let now = clock.elapsed()
-            self.perform(self.machine.withLock { $0.flushEvents(at: now) })
-        }
-        let kept = eventFlush.withLock { state in
-            guard case .finished = state else {
-                state = .armed(timer)  // an earlier timer has flushed already: no flush is due before this one
-                return true
-            }
-            return false
-        }
-        if !kept { timer.cancel() }
+        flushTimer.arm(
+            Task { [clock] in
+                guard (try? await clock.sleep(due - clock.elapsed())) != nil else { return }
+                let now = clock.elapsed()
+                self.perform(self.machine.withLock { $0.flushEvents(at: now) })
+            })
     }
 
+    private func decide(_ input: (inout Machine) -> (WorkerStep, Actions)) -> WorkerStep {
+        let (step, actions) = machine.withLock(input)
+        perform(actions)
+        return step
+    }
+
+    /// Carries out the actions of one decision, in order, outside the lock.
     private func perform(_ actions: Actions) {
-        for (worker, step) in actions.resume { worker.resume(returning: step) }
-        for (waiter, outcome) in actions.resolve { waiter.resume(returning: outcome) }
-        if let (readers, report) = actions.report {
-            for reader in readers { reader.resume(returning: report) }
-        }
-        if let (listener, events) = actions.deliver { listener.resume(returning: events) }
-        if actions.spawnWorker { owner.post(.spawnWorker) }
-        if actions.cancelWorkers { owner.post(.cancelWorkers) }
-        if actions.settled { owner.post(.settled) }
-        if actions.shutDown { beginShutdown() }
-        if let due = actions.flushEvents { flushEvents(at: due) }
-        if actions.finished {
-            let armed = eventFlush.withLock { state -> Task<Void, Never>? in
-                defer { state = .finished }
-                guard case .armed(let timer) = state else { return nil }
-                return timer
+        for action in actions {
+            switch action {
+            case .resume(let worker, let step): worker.resume(returning: step)
+            case .resolve(let waiter, let outcome): waiter.resume(returning: outcome)
+            case .handReport(let readers, let report): for reader in readers { reader.resume(returning: report) }
+            case .deliver(let listener, let events): listener.resume(returning: events)
+            case .flushEvents(let due): flushEvents(at: due)
+            case .spawnWorker: owner.post(.spawnWorker)
+            case .cancelWorkers: owner.post(.cancelWorkers)
+            case .makeReport: owner.post(.settled)
+            case .shutDown: beginShutdown()
+            case .finish:
+                flushTimer.finish()
+                owner.post(.finished)
+                owner.finish()
             }
-            armed?.cancel()
-            owner.post(.finished)
-            owner.finish()
         }
     }
 }

@@ -1,10 +1,10 @@
 /// The scheduling decisions of one run, as a plain value: dependency counts, the ready queue,
 /// what happened to each command, which commands the run wants, gates, waits, the parked
-/// workers and the run's phase.
+/// workers and where the run stands (``SchedulerState``).
 ///
 /// Every method is an input (the run begins, a worker comes, an attempt ends at a time, a
 /// command is requested, a gate opens, a task waits, the run is cancelled, ...) and returns the
-/// ``SchedulerActions`` to carry out. It never reads a clock, resumes a continuation, calls an
+/// ``SchedulerActions`` to carry out, in order. It never reads a clock, resumes a continuation, calls an
 /// observer or does I/O: the times come with the inputs, and `Worker`, `Listener`, `Waiter` and
 /// `Reader` (a task waiting for the report) are opaque tokens (continuations in ``RunScheduler``, numbers in tests) that only the actions
 /// hand back. So it can be driven input by input in tests, and its shell holds the lock only
@@ -30,20 +30,6 @@
 struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
     typealias Actions = SchedulerActions<Worker, Listener, Waiter, Reader>
 
-    /// Where the run stands.
-    enum Phase: Sendable, Hashable {
-        /// ``begin(at:cancelled:)`` has not been called.
-        case notStarted
-        /// Commands start as they become ready. `wakePending`: a worker has been woken or asked
-        /// for and has not come yet, so no second one is needed.
-        case running(wakePending: Bool)
-        /// Nothing more starts; the attempts in flight are ending.
-        case stopping(StopReason)
-        /// Settled: nothing runs and every wanted command has ended; `at` is the time of the
-        /// input that settled it, in nanoseconds. Unless stopped, a request runs again.
-        case ended(StopReason?, at: Int64)
-    }
-
     private let commands: [AnyStartupCommand]
     private let readyKeys: [ReadyKey]
     private let graph: DependencyGraph
@@ -57,49 +43,44 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
     private let serviceEndPolicy: ServiceEndPolicy
 
     /// Where the run stands.
-    private(set) var phase = Phase.notStarted
+    private(set) var state = SchedulerState.notStarted
+    /// How many times the run has settled.
+    private(set) var settlements = 0
+    /// Services that signalled ready and have not ended; they may outlive the start-up.
+    private(set) var serving = 0
+    /// Nobody can request commands or open gates any more: once settled and reported, and
+    /// nothing serves, the run is over.
+    private var isClosed = false
+    /// The run's shutdown has begun: a service's end is no longer reported as its own.
+    private var isShuttingDown = false
+
     /// The timing and progress of every command, by position.
     private(set) var records: [CommandRecord]
     /// The status of every command that ended other than by succeeding.
     private(set) var outcomes: [Int: CommandStatus] = [:]
     /// Whether each command is part of the run: eager, needed, or requested.
     private(set) var wanted: [Bool]
-    /// Attempts handed to workers and not yet ended (retries waiting for their delay included).
-    private(set) var busy = 0
-    /// Whether the run was cancelled: what is requested afterwards ends cancelled.
-    private(set) var isCancelled = false
-    /// Services that signalled ready and have not ended.
-    private(set) var serving = 0
-    /// Whether the run's shutdown has begun.
-    private(set) var isShuttingDown = false
-    /// The report of the latest settlement, once the owner has made it.
-    private(set) var report: StartupReport?
-    /// How many times the run has settled; a report is for one settlement.
-    private(set) var settlements = 0
-    /// Which gates have been opened, by position.
-    private var opened: [Bool]
     /// Wanted commands that have not ended.
     private var unfinished = 0
+    /// Which gates have been opened, by position.
+    private var opened: [Bool]
     private var countdown: ReleaseCountdown
     /// Ready async commands (and gates' neighbours: every command that is not blocking).
     private var ready = PriorityHeap<ReadyCandidate>()
     /// Ready blocking commands, which also need a thread of the blocking pool.
     private var readyBlocking = PriorityHeap<ReadyCandidate>()
-    /// Attempts of blocking commands handed to workers and not yet ended.
-    private var blockingBusy = 0
     /// How many pending waits make each command urgent, by position; empty until the first wait
     /// that has to wait, from which on every ready command is marked `.ready` in its record, so a
     /// stale copy in a queue is known.
     private var urgency: [Int32] = []
     private var released: [Int] = []
+    /// Workers waiting for a job; only while running (a stop or a settlement sends them away).
     private var parked: [Worker] = []
     private var mailbox: EventMailbox<Listener>
     private var waits = WaitBook<Waiter>()
     private var reportReaders: [Reader] = []
-    private var resolved: [(Waiter, WaitOutcome)] = []
-    private var isClosed = false
-    private var announcedRunFinished = false
-    private var isFinished = false
+    /// The actions of the input being decided, handed to the shell when it returns.
+    private var decided = Actions()
     /// The latest time any input came with. Workers read the clock before they take the lock, so
     /// two inputs can arrive out of time order; times are taken as at least this, so recorded
     /// times never go backwards in decision order (a dependent never starts before its
@@ -136,6 +117,14 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
         mailbox = EventMailbox(enabled: recordsEvents, window: eventBatchWindow)
     }
 
+    /// The latest settlement's report, once made.
+    var report: StartupReport? {
+        switch state {
+        case .settled(let settlement), .finished(let settlement): settlement.report
+        case .notStarted, .running, .stopping: nil
+        }
+    }
+
     // MARK: - Inputs
 
     /// The run begins: the eager commands and what they need are wanted, those without
@@ -143,37 +132,34 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
     /// before it began; everything wanted ends cancelled.
     mutating func begin(at reading: Duration, cancelled: Bool) -> Actions {
         let now = advance(to: reading)
-        precondition(phase == .notStarted, "a run begins once")
-        var actions = Actions()
-        phase = .running(wakePending: false)
+        precondition(state == .notStarted, "a run begins once")
+        state = .running(.init())
         if mailbox.isEnabled { mailbox.append(.runStarted(commandCount: commands.count)) }
         if hasOnDemand {
-            want(commands.indices.filter { commands[$0].options.activation == .eager }, at: now, &actions)
+            want(commands.indices.filter { commands[$0].options.activation == .eager }, at: now)
         } else {
             unfinished = commands.count
             for root in countdown.roots { becomeReady(root, at: now) }
         }
-        if cancelled { stop(.cancelled, at: now, &actions) }
-        endIfDone(at: now, &actions)
-        wakeWorkerIfNeeded(at: now, &actions)
-        return finishing(actions)
+        if cancelled { stop(.cancelled, at: now) }
+        settleIfDone(at: now)
+        wakeWorkerIfNeeded(at: now)
+        return takeDecided()
     }
 
     /// A newly spawned worker comes for its first job.
     mutating func workerArrived(at reading: Duration) -> (WorkerStep, Actions) {
         let now = advance(to: reading)
-        var actions = Actions()
         let step = nextStep(at: now)
-        arrived(at: now, &actions)
-        return (step, finishing(actions))
+        arrived(at: now)
+        return (step, takeDecided())
     }
 
-    /// A parked worker, handed a job by ``SchedulerActions/resume``, has come.
+    /// A parked worker, handed a job by a ``SchedulerAction/resume(_:_:)``, has come.
     mutating func wokenWorkerArrived(at reading: Duration) -> Actions {
         let now = advance(to: reading)
-        var actions = Actions()
-        arrived(at: now, &actions)
-        return finishing(actions)
+        arrived(at: now)
+        return takeDecided()
     }
 
     /// A worker with nothing to do parks: it takes a job if one is ready now (`step` is
@@ -181,14 +167,13 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
     /// action resumes it.
     mutating func park(_ worker: Worker, at reading: Duration) -> (step: WorkerStep?, actions: Actions) {
         let now = advance(to: reading)
-        var actions = Actions()
         switch nextStep(at: now) {
         case .park:
             parked.append(worker)
-            return (nil, actions)
+            return (nil, takeDecided())
         case let step:
-            wakeWorkerIfNeeded(at: now, &actions)
-            return (step, finishing(actions))
+            wakeWorkerIfNeeded(at: now)
+            return (step, takeDecided())
         }
     }
 
@@ -196,48 +181,45 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
     /// the worker's next step: the retry, the best ready command, park, or exit.
     mutating func attemptEnded(_ job: Job, outcome: AttemptOutcome, at reading: Duration) -> (WorkerStep, Actions) {
         let now = advance(to: reading)
-        precondition(busy > 0 && records[job.position].progress == .running, "an attempt ends once")
-        var actions = Actions()
         let position = job.position
+        precondition(records[position].progress == .running, "an attempt ends once")
         records[position].end = now.clampedNanoseconds
-        busy -= 1
-        if hasBlocking, commands[position].isBlocking { blockingBusy -= 1 }
+        let isRunning = attemptLeft(position)
         switch outcome {
         case .succeeded:
             succeed(position, at: now)
         case .threw(let error):
-            if case .stopping = phase {
+            if !isRunning {
                 end(position, as: .cancelled, at: now)
             } else if job.attempt <= maxRetries(of: position), !(error is any NonRetryableError) {
-                return (.run(retry(job, after: .failed(error), at: now)), finishing(actions))
+                return (.run(retry(job, after: .failed(error), at: now)), takeDecided())
             } else {
-                fail(position, as: .failed(error), at: now, &actions)
+                fail(position, as: .failed(error), at: now)
             }
         case .timedOut(let timeout, let abandoned):
             if abandoned { records[position].abandoned = true }
-            if case .running = phase, job.attempt <= maxRetries(of: position) {
-                return (.run(retry(job, after: .timedOut(after: timeout), at: now)), finishing(actions))
+            if isRunning, job.attempt <= maxRetries(of: position) {
+                return (.run(retry(job, after: .timedOut(after: timeout), at: now)), takeDecided())
             }
-            fail(position, as: .timedOut(after: timeout), at: now, &actions)
+            fail(position, as: .timedOut(after: timeout), at: now)
         }
-        endIfDone(at: now, &actions)
+        settleIfDone(at: now)
         let step = nextStep(at: now)
-        wakeWorkerIfNeeded(at: now, &actions)
-        return (step, finishing(actions))
+        wakeWorkerIfNeeded(at: now)
+        return (step, takeDecided())
     }
 
     /// The service of `job` signalled ready: for its dependents it has succeeded (its duration is
     /// its time to ready), its slot is free, and it is serving until it ends.
     mutating func serviceReady(_ job: Job, at reading: Duration) -> Actions {
         let now = advance(to: reading)
-        precondition(busy > 0 && records[job.position].progress == .running, "a service is ready once per attempt")
-        var actions = Actions()
-        busy -= 1
+        precondition(records[job.position].progress == .running, "a service is ready once per attempt")
+        attemptLeft(job.position)
         serving += 1
         succeed(job.position, at: now)
-        endIfDone(at: now, &actions)
-        wakeWorkerIfNeeded(at: now, &actions)
-        return finishing(actions)
+        settleIfDone(at: now)
+        wakeWorkerIfNeeded(at: now)
+        return takeDecided()
     }
 
     /// A service that was ready has ended: stopped by the shutdown, or by itself (`endedByItself`),
@@ -246,16 +228,15 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
     mutating func serviceEnded(_ job: Job, endedByItself: ServiceEndedError?, at reading: Duration) -> (WorkerStep, Actions) {
         let now = advance(to: reading)
         precondition(serving > 0, "a service ends once")
-        var actions = Actions()
         serving -= 1
         if let endedByItself, !isShuttingDown {
             if mailbox.isEnabled { mailbox.append(.serviceEnded(endedByItself, at: now)) }
-            actions.shutDown = serviceEndPolicy == .shutDown
+            if serviceEndPolicy == .shutDown { decided.append(.shutDown) }
         }
-        finishIfClosed(&actions)
+        finishIfOver()
         let step = nextStep(at: now)
-        wakeWorkerIfNeeded(at: now, &actions)
-        return (step, finishing(actions))
+        wakeWorkerIfNeeded(at: now)
+        return (step, takeDecided())
     }
 
     /// A ready service ended by itself and will be restarted (``ServiceEndedError/restart``):
@@ -263,7 +244,7 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
     mutating func serviceRestarting(_ ended: ServiceEndedError, at reading: Duration) -> Actions {
         let now = advance(to: reading)
         if !isShuttingDown, mailbox.isEnabled { mailbox.append(.serviceEnded(ended, at: now)) }
-        return finishing(Actions())
+        return takeDecided()
     }
 
     /// The shutdown begins (once; later calls return `false`): a start-up still going is
@@ -272,22 +253,16 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
         let now = advance(to: reading)
         guard !isShuttingDown else { return (false, Actions()) }
         isShuttingDown = true
-        isCancelled = true
-        var actions = Actions()
-        if phase != .notStarted {
-            stop(.cancelled, at: now, &actions)
-            endIfDone(at: now, &actions)
-        }
-        return (true, finishing(actions))
+        cancelRun(at: now)
+        return (true, takeDecided())
     }
 
     /// Commands are requested (``StartupRun/output(of:)``, ``StartupRun/wait(for:timeout:)``):
     /// they and what they need become wanted and start when they can.
     mutating func request(_ positions: [Int], at reading: Duration) -> Actions {
         let now = advance(to: reading)
-        var actions = Actions()
-        want(positions, at: now, &actions)
-        return finishing(actions)
+        want(positions, at: now)
+        return takeDecided()
     }
 
     /// The gate at `position` is opened: it succeeds now if its dependencies have, else as soon
@@ -295,15 +270,14 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
     mutating func open(_ position: Int, at reading: Duration) -> Actions {
         let now = advance(to: reading)
         precondition(commands[position].isGate, "only a gate opens")
-        var actions = Actions()
-        guard !opened[position] else { return actions }
+        guard !opened[position] else { return takeDecided() }
         opened[position] = true
-        if records[position].progress == .gateClosed, case .running = phase {
+        if records[position].progress == .gateClosed, case .running = state {
             succeed(position, at: now)
-            endIfDone(at: now, &actions)
-            wakeWorkerIfNeeded(at: now, &actions)
+            settleIfDone(at: now)
+            wakeWorkerIfNeeded(at: now)
         }
-        return finishing(actions)
+        return takeDecided()
     }
 
     /// A wait's id, reserved before its waiter comes, so a timeout or a cancellation that comes
@@ -316,8 +290,7 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
     /// wait ends if that is known now; else the waiter is kept until an action resolves it.
     mutating func wait(_ id: Int, for positions: [Int], waiter: Waiter, at reading: Duration) -> (WaitOutcome?, Actions) {
         let now = advance(to: reading)
-        var actions = Actions()
-        want(positions, at: now, &actions)
+        want(positions, at: now)
         var unfinished: [Int] = []
         for position in positions where records[position].progress != .done {
             unfinished.append(position)
@@ -339,44 +312,44 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
             case .timedOut?: outcome = .timedOut(holdUps(of: positions, at: now))
             }
         }
-        return (outcome, finishing(actions))
+        return (outcome, takeDecided())
     }
 
     /// Wait `id` ends early: its time is up, or its task was cancelled.
     mutating func endWait(_ id: Int, as preemption: WaitBook<Waiter>.Preemption, at reading: Duration) -> Actions {
         let now = advance(to: reading)
-        var actions = Actions()
         if let (waiter, awaited, boosted) = waits.preempt(id, as: preemption) {
             lowerUrgency(of: boosted)
             switch preemption {
-            case .cancelled: actions.resolve.append((waiter, .cancelled))
-            case .timedOut: actions.resolve.append((waiter, .timedOut(holdUps(of: awaited, at: now))))
+            case .cancelled: decided.append(.resolve(waiter, .cancelled))
+            case .timedOut: decided.append(.resolve(waiter, .timedOut(holdUps(of: awaited, at: now))))
             }
         }
-        return actions
+        return takeDecided()
     }
 
     /// A task asks for the report: it gets the latest settlement's if the run is settled and the
     /// report made, else the waiter is kept until the owner makes it.
     mutating func waitForReport(_ reader: Reader) -> StartupReport? {
-        if case .ended = phase, let report { return report }
+        if let report { return report }
         reportReaders.append(reader)
         return nil
     }
 
     /// The owner made the report of settlement `settlement`. Kept and handed to the tasks asking
     /// for it unless the run has moved on since (they then get the next one); the first one is
-    /// the observers' last event (``StartupEvent/runFinished(_:)``).
+    /// the observers' last event of the start-up (``StartupEvent/runFinished(_:)``).
     mutating func reportMade(_ made: StartupReport, settlement: Int) -> Actions {
-        var actions = Actions()
-        guard settlement == settlements, case .ended = phase else { return actions }
-        if !announcedRunFinished, mailbox.isEnabled { mailbox.append(.runFinished(made)) }
-        announcedRunFinished = true
-        report = made
-        actions.report = (reportReaders, made)
-        reportReaders.removeAll()
-        finishIfClosed(&actions)
-        return finishing(actions)
+        guard case .settled(var settled) = state, settled.number == settlement else { return takeDecided() }
+        if mailbox.isEnabled { mailbox.appendRunFinishedOnce(made) }
+        settled.report = made
+        state = .settled(settled)
+        if !reportReaders.isEmpty {
+            decided.append(.handReport(reportReaders, made))
+            reportReaders.removeAll()
+        }
+        finishIfOver()
+        return takeDecided()
     }
 
     /// Nobody can request commands or open gates any more (the run's handle is gone, or it is
@@ -384,27 +357,21 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
     /// yet opened never will be, so the run is then cancelled rather than left waiting forever.
     mutating func close(at reading: Duration) -> Actions {
         let now = advance(to: reading)
-        var actions = Actions()
         isClosed = true
-        if phase != .notStarted, commands.indices.contains(where: { commands[$0].isGate && !opened[$0] && records[$0].progress != .done }) {
-            isCancelled = true
-            stop(.cancelled, at: now, &actions)
-            endIfDone(at: now, &actions)
+        if state != .notStarted, commands.indices.contains(where: { commands[$0].isGate && !opened[$0] && records[$0].progress != .done }) {
+            cancelRun(at: now)
         }
-        finishIfClosed(&actions)
-        return finishing(actions)
+        finishIfOver()
+        return takeDecided()
     }
 
     /// The run is cancelled: nothing more starts, ready commands end cancelled, the attempts in
     /// flight are cancelled and left to end, and later requests end cancelled.
     mutating func cancel(at reading: Duration) -> Actions {
         let now = advance(to: reading)
-        precondition(phase != .notStarted, "cancel after begin")
-        var actions = Actions()
-        isCancelled = true
-        stop(.cancelled, at: now, &actions)
-        endIfDone(at: now, &actions)
-        return finishing(actions)
+        precondition(state != .notStarted, "cancel after begin")
+        cancelRun(at: now)
+        return takeDecided()
     }
 
     /// The delivery task comes for events.
@@ -415,9 +382,8 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
     /// The event batch window is over: the events held back go to the listener.
     mutating func flushEvents(at reading: Duration) -> Actions {
         let now = advance(to: reading)
-        var actions = Actions()
-        if let (listener, events) = mailbox.flush(at: now) { actions.deliver = (listener, events) }
-        return actions
+        if let (listener, events) = mailbox.flush(at: now) { decided.append(.deliver(listener, events)) }
+        return takeDecided()
     }
 
     // MARK: - Decisions
@@ -428,28 +394,51 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
         return latest
     }
 
-    private mutating func arrived(at now: Duration, _ actions: inout Actions) {
-        if case .running(wakePending: true) = phase { phase = .running(wakePending: false) }
-        wakeWorkerIfNeeded(at: now, &actions)
+    /// Hands the input's actions to the shell: those decided, then the waits resolved and the
+    /// events for a waiting listener.
+    private mutating func takeDecided() -> Actions {
+        if mailbox.isEnabled {
+            switch mailbox.handOver(at: latest) {
+            case .none: break
+            case .deliver(let listener, let events): decided.append(.deliver(listener, events))
+            case .flush(let due): decided.append(.flushEvents(at: due))
+            }
+        }
+        var taken = Actions()
+        swap(&taken, &decided)
+        return taken
+    }
+
+    private mutating func arrived(at now: Duration) {
+        if case .running(var running) = state, running.wakePending {
+            running.wakePending = false
+            state = .running(running)
+        }
+        wakeWorkerIfNeeded(at: now)
     }
 
     /// A free worker's next step: the best ready command if a slot is free, else park, or exit
     /// once nothing more will start.
     private mutating func nextStep(at now: Duration) -> WorkerStep {
-        switch phase {
-        case .running:
-            guard busy < slots, let key = takeBest() else { return .park }
+        switch state {
+        case .running(let running):
+            guard running.busy < slots, let key = takeBest(running) else { return .park }
             return .run(start(Job(position: key.position, attempt: 1, delay: .zero, priority: key.priority), at: now))
-        case .stopping, .ended:
+        case .stopping, .settled, .finished:
             return .exit
         case .notStarted:
             preconditionFailure("a worker before the run began")
         }
     }
 
+    /// Hands `job` to a worker: one more attempt in flight.
+    ///
+    /// - Precondition: The run is running.
     private mutating func start(_ job: Job, at now: Duration) -> Job {
-        busy += 1
-        if hasBlocking, commands[job.position].isBlocking { blockingBusy += 1 }
+        guard case .running(var running) = state else { preconditionFailure("an attempt starts only while running") }
+        running.busy += 1
+        if hasBlocking, commands[job.position].isBlocking { running.blockingBusy += 1 }
+        state = .running(running)
         records[job.position].attempts = Int32(clamping: job.attempt)
         records[job.position].progress = .running
         if job.attempt == 1 { records[job.position].start = now.clampedNanoseconds }
@@ -457,25 +446,45 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
         return job
     }
 
+    /// The attempt at `position` is no longer in flight (it ended, or its service is ready).
+    /// Returns whether the run is running (else it is stopping).
+    @discardableResult
+    private mutating func attemptLeft(_ position: Int) -> Bool {
+        switch state {
+        case .running(var running):
+            running.busy -= 1
+            if hasBlocking, commands[position].isBlocking { running.blockingBusy -= 1 }
+            state = .running(running)
+            return true
+        case .stopping(var stopping):
+            stopping.busy -= 1
+            state = .stopping(stopping)
+            return false
+        case .notStarted, .settled, .finished:
+            preconditionFailure("an attempt in flight while nothing runs")
+        }
+    }
+
     /// Keeps one more worker coming while ready commands wait for a free slot's worker: hands a
     /// job to a parked one, or asks for a new one. Only one is on its way at a time; when it
     /// comes it does the same, so workers grow one by one while commands are ready.
-    private mutating func wakeWorkerIfNeeded(at now: Duration, _ actions: inout Actions) {
-        guard case .running(wakePending: false) = phase, busy < slots, hasStartable() else { return }
-        phase = .running(wakePending: true)
-        if !parked.isEmpty, let key = takeBest() {
+    private mutating func wakeWorkerIfNeeded(at now: Duration) {
+        guard case .running(var running) = state, !running.wakePending, running.busy < slots, hasStartable(running) else { return }
+        running.wakePending = true
+        state = .running(running)
+        if !parked.isEmpty, let key = takeBest(running) {
             let worker = parked.removeLast()
-            actions.resume.append(
-                (worker, .run(start(Job(position: key.position, attempt: 1, delay: .zero, priority: key.priority), at: now))))
+            decided.append(
+                .resume(worker, .run(start(Job(position: key.position, attempt: 1, delay: .zero, priority: key.priority), at: now))))
         } else {
-            actions.spawnWorker = true
+            decided.append(.spawnWorker)
         }
     }
 
     /// Makes the commands at `positions` and everything they need wanted; those whose
-    /// dependencies have succeeded become ready. A settled run runs again; a stopped one ends
-    /// them cancelled.
-    private mutating func want(_ positions: [Int], at now: Duration, _ actions: inout Actions) {
+    /// dependencies have succeeded become ready. A settled run runs again; a stopped or cancelled
+    /// one ends them cancelled.
+    private mutating func want(_ positions: [Int], at now: Duration) {
         var stack = positions.filter { !wanted[$0] }
         guard !stack.isEmpty else { return }
         var newlyWanted: [Int] = []
@@ -491,31 +500,28 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
         let toRun = newlyWanted.filter { records[$0].progress != .done }
         guard !toRun.isEmpty else { return }
         unfinished += toRun.count
-        switch phase {
+        switch state {
         case .running:
             break
-        case .ended(nil, _) where !isCancelled:
-            phase = .running(wakePending: false)
-            report = nil
-        case .stopping, .ended:
-            // Ended cancelled by the stop: when the attempts in flight have ended, or now, which
-            // changes the report.
-            if case .ended = phase {
-                for position in toRun { end(position, as: .cancelled, at: now) }
-                settlements += 1
-                report = nil
-                actions.settled = true
-            }
+        case .settled(let settled) where settled.acceptsRequests:
+            state = .running(.init())
+        case .settled(let settled):
+            // Ended cancelled now, which is a new settlement with a new report.
+            for position in toRun { end(position, as: .cancelled, at: now) }
+            settle(Settlement(reason: settled.reason, at: settled.at, number: settlements + 1, cancelledSince: settled.cancelledSince))
             return
-        case .notStarted:
-            preconditionFailure("a request before the run began")
+        case .stopping:
+            // Ended cancelled with the rest once the attempts in flight have ended.
+            return
+        case .notStarted, .finished:
+            preconditionFailure("a request before the run began or after it was closed")
         }
         for position in toRun where records[position].progress == .waiting && countdown.isReleased(position) {
             becomeReady(position, at: now)
         }
         drainReleased(at: now)
-        endIfDone(at: now, &actions)
-        wakeWorkerIfNeeded(at: now, &actions)
+        settleIfDone(at: now)
+        wakeWorkerIfNeeded(at: now)
     }
 
     /// A wanted command whose dependencies have succeeded: ready for a slot, or, for a gate,
@@ -539,7 +545,7 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
     private mutating func succeed(_ position: Int, at now: Duration) {
         records[position].end = now.clampedNanoseconds
         end(position, as: .succeeded, at: now)
-        guard case .running = phase else { return }
+        guard case .running = state else { return }
         countdown.finish(position, into: &released)
         drainReleased(at: now)
     }
@@ -567,11 +573,11 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
         return start(Job(position: job.position, attempt: job.attempt + 1, delay: delay, priority: job.priority), at: now)
     }
 
-    private mutating func fail(_ position: Int, as status: CommandStatus, at now: Duration, _ actions: inout Actions) {
+    private mutating func fail(_ position: Int, as status: CommandStatus, at now: Duration) {
         end(position, as: status, at: now)
         let skippedRequired = skipDependents(of: position, at: now)
         if failFast, !commands[position].options.isOptional || skippedRequired {
-            stop(.failFast, at: now, &actions)
+            stop(.failFast, at: now)
         }
     }
 
@@ -591,17 +597,31 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
         return skippedRequired
     }
 
+    /// Cancels the run: a running one stops (and settles if nothing is in flight); a settled one
+    /// ends what is requested later cancelled. A stopping or finished run is left as it is.
+    private mutating func cancelRun(at now: Duration) {
+        switch state {
+        case .running:
+            stop(.cancelled, at: now)
+            settleIfDone(at: now)
+        case .settled(var settled):
+            settled.cancelledSince = true
+            state = .settled(settled)
+        case .notStarted, .stopping, .finished:
+            break
+        }
+    }
+
     /// Stops starting commands: ready ones end cancelled, parked workers exit, and the owner
     /// cancels the attempts in flight.
-    private mutating func stop(_ reason: StopReason, at now: Duration, _ actions: inout Actions) {
-        guard case .running = phase else { return }
-        phase = .stopping(reason)
+    private mutating func stop(_ reason: StopReason, at now: Duration) {
+        guard case .running(let running) = state else { return }
+        state = .stopping(.init(reason: reason, busy: running.busy))
         while let queued = ready.popMin() ?? readyBlocking.popMin() {
             if isQueued(queued.position) { end(queued.position, as: .cancelled, at: now) }
         }
-        actions.resume += parked.map { ($0, .exit) }
-        parked.removeAll()
-        actions.cancelWorkers = true
+        sendParkedWorkersAway()
+        decided.append(.cancelWorkers)
     }
 
     private mutating func end(_ position: Int, as status: CommandStatus, at now: Duration) {
@@ -614,7 +634,7 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
             let outcome = status.isSuccess ? WaitOutcome.succeeded : .didNotSucceed(commands[position].id, status)
             for (waiter, boosted) in waits.commandEnded(position, succeeded: status.isSuccess) {
                 lowerUrgency(of: boosted)
-                resolved.append((waiter, outcome))
+                decided.append(.resolve(waiter, outcome))
             }
         }
         guard mailbox.isEnabled else { return }
@@ -626,55 +646,46 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
     }
 
     /// Settles the run when nothing runs and nothing wanted is left: under a stop, what never
-    /// ran ends cancelled; parked workers exit, and the owner is told to make the report.
-    private mutating func endIfDone(at now: Duration, _ actions: inout Actions) {
-        let reason: StopReason?
-        switch phase {
+    /// ran ends cancelled.
+    private mutating func settleIfDone(at now: Duration) {
+        switch state {
         case .running:
             guard unfinished == 0 else { return }
-            reason = nil
-        case .stopping(let stopReason):
-            guard busy == 0 else { return }
-            reason = stopReason
+            settle(Settlement(reason: nil, at: now.clampedNanoseconds, number: settlements + 1))
+        case .stopping(let stopping):
+            guard stopping.busy == 0 else { return }
             for position in records.indices where wanted[position] && records[position].progress != .done {
                 end(position, as: .cancelled, at: now)
             }
-        case .notStarted, .ended:
+            settle(Settlement(reason: stopping.reason, at: now.clampedNanoseconds, number: settlements + 1))
+        case .notStarted, .settled, .finished:
             return
         }
-        phase = .ended(reason, at: now.clampedNanoseconds)
-        settlements += 1
-        report = nil
-        actions.resume += parked.map { ($0, .exit) }
+    }
+
+    /// The run settles: parked workers exit, and the owner is told to make the report.
+    private mutating func settle(_ settlement: Settlement) {
+        state = .settled(settlement)
+        settlements = settlement.number
+        sendParkedWorkersAway()
+        decided.append(.makeReport)
+    }
+
+    private mutating func sendParkedWorkersAway() {
+        for worker in parked { decided.append(.resume(worker, .exit)) }
         parked.removeAll()
-        actions.settled = true
     }
 
-    /// Ends the owner's work once the run is settled, reported and closed, and nothing serves: the last events go
-    /// to the listener, which then ends.
-    private mutating func finishIfClosed(_ actions: inout Actions) {
-        guard isClosed, !isFinished, serving == 0, case .ended = phase, report != nil else { return }
-        isFinished = true
-        actions.finished = true
-        if let last = mailbox.close() { actions.deliver = last }
+    /// The run is over once it is settled, reported and closed, and nothing serves: the last
+    /// events go to the listener, which then ends, and the owner's work is done.
+    private mutating func finishIfOver() {
+        guard isClosed, serving == 0, case .settled(let settled) = state, settled.report != nil else { return }
+        state = .finished(settled)
+        if let (listener, events) = mailbox.close() { decided.append(.deliver(listener, events)) }
+        decided.append(.finish)
     }
 
-    /// Adds the events handed to a waiting listener, and the waits resolved, to the actions.
-    private mutating func finishing(_ actions: Actions) -> Actions {
-        var actions = actions
-        if !resolved.isEmpty {
-            actions.resolve += resolved
-            resolved.removeAll()
-        }
-        if mailbox.isEnabled, actions.deliver == nil {
-            switch mailbox.handOver(at: latest) {
-            case .none: break
-            case .deliver(let listener, let events): actions.deliver = (listener, events)
-            case .flush(let due): actions.flushEvents = due
-            }
-        }
-        return actions
-    }
+    private typealias Settlement = SchedulerState.Settlement
 
     // MARK: - The ready queues
 
@@ -721,18 +732,18 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
 
     /// Whether a ready command could take a free slot now: an async one, or a blocking one while
     /// the pool has a thread for it.
-    private mutating func hasStartable() -> Bool {
+    private mutating func hasStartable(_ running: SchedulerState.Running) -> Bool {
         dropStale(blocking: false)
         if !ready.isEmpty { return true }
-        guard hasBlocking, blockingBusy < blockingThreads else { return false }
+        guard hasBlocking, running.blockingBusy < blockingThreads else { return false }
         dropStale(blocking: true)
         return !readyBlocking.isEmpty
     }
 
     /// Takes the best ready command that can start now, out of its queue.
-    private mutating func takeBest() -> ReadyKey? {
+    private mutating func takeBest(_ running: SchedulerState.Running) -> ReadyKey? {
         dropStale(blocking: false)
-        guard hasBlocking, blockingBusy < blockingThreads else { return ready.popMin()?.key }
+        guard hasBlocking, running.blockingBusy < blockingThreads else { return ready.popMin()?.key }
         dropStale(blocking: true)
         switch (ready.min, readyBlocking.min) {
         case (let async?, let blocking?): return async < blocking ? ready.popMin()?.key : readyBlocking.popMin()?.key

@@ -1,0 +1,55 @@
+/// One worker of a run: runs its job inline, reports its end and takes the next, parking when
+/// nothing is ready, until the run needs it no more.
+struct RunWorker: Sendable {
+    private let scheduler: RunScheduler
+    /// This worker's own (``WorkerResources``).
+    private let resources: WorkerResources
+
+    /// A worker of `scheduler`'s run.
+    init(of scheduler: RunScheduler) {
+        self.scheduler = scheduler
+        resources = scheduler.makeWorkerResources()
+    }
+
+    /// Works until the run needs this worker no more.
+    func work() async {
+        let plan = scheduler.plan
+        let hasServices = plan.storage.hasServices
+        var step = scheduler.workerArrived()
+        while true {
+            switch step {
+            case .run(let job):
+                if hasServices, let serve = plan.storage.commands[job.position].serve {
+                    step = await scheduler.services.run(job, serve: serve, resources: resources, scheduler: scheduler)
+                    continue
+                }
+                let outcome = await runAttempt(job)
+                if case .timedOut(_, abandoned: true) = outcome, let blockingPool = resources.blockingPool,
+                    plan.storage.commands[job.position].isBlocking
+                {
+                    blockingPool.workWasAbandoned()
+                }
+                step = scheduler.attemptEnded(job, outcome: outcome)
+            case .park:
+                step = await scheduler.park()
+            case .exit:
+                return
+            }
+        }
+    }
+
+    /// Runs one attempt at the task priority of its command's effective priority: inline in the
+    /// worker (whose priority is a normal command's), or in a child task of that priority.
+    @inline(__always)
+    private func runAttempt(_ job: Job) async -> AttemptOutcome {
+        let priority = job.priority
+        let (resources, clock) = (resources, scheduler.clock)
+        guard priority != 0 else { return await AttemptRunner.run(job, resources: resources, clock: clock) }
+        return await withTaskGroup(of: AttemptOutcome.self) { group in
+            group.addTask(priority: priority > 0 ? .high : .utility) {
+                await AttemptRunner.run(job, resources: resources, clock: clock)
+            }
+            return await group.next()!
+        }
+    }
+}
