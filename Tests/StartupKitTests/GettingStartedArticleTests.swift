@@ -19,7 +19,20 @@ struct PrintingObserver: StartupObserver {
     }
 }
 
+/// `PlanIssue`'s documented `switch`, with a `default` for the kinds to come, compiled as written.
+func line(for issue: PlanIssue) -> String {
+    switch issue {
+    case .cycle(let path, _): "cycle through \(path.count - 1) commands"
+    default: issue.description
+    }
+}
+
 @Suite struct GettingStartedArticleTests {
+    @Test func planIssuesDocumentedSwitch_coversTheKindsToCome() {
+        #expect(line(for: .cycle(["a", "b", "a"], commandIndex: 0)) == "cycle through 2 commands")
+        #expect(line(for: .invalidID("a b", commandIndex: 0)).hasPrefix(#"invalid command id "a b""#))
+    }
+
     @Test func aNonisolatedCommandType_runs() async throws {
         var builder = StartupPlanBuilder()
         builder.add(Analytics())

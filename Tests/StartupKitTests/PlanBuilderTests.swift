@@ -67,6 +67,29 @@ import Testing
         #expect(found == [.duplicateID("a", firstIndex: 0, duplicateIndex: 2)])
     }
 
+    /// One rule for ids, the manifest's and the saved report's (``CommandIDRule``): the builder
+    /// reports each bad one, in the manifest's words.
+    @Test func build_whenIDIsEmptyTooLongOrHasSpacesOrControlCharacters_reportsIt() throws {
+        let tooLong = String(repeating: "x", count: 201)
+        let found = issues([("", []), ("has space", []), ("ok", []), ("tab\there", ["ok"]), (CommandID(tooLong), []), ("bell\u{07}", [])])
+        #expect(
+            found == [
+                .invalidID("", commandIndex: 0), .invalidID("has space", commandIndex: 1), .invalidID("tab\there", commandIndex: 3),
+                .invalidID(CommandID(tooLong), commandIndex: 4), .invalidID("bell\u{07}", commandIndex: 5),
+            ])
+        try #require(found.count == 5)
+        #expect(
+            found[1].description == #"invalid command id "has space": use 1 to 200 characters without spaces or control characters"#)
+        #expect(found[0].description.hasPrefix(#"invalid command id "": "#))
+        #expect(found[4].description.hasPrefix(#"invalid command id "bell\u0007": "#), "a control character is shown escaped")
+    }
+
+    @Test func build_acceptsEveryIDTheRuleAllows() throws {
+        let longest = String(repeating: "é", count: 200)
+        let plan = try builder([("db:primary/v2", []), ("café", ["db:primary/v2"]), (CommandID(longest), ["café"])]).build()
+        #expect(plan.ids == ["db:primary/v2", "café", CommandID(longest)])
+    }
+
     @Test func build_whenSelfDependency_reportsIt() {
         let found = issues([("a", ["a"])])
         #expect(found == [.selfDependency("a", commandIndex: 0, dependencyIndex: 0)])

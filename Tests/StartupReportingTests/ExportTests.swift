@@ -10,7 +10,7 @@ import Testing
         var builder = StartupPlanBuilder()
         builder.add("a", options: CommandOptions(estimate: .milliseconds(40))) { _ in }
         builder.add("b", dependsOn: ["a"], options: CommandOptions(estimate: .milliseconds(120))) { _ in }
-        builder.add("c \"quoted\"", dependsOn: ["a"], options: CommandOptions(estimate: .milliseconds(10))) { _ in }
+        builder.add("c\"quoted\"", dependsOn: ["a"], options: CommandOptions(estimate: .milliseconds(10))) { _ in }
         return try builder.build()
     }
 
@@ -30,7 +30,7 @@ import Testing
                 "id", "dependencies", "estimateMs", "level", "earliestStartMs", "latestStartMs", "slackMs",
             ]))
         #expect(commands[2]["slackMs"] as? Double == 110)
-        #expect(commands[2]["id"] as? String == "c \"quoted\"")
+        #expect(commands[2]["id"] as? String == "c\"quoted\"")
     }
 
     @Test func planJSON_marksOnDemandCommands_andListsThePlansWarnings() throws {
@@ -76,7 +76,7 @@ import Testing
         let plan = try plan()
         let dot = PlanExport.dot(plan)
         #expect(dot.contains(#""a" -> "b" [color=red, penwidth=2];"#))
-        #expect(dot.contains(#""a" -> "c \"quoted\"";"#))
+        #expect(dot.contains(#""a" -> "c\"quoted\"";"#))
         let mermaid = PlanExport.mermaid(plan)
         #expect(mermaid.contains("c0 --> c1"))
         #expect(mermaid.contains("class c0,c1 critical"))

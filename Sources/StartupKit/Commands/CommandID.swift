@@ -1,4 +1,6 @@
-/// The name of a start-up command, unique within a plan, such as `"database"`.
+/// The name of a start-up command, unique within a plan, such as `"database"`: 1 to 200
+/// characters, without spaces or control characters (the builder reports any other as
+/// ``PlanIssue/invalidID(_:commandIndex:)``).
 public struct CommandID: Hashable, Sendable, Comparable, ExpressibleByStringLiteral, CustomStringConvertible {
     /// The identifier's text.
     public let rawValue: String

@@ -1,5 +1,22 @@
 /// One problem the builder found in a set of commands.
+///
+/// Kinds of problem are added as StartupKit grows (a minor version may add one): a `switch` over
+/// an issue should have a `default`, so that code written against this version keeps compiling.
+/// Most callers print ``description``, which covers every kind.
+///
+/// ```swift
+/// func line(for issue: PlanIssue) -> String {
+///     switch issue {
+///     case .cycle(let path, _): "cycle through \(path.count - 1) commands"
+///     default: issue.description
+///     }
+/// }
+/// ```
 public enum PlanIssue: Hashable, Sendable, CustomStringConvertible {
+    /// A command's id is empty, longer than 200 characters, or has spaces or control characters:
+    /// the rule a manifest and a saved report use too.
+    case invalidID(CommandID, commandIndex: Int)
+
     /// Two commands share an identifier; positions count from 0 in declaration order.
     case duplicateID(CommandID, firstIndex: Int, duplicateIndex: Int)
 
@@ -17,6 +34,7 @@ public enum PlanIssue: Hashable, Sendable, CustomStringConvertible {
     /// The declaration position of the command the issue is about (the cycle's first command).
     public var commandIndex: Int {
         switch self {
+        case .invalidID(_, let index): index
         case .duplicateID(_, _, let index): index
         case .selfDependency(_, let index, _): index
         case .unknownDependency(_, let index, _, _, _): index
@@ -27,6 +45,8 @@ public enum PlanIssue: Hashable, Sendable, CustomStringConvertible {
     /// A sentence that names the commands involved and, where it can, the fix.
     public var description: String {
         switch self {
+        case .invalidID(let id, _):
+            return CommandIDRule.problem(with: id.rawValue) ?? "invalid command id \(MessageQuoting.quoted(id))"
         case .duplicateID(let id, let first, let duplicate):
             return "duplicate id \(MessageQuoting.quoted(id)): commands \(first) and \(duplicate) (counting from 0) both use it"
         case .selfDependency(let id, _, _):

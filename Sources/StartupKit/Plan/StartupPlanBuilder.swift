@@ -154,7 +154,8 @@ public struct StartupPlanBuilder: Sendable {
 
     /// Validates the commands and sorts them into a plan.
     ///
-    /// Every problem is reported at once: duplicate ids, commands depending on themselves,
+    /// Every problem is reported at once: invalid ids (``PlanIssue/invalidID(_:commandIndex:)``),
+    /// duplicate ids, commands depending on themselves,
     /// unknown dependencies (with the closest existing id as a suggestion) and every cycle with its
     /// full path. A dependency named twice by one command counts once.
     ///
@@ -191,6 +192,7 @@ public struct StartupPlanBuilder: Sendable {
         var isDuplicate = [Bool](repeating: false, count: ids.count)
         for position in ids.indices {
             let id = ids[position]
+            if CommandIDRule.problem(with: id.rawValue) != nil { issues.append(.invalidID(id, commandIndex: position)) }
             // One hash lookup per command; a duplicate puts the first position back.
             if let first = index.updateValue(position, forKey: id) {
                 index[id] = first

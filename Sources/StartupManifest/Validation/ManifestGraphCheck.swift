@@ -4,14 +4,18 @@ import StartupKit
 /// in terms of the manifest: `commands[4] ("database").dependencies[1]: unknown command "confg"`.
 enum ManifestGraphCheck {
     /// The graph problems of the commands: duplicate ids, unknown dependencies, self-dependencies,
-    /// cycles.
+    /// cycles (invalid ids are the decoder's).
     static func problems(in sources: [CommandSource]) -> [ManifestProblem] {
         StartupPlanBuilder.issues(ids: sources.map(\.id)) { sources[$0].dependencies }
-            .map { problem(for: $0, sources: sources) }
+            .compactMap { problem(for: $0, sources: sources) }
     }
 
-    private static func problem(for issue: PlanIssue, sources: [CommandSource]) -> ManifestProblem {
+    /// The issue in the manifest's terms; `nil` for an invalid id, which the decoder has reported
+    /// already where it stands (the same rule, ``CommandIDRule``).
+    private static func problem(for issue: PlanIssue, sources: [CommandSource]) -> ManifestProblem? {
         switch issue {
+        case .invalidID:
+            return nil
         case .duplicateID(let id, let first, let duplicate):
             let source = sources[duplicate]
             return ManifestProblem(

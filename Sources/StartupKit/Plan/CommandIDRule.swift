@@ -1,7 +1,6 @@
-import StartupKit
-
-/// What a command id may be, in a manifest and in a saved report alike: 1 to 200 characters,
-/// without spaces or control characters.
+/// What a command id may be, for the plan builder, a manifest and a saved report alike: 1 to 200
+/// characters, without spaces or control characters, so that every id can be shown on one line
+/// of a terminal or a log and typed back as an argument.
 package enum CommandIDRule {
     /// The longest id, in Unicode scalars.
     package static let maximumLength = 200
