@@ -26,7 +26,7 @@ final class RunScheduler: Sendable {
         /// Cancel every worker's attempt (a stop).
         case cancelWorkers
         /// The run settled: make its report.
-        case settled
+        case makeReport
         /// The run is over and closed.
         case finished
     }
@@ -99,10 +99,10 @@ final class RunScheduler: Sendable {
                     while let message = await owner.next() {
                         switch message {
                         // At the task priority of a normal command: one of another priority
-                        // runs in a child task of its own (``runAttempt(_:resources:)``).
+                        // runs in a child task of its own (``RunWorker``).
                         case .spawnWorker: workers.addTask(priority: .medium) { await RunWorker(of: self).work() }
                         case .cancelWorkers: workers.cancelAll()
-                        case .settled: makeReport()
+                        case .makeReport: makeReport()
                         case .finished: return
                         }
                     }
@@ -117,7 +117,7 @@ final class RunScheduler: Sendable {
     ///
     /// - Precondition: ``drive()`` has returned.
     var finalReport: StartupReport {
-        guard let report = machine.withLock({ $0.report }) else { preconditionFailure("the report of a run that has not ended") }
+        guard let report = machine.withLock({ $0.report }) else { preconditionFailure("the report of a run that has not settled") }
         return report
     }
 
@@ -338,7 +338,7 @@ final class RunScheduler: Sendable {
             case .flushEvents(let due): flushEvents(at: due)
             case .spawnWorker: owner.post(.spawnWorker)
             case .cancelWorkers: owner.post(.cancelWorkers)
-            case .makeReport: owner.post(.settled)
+            case .makeReport: owner.post(.makeReport)
             case .shutDown: beginShutdown()
             case .finish:
                 flushTimer.finish()
