@@ -1,0 +1,100 @@
+@testable import StartupCLI
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The decision core as the tests drive it: trees of numbers, waiters and watchers named by numbers and words, and
+/// times counted from zero.
+typealias TestStops = ChildStops<NumberTree, Int, String, TestInstant>
+
+/// A time counted from an arbitrary zero, so tests need no clock.
+struct TestInstant: InstantProtocol {
+    /// How long after zero it is.
+    var sinceZero: Duration
+
+    /// The time `seconds` after zero.
+    static func seconds(_ seconds: Double) -> TestInstant {
+        TestInstant(sinceZero: .seconds(seconds))
+    }
+
+    func advanced(by duration: Duration) -> TestInstant {
+        TestInstant(sinceZero: sinceZero + duration)
+    }
+
+    func duration(to other: TestInstant) -> Duration {
+        other.sinceZero - sinceZero
+    }
+
+    static func < (earlier: TestInstant, later: TestInstant) -> Bool {
+        earlier.sinceZero < later.sinceZero
+    }
+}
+
+/// A tree found in a made-up snapshot by parent links and groups alone: the leader's descendants (through running
+/// members, and the leader until it is reaped) and whatever is in a member's or the leader's group.
+struct NumberTree: StoppableTree, Equatable {
+    /// The child's leader.
+    let leader: pid_t
+    /// The members found so far.
+    var members: Set<pid_t> = []
+    var leaderReaped = false
+
+    /// Adds the processes related to the leader or a member by a running parent or by group.
+    mutating func extend(from processes: [ProcessTree.Entry], excluding excluded: Dictionary<pid_t, UInt64>.Keys) {
+        var added = true
+        while added {
+            added = false
+            for process in processes where process.pid != leader && !members.contains(process.pid) {
+                guard !excluded.contains(process.pid) else { continue }
+                let parentRuns =
+                    (process.parent == leader && !leaderReaped)
+                    || running(in: processes).contains(process.parent)
+                guard parentRuns || process.group == leader || members.contains(process.group) else { continue }
+                members.insert(process.pid)
+                added = true
+            }
+        }
+    }
+
+    /// The members present in `processes` and not zombies.
+    func running(in processes: [ProcessTree.Entry]) -> [pid_t] {
+        processes.filter { members.contains($0.pid) && !$0.isZombie }.map(\.pid)
+    }
+}
+
+/// A process in a made-up snapshot, in session 1, started at tick 1.
+func madeUpProcess(_ pid: pid_t, parent: pid_t, group: pid_t, zombie: Bool = false) -> ProcessTree.Entry {
+    ProcessTree.Entry(pid: pid, parent: parent, group: group, session: 1, startTime: 1, isZombie: zombie)
+}
+
+/// A child with leader `pid`, whose task is `waiter`, stopped with SIGTERM (unless `signalsWhenStopped` is false)
+/// and killed after `grace`.
+func madeUpChild(
+    pid: pid_t, waiter: Int, grace: Duration = .seconds(5), signalsWhenStopped: Bool = true, foreground: Bool = false,
+    pidfd: Int32 = -1
+) -> TestStops.Child {
+    TestStops.Child(
+        pid: pid, isForeground: foreground, pidfd: pidfd, waiter: waiter, captureDescriptor: nil, gracePeriod: grace,
+        signalsWhenStopped: signalsWhenStopped, tree: NumberTree(leader: pid))
+}
+
+/// Hands out a fixed snapshot and counts how often it is asked for.
+final class SnapshotSource {
+    /// The processes every snapshot shows.
+    var processes: [ProcessTree.Entry]
+    /// How many snapshots were taken.
+    private(set) var taken = 0
+
+    init(_ processes: [ProcessTree.Entry]) {
+        self.processes = processes
+    }
+
+    /// A snapshot (counted).
+    func snapshot() -> [ProcessTree.Entry] {
+        taken += 1
+        return processes
+    }
+}
