@@ -4,26 +4,17 @@
     import Darwin
 #endif
 
-/// The decisions of the engine's loop about its children, from the spawn to the reap: who makes a spawn, what
-/// becomes of a launch that arrives, is stopped or exits before it is taken in, which processes get SIGTERM or
-/// SIGKILL and when, when a grace period is over, what a child's task is told when it exits, whether an exited child
-/// is an orphan, and when the tasks waiting for every child to be stopped are done.
+/// The decisions of the engine's loop about its running children and their stops: which processes get SIGTERM or
+/// SIGKILL and when, when a grace period is over, what a child's task is told when it exits, and when the tasks
+/// waiting for every child to be stopped are done.
 ///
 /// Each input is a `mutating` method that takes the time and, through `snapshot`, the processes running (called at
 /// most once or twice per input, and only when a decision needs it, as reading `/proc` costs a read of every
 /// process's `stat`), and returns the ``Action``s to perform, in order. It never reads a clock or `/proc`, never
 /// signals, reaps or resumes anything itself: `EngineLoop` does, so every decision here can be tested with made-up
-/// pids, times and processes. `Launch` is a spawn (with the task waiting for it), `Watcher` a task waiting for every
-/// child to be stopped. Where a decision needs another thread in the middle (to withdraw a launch, to take in
-/// launches that arrived, to reap), it is an action the loop reports the outcome of with a further input.
-struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duration>> {
-    /// What goes with a child beyond its process group.
-    typealias Tree = Launch.Tree
-    /// What a child's task waits on.
-    typealias Waiter = Launch.Waiter
-
-    /// The spawns requested and not taken in yet, by token (updated in `ChildStops+Launches.swift`).
-    var launching: [UInt64: Launching] = [:]
+/// pids, times and processes. `Waiter` is what a child's task waits on, `Watcher` a task waiting for every child to
+/// be stopped.
+struct ChildStops<Tree: StoppableTree, Waiter, Watcher, Instant: InstantProtocol<Duration>> {
     /// The children running, by token.
     private(set) var children: [UInt64: Child] = [:]
     /// The token of each running child, by pid (tells adopted orphans from our own children).
@@ -39,9 +30,6 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
     private(set) var killsAtOnce = false
     /// Tasks to tell once every child has been reaped and every lingering stop is over.
     private var stopWatchers: [Watcher] = []
-    /// An exited child that no child taken in explains, with the launches pending when it was first seen: it is one
-    /// of theirs, or an orphan once they have all been taken in (see ``isOrphan(_:)``, which updates it).
-    var unexplainedExit: (pid: pid_t, launches: Set<UInt64>)? = nil
 
     /// How often a lingering stop looks for what is left of its tree.
     static var lingeringInterval: Duration { .milliseconds(25) }
@@ -71,12 +59,11 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
 
     /// Stops the children of `tokens` not stopped yet: SIGTERM to each group and tree and SIGKILL once the grace
     /// period is over; SIGKILL at once with no grace period or after a second interrupt; nothing yet for a child
-    /// left to its stop line. A spawn not taken in yet is withdrawn first (see ``launchesWithdrawn(_:of:)``), or
-    /// stopped once it arrives. Tokens of children not running are ignored.
+    /// left to its stop line. Tokens of children not running are ignored.
     mutating func stop(_ tokens: [UInt64], now: Instant, snapshot: () -> [ProcessTree.Entry]) -> [Action] {
-        var actions = stopLaunches(tokens)
-        guard tokens.contains(where: { children[$0].map { $0.signal == nil } ?? false }) else { return actions }
+        guard tokens.contains(where: { children[$0].map { $0.signal == nil } ?? false }) else { return [] }
         let processes = snapshot()
+        var actions: [Action] = []
         for token in tokens {
             guard var child = children[token], child.signal == nil else { continue }
             child.tree.extend(from: processes, excluding: tokensByPid.keys)
@@ -147,18 +134,13 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
     /// Children exited (`error` 0), or their wait failed (`errno`). A stopped child's group and tree get SIGKILL
     /// before its leader is reaped, so nothing it started outlives it (members that ignored SIGTERM, or were started
     /// during the grace period); one whose tree still runs within its grace period becomes a lingering stop instead.
-    /// A leader to reap is left to the loop (``Action/reap(_:pid:)``). The exit of a spawn not taken in yet is
-    /// applied once it is (the launches that have arrived are taken in first); other unknown tokens are ignored.
+    /// A leader to reap is left to the loop (``Action/reap(_:pid:)``); tokens of children not running are ignored.
     mutating func childrenExited(
         _ exits: [(token: UInt64, error: Int32)], snapshot: () -> [ProcessTree.Entry]
     ) -> [Action] {
-        var actions = launchesExited(exits)
-        // A reaped pid may be reused: an unexplained exit with it is no longer the one that was seen.
-        if let seen = unexplainedExit?.pid, exits.contains(where: { children[$0.token]?.pid == seen }) {
-            unexplainedExit = nil
-        }
         let stopped = exits.contains { children[$0.token]?.signal != nil }
         let processes = stopped ? snapshot() : []
+        var actions: [Action] = []
         for (token, error) in exits {
             guard var child = children.removeValue(forKey: token) else { continue }
             tokensByPid[child.pid] = nil
@@ -238,21 +220,11 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
         return actions
     }
 
-    /// Stops every child and launch, and adds `watchers`, waiting for every child to be stopped; tells them how many
-    /// children are left (with the launches not taken in yet) and the longest grace period one of them has left at
-    /// `now`, if any is left. The loop reports the outcome of the withdrawals (``Action/withdraw(_:)``) before the
-    /// watchers are told.
-    mutating func stopEveryChild(for watchers: [Watcher], now: Instant, snapshot: () -> [ProcessTree.Entry]) -> [Action] {
+    /// Adds `watchers`, waiting for every child to be stopped, and tells them how many children are left (with the
+    /// `launches` not taken in yet) and the longest grace period one of them has left at `now`, if any is left.
+    mutating func addStopWatchers(_ watchers: [Watcher], launches: Int, now: Instant) -> [Action] {
         stopWatchers += watchers
-        return stop(children.keys.sorted() + launching.keys.sorted(), now: now, snapshot: snapshot) + [
-            .tellStopWatchers(watchers)
-        ]
-    }
-
-    /// Tells `watchers` how many children are left (with the launches not taken in yet) and the longest grace period
-    /// one of them has left at `now`, if any is left (see ``Action/tellStopWatchers(_:)``).
-    func tellStopWatchers(_ watchers: [Watcher], now: Instant) -> [Action] {
-        let remaining = children.count + launching.count + lingering.count
+        let remaining = children.count + launches + lingering.count
         guard remaining > 0 else { return [] }
         // A launch still underway is stopped when it arrives: its grace period does not count in the longest here.
         let deadlines = children.values.compactMap(\.killDeadline) + lingering.values.map(\.deadline)
@@ -260,9 +232,9 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
         return watchers.map { .tellRemaining($0, count: remaining, longestGrace: longestGrace) }
     }
 
-    /// Releases the stop watchers once no child, lingering stop or launch is left.
-    mutating func releaseStopWatchers() -> [Action] {
-        guard !stopWatchers.isEmpty, launching.isEmpty, children.isEmpty, reaping.isEmpty, lingering.isEmpty else {
+    /// Releases the stop watchers once no child, lingering stop or (`launchesPending`) launch is left.
+    mutating func releaseStopWatchers(launchesPending: Bool) -> [Action] {
+        guard !stopWatchers.isEmpty, !launchesPending, children.isEmpty, reaping.isEmpty, lingering.isEmpty else {
             return []
         }
         defer { stopWatchers = [] }

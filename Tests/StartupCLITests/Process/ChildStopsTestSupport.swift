@@ -6,41 +6,9 @@
     import Darwin
 #endif
 
-/// The decision core as the tests drive it: launches and trees of numbers, waiters and watchers named by numbers and
-/// words, and times counted from zero.
-typealias TestStops = ChildStops<MadeUpLaunch, String, TestInstant>
-
-/// A spawn of numbers, whose task is `waiter`, stopped with SIGTERM and killed after five seconds.
-struct MadeUpLaunch: ChildLaunch, Equatable {
-    let token: UInt64
-    let waiter: Int
-    let isForeground = false
-    let captureDescriptor: Int32? = nil
-    let gracePeriod = Duration.seconds(5)
-    let signalsWhenStopped = true
-
-    /// The outcome of every withdrawn made-up launch.
-    static let withdrawnExit = ChildExit(termination: .failedToStart(errno: ECANCELED, message: "withdrawn"), cancellation: nil)
-
-    var exitIfWithdrawn: ChildExit { Self.withdrawnExit }
-
-    func tree(leader: pid_t) -> NumberTree {
-        NumberTree(leader: leader)
-    }
-}
-
-/// The launch of `token`, whose task is `token` times ten.
-func madeUpLaunch(_ token: UInt64) -> MadeUpLaunch {
-    MadeUpLaunch(token: token, waiter: Int(token) * 10)
-}
-
-/// The launch of `token` as it arrives: made with `pid`, or failed with `failure`.
-func madeUpArrival(
-    _ token: UInt64, pid: pid_t = 0, failure: SpawnFailure? = nil, pidfd: Int32 = -1, exitWakesLoop: Bool = true
-) -> LaunchedChild {
-    LaunchedChild(
-        token: token, result: failure.map { .failure($0) } ?? .success(pid), pidfd: pidfd, exitWakesLoop: exitWakesLoop)
-}
+/// The decision core as the tests drive it: trees of numbers, waiters and watchers named by numbers and words, and
+/// times counted from zero.
+typealias TestStops = ChildStops<NumberTree, Int, String, TestInstant>
 
 /// A time counted from an arbitrary zero, so tests need no clock.
 struct TestInstant: InstantProtocol {
