@@ -43,11 +43,12 @@ struct RunWorker: Sendable {
     @inline(__always)
     private func runAttempt(_ job: Job) async -> AttemptOutcome {
         let priority = job.priority
-        let (resources, clock) = (resources, scheduler.clock)
-        guard priority != 0 else { return await AttemptRunner.run(job, resources: resources, clock: clock) }
+        // The clock is borrowed from the scheduler, not copied: a copy retains its closures'
+        // contexts, which every worker shares.
+        guard priority != 0 else { return await AttemptRunner.run(job, resources: resources, clock: scheduler.clock) }
         return await withTaskGroup(of: AttemptOutcome.self) { group in
-            group.addTask(priority: priority > 0 ? .high : .utility) {
-                await AttemptRunner.run(job, resources: resources, clock: clock)
+            group.addTask(priority: priority > 0 ? .high : .utility) { [self] in
+                await AttemptRunner.run(job, resources: resources, clock: scheduler.clock)
             }
             return await group.next()!
         }
