@@ -14,12 +14,18 @@ import StartupKit
 /// (unless the set reads SIGCHLD), then hands the launch to the loop through its inbox without waking it: the child's
 /// exit will.
 final class LaunchThreads: Sendable {
-    /// One spawn to make.
-    struct Launch: Sendable {
+    /// One spawn to make. A class: the loop's decision core and its actions pass a launch around several times per
+    /// child, and a request has many reference-counted fields, so a copy is one retain rather than one per field.
+    final class Launch: Sendable {
         /// The request, with its token and waiter.
         let request: SpawnRequest
         /// The environment entry marking what the child leaves behind (see `ProcessTree`).
         let marker: String?
+
+        init(request: SpawnRequest, marker: String?) {
+            self.request = request
+            self.marker = marker
+        }
     }
 
     /// Guards the spawns not taken by a thread yet, oldest first, and whether the threads were started.

@@ -1,0 +1,123 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension ChildStops {
+    /// A spawn requested and not taken in yet, and what came for it meanwhile.
+    struct Launching {
+        /// The spawn.
+        let launch: Launch
+        /// A stop came: the child is stopped as soon as it is taken in.
+        var stopped = false
+        /// Its exit was seen (a launch thread adds the pidfd, then hands the launch over): it is reaped as soon as
+        /// it is taken in.
+        var exitedEarly = false
+    }
+
+    /// Whether spawns are requested that have not been taken in yet.
+    var launchesPending: Bool { !launching.isEmpty }
+
+    /// A spawn is requested: the loop makes it itself (``Action/spawn(_:)``) while the children running or being
+    /// launched, this one included, are no more than `processors`, as with `-j 2` on two. Then the loop has few exits
+    /// to reap during a spawn, and handing the spawn to a launch thread would cost two thread wake-ups on the path
+    /// from one command's exit to the next command's start. With more children than processors it goes to the launch
+    /// threads (``Action/submit(_:)``), which let the loop reap while children exec side by side.
+    mutating func launchRequested(_ launch: Launch, processors: Int, into actions: inout [Action]) {
+        launching[launch.token] = Launching(launch: launch)
+        actions.append(children.count + launching.count <= processors ? .spawn(launch) : .submit(launch))
+    }
+
+    /// Spawns have been made (`launches`, from ``Action/spawn(_:)`` or the launch threads): a failed one resumes its
+    /// task; a child made is taken in, then stopped at once if a stop came while it was launched, and reaped if its
+    /// exit was seen first. A launch not pending (none is: each arrives once) has its pidfd taken out of the wait set.
+    mutating func launchesArrived(
+        _ launches: some Sequence<LaunchedChild>, now: Instant, snapshot: () -> [ProcessTree.Entry],
+        into actions: inout [Action]
+    ) {
+        var stopped: [UInt64] = []
+        var exited: [(token: UInt64, error: Int32)] = []
+        for arrival in launches {
+            guard let record = launching.removeValue(forKey: arrival.token) else {
+                if arrival.pidfd >= 0 { actions.append(.dropPidfd(arrival.pidfd)) }
+                continue
+            }
+            let launch = record.launch
+            let pid: pid_t
+            switch arrival.result {
+            case .failure(let failure):
+                actions.append(.resume(launch.waiter, ChildExit(termination: failure.termination, cancellation: nil)))
+                continue
+            case .success(let spawned):
+                pid = spawned
+            }
+            actions.append(.announceSpawn(launch))
+            if !arrival.exitWakesLoop { actions.append(.watchExit(launch.token, pid: pid)) }
+            let child = Child(
+                pid: pid, isForeground: launch.isForeground, pidfd: arrival.pidfd, waiter: launch.waiter,
+                captureDescriptor: launch.captureDescriptor, gracePeriod: launch.gracePeriod,
+                signalsWhenStopped: launch.signalsWhenStopped, tree: launch.tree(leader: pid))
+            childStarted(child, token: launch.token)
+            if record.stopped { stopped.append(launch.token) }
+            if record.exitedEarly { exited.append((launch.token, 0)) }
+        }
+        if !stopped.isEmpty { stop(stopped, now: now, snapshot: snapshot, into: &actions) }
+        if !exited.isEmpty { childrenExited(exited, snapshot: snapshot, into: &actions) }
+    }
+
+    /// The launch threads gave back the spawns `withdrawn` of those `asked` for (``Action/withdraw(_:)``): their
+    /// tasks are resumed, cancelled before the start. The others of `asked` are underway: they are taken in as soon
+    /// as they arrive (``Action/takeArrivals(awaiting:)``), and stopped then.
+    mutating func launchesWithdrawn(_ withdrawn: Set<UInt64>, of asked: Set<UInt64>, into actions: inout [Action]) {
+        for token in withdrawn.sorted() {
+            guard let record = launching.removeValue(forKey: token) else { continue }
+            actions.append(.resume(record.launch.waiter, record.launch.exitIfWithdrawn))
+        }
+        let underway = asked.filter { launching[$0] != nil }
+        if !underway.isEmpty { actions.append(.takeArrivals(awaiting: underway)) }
+    }
+
+    /// Marks the spawns of `tokens` not taken in yet as stopped, and asks the launch threads to give back those
+    /// they have not made (``Action/withdraw(_:)``); none if no token is a launch's. The first step of
+    /// ``stop(_:now:snapshot:into:)``.
+    mutating func stopLaunches(_ tokens: [UInt64], into actions: inout [Action]) {
+        guard tokens.contains(where: { launching[$0] != nil }) else { return }
+        let inLaunch = Set(tokens.filter { launching[$0] != nil })
+        for token in inLaunch { launching[token]?.stopped = true }
+        actions.append(.withdraw(inLaunch))
+    }
+
+    /// Of `exits`, marks those of spawns not taken in yet to be reaped once they are, and takes in those that have
+    /// arrived (``Action/takeArrivals(awaiting:)``); none if no exit is a launch's. The first step of
+    /// ``childrenExited(_:snapshot:into:)``.
+    mutating func launchesExited(_ exits: [(token: UInt64, error: Int32)], into actions: inout [Action]) {
+        guard !launching.isEmpty, exits.contains(where: { launching[$0.token] != nil }) else { return }
+        let early = Set(exits.map { $0.token }.filter { launching[$0] != nil })
+        for token in early { launching[token]?.exitedEarly = true }
+        actions.append(.takeArrivals(awaiting: early))
+    }
+
+    /// A sweep found the exited child `pid`: when no child taken in explains it and spawns are pending, the launches
+    /// that have arrived are taken in first (it may be one of theirs); the others wake the loop when they arrive.
+    func exitedChildFound(_ pid: pid_t, into actions: inout [Action]) {
+        guard token(ofPid: pid) == nil, !launching.isEmpty else { return }
+        actions.append(.takeArrivals(awaiting: Set(launching.keys)))
+    }
+
+    /// Whether the exited child `pid`, which no child taken in explains, is an orphan of `startup` as the child
+    /// subreaper: once every launch that was pending when it was first seen has been taken in (a child started later
+    /// cannot be it). Until then it may be a launch's not taken in yet, and is remembered (not reaped, so its pid is
+    /// not reused).
+    mutating func isOrphan(_ pid: pid_t) -> Bool {
+        var launches = Set(launching.keys)
+        if let seen = unexplainedExit, seen.pid == pid { launches.formIntersection(seen.launches) }
+        unexplainedExit = launches.isEmpty ? nil : (pid, launches)
+        return launches.isEmpty
+    }
+
+    /// A sweep found no exited child left: no exit waits for an explanation.
+    mutating func sweepFinished() {
+        unexplainedExit = nil
+    }
+}

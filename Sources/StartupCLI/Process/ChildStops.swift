@@ -1,0 +1,282 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The decisions of the engine's loop about its children, from the spawn to the reap: who makes a spawn, what
+/// becomes of a launch that arrives, is stopped or exits before it is taken in, which processes get SIGTERM or
+/// SIGKILL and when, when a grace period is over, what a child's task is told when it exits, whether an exited child
+/// is an orphan, and when the tasks waiting for every child to be stopped are done.
+///
+/// Each input is a `mutating` method that takes the time and, through `snapshot`, the processes running (called at
+/// most once or twice per input, and only when a decision needs it, as reading `/proc` costs a read of every
+/// process's `stat`), and appends the ``Action``s to perform, in order, to `actions` (a buffer the loop reuses, so
+/// the common path allocates no array of actions). It never reads a clock or `/proc`, never signals, reaps or
+/// resumes anything itself: `EngineLoop` does, and the tree (``StoppableTree``) opens the pidfds of the members it
+/// finds, so every decision here can be tested with made-up pids, times, processes and trees. `Launch` is a spawn (with the task waiting for it), `Watcher` a task waiting for every
+/// child to be stopped. Where a decision needs another thread in the middle (to withdraw a launch, to take in
+/// launches that arrived, to reap), it is an action the loop reports the outcome of with a further input.
+///
+/// No key paths here (`\.killDeadline`): in generic code, even specialised, a key path is built from its mangled
+/// name at run time on every use, which would cost each turn of the loop more than the rest of its decisions.
+struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duration>> {
+    /// What goes with a child beyond its process group.
+    typealias Tree = Launch.Tree
+    /// What a child's task waits on.
+    typealias Waiter = Launch.Waiter
+
+    /// The spawns requested and not taken in yet, by token (updated in `ChildStops+Launches.swift`).
+    var launching: [UInt64: Launching] = [:]
+    /// The children running, by token.
+    private(set) var children: [UInt64: Child] = [:]
+    /// The token of each running child, by pid (tells adopted orphans from our own children).
+    private var tokensByPid: [pid_t: UInt64] = [:]
+    /// Children whose exit was seen and whose leader the loop is reaping (see ``Action/reap(_:pid:)``), with the
+    /// deadline of their lingering stop if what is left of their tree still runs.
+    private var reaping: [UInt64: (child: Child, lingersUntil: Instant?)] = [:]
+    /// Stopped children whose leader has exited while the rest of their tree still runs, by token.
+    private var lingering: [UInt64: LingeringStop] = [:]
+    /// When the lingering stops are next looked at: a look takes a snapshot.
+    private var nextLingeringCheck: Instant
+    /// A second interrupt came: stops are SIGKILL at once.
+    private(set) var killsAtOnce = false
+    /// Tasks to tell once every child has been reaped and every lingering stop is over.
+    private var stopWatchers: [Watcher] = []
+    /// An exited child that no child taken in explains, with the launches pending when it was first seen: it is one
+    /// of theirs, or an orphan once they have all been taken in (see ``isOrphan(_:)``, which updates it).
+    var unexplainedExit: (pid: pid_t, launches: Set<UInt64>)? = nil
+
+    /// How often a lingering stop looks for what is left of its tree.
+    static var lingeringInterval: Duration { .milliseconds(25) }
+
+    /// No children yet; the first lingering stop is looked at as soon as there is one (`start` is the time now).
+    init(start: Instant) {
+        nextLingeringCheck = start
+    }
+
+    /// The token of the running child `pid`, if it is one.
+    func token(ofPid pid: pid_t) -> UInt64? {
+        tokensByPid[pid]
+    }
+
+    /// The nearest time a decision is due (the end of a grace period, the next look at lingering stops), if any.
+    var nextDeadline: Instant? {
+        let kills = children.values.lazy.compactMap { $0.killDeadline }.min()
+        guard !lingering.isEmpty else { return kills }
+        return kills.map { min($0, nextLingeringCheck) } ?? nextLingeringCheck
+    }
+
+    /// Whether a running child has a grace period going (``escalateOverdueStops(now:snapshot:into:)`` has something to
+    /// look at): cheap, as the loop asks on every turn.
+    var hasKillDeadlines: Bool {
+        children.values.contains { $0.killDeadline != nil }
+    }
+
+    /// Whether there are lingering stops to look at (``watchLingeringStops(now:snapshot:into:)``).
+    var hasLingeringStops: Bool { !lingering.isEmpty }
+
+    /// Whether ``releaseStopWatchers(into:)`` has watchers to release.
+    var hasStopWatchers: Bool { !stopWatchers.isEmpty }
+
+    /// Takes in a child just spawned under `token`.
+    mutating func childStarted(_ child: Child, token: UInt64) {
+        children[token] = child
+        tokensByPid[child.pid] = token
+    }
+
+    /// Stops the children of `tokens` not stopped yet: SIGTERM to each group and tree and SIGKILL once the grace
+    /// period is over; SIGKILL at once with no grace period or after a second interrupt; nothing yet for a child
+    /// left to its stop line. A spawn not taken in yet is withdrawn first (see ``launchesWithdrawn(_:of:into:)``), or
+    /// stopped once it arrives. Tokens of children not running are ignored.
+    mutating func stop(
+        _ tokens: [UInt64], now: Instant, snapshot: () -> [ProcessTree.Entry], into actions: inout [Action]
+    ) {
+        stopLaunches(tokens, into: &actions)
+        guard tokens.contains(where: { children[$0].map { $0.signal == nil } ?? false }) else { return }
+        let processes = snapshot()
+        for token in tokens {
+            guard var child = children[token], child.signal == nil else { continue }
+            child.tree.extend(from: processes, excluding: tokensByPid.keys)
+            let atOnce = killsAtOnce || child.gracePeriod <= .zero
+            if atOnce || child.signalsWhenStopped {
+                if atOnce { child.killedProcesses = child.runningCount(in: processes) }
+                child.signalGroupAndTree(atOnce ? SIGKILL : SIGTERM, into: &actions)
+                child.signal = atOnce ? .kill : .terminate
+            } else {
+                child.signal = .leftToStopLine
+            }
+            child.killDeadline = atOnce ? nil : now.advanced(by: child.gracePeriod)
+            children[token] = child
+        }
+    }
+
+    /// A second interrupt came: every child in its grace period gets SIGKILL, every lingering stop is looked at and
+    /// killed, and every later stop is SIGKILL at once.
+    mutating func killAtOnce(now: Instant, snapshot: () -> [ProcessTree.Entry], into actions: inout [Action]) {
+        guard !killsAtOnce else { return }
+        killsAtOnce = true
+        let stopping = children.filter { $0.value.signal == .terminate || $0.value.signal == .leftToStopLine }.keys
+        if !stopping.isEmpty { killNow(stopping.sorted(), processes: snapshot(), into: &actions) }
+        watchLingeringStops(now: now, snapshot: snapshot, into: &actions)
+    }
+
+    /// The clock reached `now`: SIGKILL for the children whose grace period is over after a SIGTERM; SIGTERM, and a
+    /// further grace period of half the one given (which counts the stop line's own), for one left to its stop line.
+    mutating func escalateOverdueStops(
+        now: Instant, snapshot: () -> [ProcessTree.Entry], into actions: inout [Action]
+    ) {
+        guard hasKillDeadlines else { return }
+        let overdue = children.filter { $0.value.killDeadline.map { $0 <= now } ?? false }.keys.sorted()
+        guard !overdue.isEmpty else { return }
+        let afterStopLine = overdue.filter { children[$0]?.signal == .leftToStopLine }
+        if !afterStopLine.isEmpty {
+            let processes = snapshot()
+            for token in afterStopLine {
+                guard var child = children[token] else { continue }
+                child.tree.extend(from: processes, excluding: tokensByPid.keys)
+                child.signalGroupAndTree(SIGTERM, into: &actions)
+                child.signal = .terminate
+                child.killDeadline = now.advanced(by: child.gracePeriod / 2)
+                children[token] = child
+            }
+        }
+        let toKill = overdue.filter { !afterStopLine.contains($0) }
+        if !toKill.isEmpty { killNow(toKill, processes: snapshot(), into: &actions) }
+    }
+
+    /// SIGKILL to the groups and trees of `tokens`, found again in `processes` (what was started since the stop
+    /// began), counting the processes killed.
+    private mutating func killNow(_ tokens: [UInt64], processes: [ProcessTree.Entry], into actions: inout [Action]) {
+        for token in tokens {
+            guard var child = children[token] else { continue }
+            child.tree.extend(from: processes, excluding: tokensByPid.keys)
+            if child.signal != .kill { child.killedProcesses += child.runningCount(in: processes) }
+            child.signalGroupAndTree(SIGKILL, into: &actions)
+            child.signal = .kill
+            child.killDeadline = nil
+            children[token] = child
+        }
+    }
+
+    /// Children exited (`error` 0), or their wait failed (`errno`). A stopped child's group and tree get SIGKILL
+    /// before its leader is reaped, so nothing it started outlives it (members that ignored SIGTERM, or were started
+    /// during the grace period); one whose tree still runs within its grace period becomes a lingering stop instead.
+    /// A leader to reap is left to the loop (``Action/reap(_:pid:)``). The exit of a spawn not taken in yet is
+    /// applied once it is (the launches that have arrived are taken in first); other unknown tokens are ignored.
+    mutating func childrenExited(
+        _ exits: [(token: UInt64, error: Int32)], snapshot: () -> [ProcessTree.Entry], into actions: inout [Action]
+    ) {
+        launchesExited(exits, into: &actions)
+        // A reaped pid may be reused: an unexplained exit with it is no longer the one that was seen.
+        if let seen = unexplainedExit?.pid, exits.contains(where: { children[$0.token]?.pid == seen }) {
+            unexplainedExit = nil
+        }
+        let stopped = exits.contains { children[$0.token]?.signal != nil }
+        let processes = stopped ? snapshot() : []
+        for (token, error) in exits {
+            guard var child = children.removeValue(forKey: token) else { continue }
+            tokensByPid[child.pid] = nil
+            // Closing the pidfd takes it out of the wait set (a spawn's child may hold a copy until it execs; the
+            // exit was reported already, and an unknown token is ignored).
+            if child.pidfd >= 0 { actions.append(.closeDescriptor(child.pidfd)) }
+            if child.signal != nil {
+                child.tree.extend(from: processes, excluding: tokensByPid.keys)
+                // The grace period is for the whole tree: what is left of it may still be shutting down.
+                if error == 0, !killsAtOnce, child.signal != .kill, let deadline = child.killDeadline,
+                    !child.tree.running(in: processes).isEmpty
+                {
+                    child.tree.leaderReaped = true
+                    reaping[token] = (child, deadline)
+                    actions.append(.reap(token, pid: child.pid))
+                    continue
+                }
+                // The group is ours to signal only while its leader is our unreaped zombie: after
+                // a failed wait (the leader was reaped elsewhere) its id may belong to another group.
+                if error == 0 { actions.append(.signalGroup(child.groupTarget, SIGKILL)) }
+                actions.append(.signalTree(child.tree, SIGKILL, outsideGroup: nil))
+            }
+            actions.append(.closeTree(child.tree))
+            if error == 0 {
+                reaping[token] = (child, nil)
+                actions.append(.reap(token, pid: child.pid))
+            } else {
+                actions.append(.resume(child.waiter, child.lostExit(error)))
+            }
+        }
+    }
+
+    /// The loop reaped the leader of `token` (see ``Action/reap(_:pid:)``), which ended with the raw `waitStatus`:
+    /// its task is resumed, or, if its tree lingers, its lingering stop begins.
+    mutating func leaderReaped(_ token: UInt64, waitStatus: Int32, into actions: inout [Action]) {
+        guard let (child, _) = reaping[token] else { return }
+        let exit = ChildExit(
+            termination: Termination(waitStatus: waitStatus), cancellation: child.signal,
+            killedProcesses: child.killedProcesses)
+        finishReaping(token, exit: exit, into: &actions)
+    }
+
+    /// The loop could not reap the leader of `token` (see ``Action/reap(_:pid:)``): `errno` tells why (e.g.
+    /// someone else reaped it).
+    mutating func leaderLost(_ token: UInt64, errno code: Int32, into actions: inout [Action]) {
+        guard let (child, _) = reaping[token] else { return }
+        finishReaping(token, exit: child.lostExit(code), into: &actions)
+    }
+
+    /// Resumes the task of the reaped child `token` with `exit`, or begins its lingering stop.
+    private mutating func finishReaping(_ token: UInt64, exit: ChildExit, into actions: inout [Action]) {
+        guard let (child, lingersUntil) = reaping.removeValue(forKey: token) else { return }
+        guard let deadline = lingersUntil else { return actions.append(.resume(child.waiter, exit)) }
+        lingering[token] = LingeringStop(
+            tree: child.tree, waiter: child.waiter, exit: exit, deadline: deadline, furtherGrace: child.gracePeriod / 2)
+    }
+
+    /// Looks at the lingering stops when due at `now` (or at once after a second interrupt): resumes the tasks of
+    /// those whose tree is gone, signals those whose deadline has come.
+    mutating func watchLingeringStops(now: Instant, snapshot: () -> [ProcessTree.Entry], into actions: inout [Action]) {
+        guard !lingering.isEmpty else { return }
+        guard killsAtOnce || now >= nextLingeringCheck || lingering.values.contains(where: { $0.deadline <= now }) else {
+            return
+        }
+        nextLingeringCheck = now.advanced(by: Self.lingeringInterval)
+        let processes = snapshot()
+        for token in lingering.keys.sorted() {
+            guard var stop = lingering[token] else { continue }
+            stop.tree.extend(from: processes, excluding: tokensByPid.keys)
+            let isOver = stop.step(processes: processes, now: now, killAtOnce: killsAtOnce, into: &actions)
+            lingering[token] = isOver ? nil : stop
+        }
+    }
+
+    /// Stops every child and launch, and adds `watchers`, waiting for every child to be stopped; tells them how many
+    /// children are left (with the launches not taken in yet) and the longest grace period one of them has left at
+    /// `now`, if any is left. The loop reports the outcome of the withdrawals (``Action/withdraw(_:)``) before the
+    /// watchers are told.
+    mutating func stopEveryChild(
+        for watchers: [Watcher], now: Instant, snapshot: () -> [ProcessTree.Entry], into actions: inout [Action]
+    ) {
+        stopWatchers += watchers
+        stop(children.keys.sorted() + launching.keys.sorted(), now: now, snapshot: snapshot, into: &actions)
+        actions.append(.tellStopWatchers(watchers))
+    }
+
+    /// Tells `watchers` how many children are left (with the launches not taken in yet) and the longest grace period
+    /// one of them has left at `now`, if any is left (see ``Action/tellStopWatchers(_:)``).
+    func tellStopWatchers(_ watchers: [Watcher], now: Instant, into actions: inout [Action]) {
+        let remaining = children.count + launching.count + lingering.count
+        guard remaining > 0 else { return }
+        // A launch still underway is stopped when it arrives: its grace period does not count in the longest here.
+        let deadlines = children.values.compactMap { $0.killDeadline } + lingering.values.map { $0.deadline }
+        let longestGrace = max(.zero, deadlines.map { now.duration(to: $0) }.max() ?? .zero)
+        for watcher in watchers { actions.append(.tellRemaining(watcher, count: remaining, longestGrace: longestGrace)) }
+    }
+
+    /// Releases the stop watchers once no child, lingering stop or launch is left.
+    mutating func releaseStopWatchers(into actions: inout [Action]) {
+        guard !stopWatchers.isEmpty, launching.isEmpty, children.isEmpty, reaping.isEmpty, lingering.isEmpty else {
+            return
+        }
+        for watcher in stopWatchers { actions.append(.release(watcher)) }
+        stopWatchers = []
+    }
+}

@@ -1,0 +1,324 @@
+import Testing
+
+@testable import StartupCLI
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The engine's stop decisions, driven input by input with made-up pids, times and snapshots: no process runs.
+@Suite struct ChildStopsTests {
+    /// A leader (100) in its group, a child of it in the group (101) and a grandchild that left the group (102).
+    private static let family = [
+        madeUpProcess(100, parent: 1, group: 100), madeUpProcess(101, parent: 100, group: 100), madeUpProcess(102, parent: 101, group: 102),
+    ]
+
+    /// The tree `family` gives leader 100.
+    private static let familyTree = NumberTree(leader: 100, members: [101, 102])
+
+    @Test func stop_sendsTermToGroupAndTree_thenKillOnlyOnceTheGracePeriodIsOver() {
+        var stops = TestStops(start: .seconds(0))
+        let source = SnapshotSource(Self.family)
+        stops.childStarted(madeUpChild(pid: 100, waiter: 10, pidfd: 7), token: 1)
+
+        #expect(
+            stops.stop([1], now: .seconds(0), snapshot: source.snapshot) == [
+                .signalGroup(-100, SIGTERM), .signalTree(Self.familyTree, SIGTERM, outsideGroup: 100),
+            ])
+        #expect(stops.nextDeadline == .seconds(5))
+        #expect(stops.escalateOverdueStops(now: .seconds(4.999), snapshot: source.snapshot) == [])
+        #expect(source.taken == 1)
+        #expect(
+            stops.escalateOverdueStops(now: .seconds(5), snapshot: source.snapshot) == [
+                .signalGroup(-100, SIGKILL), .signalTree(Self.familyTree, SIGKILL, outsideGroup: 100),
+            ])
+        #expect(stops.nextDeadline == nil)
+
+        source.processes = [madeUpProcess(100, parent: 1, group: 100, zombie: true)]
+        #expect(
+            stops.childrenExited([(1, 0)], snapshot: source.snapshot) == [
+                .closeDescriptor(7), .signalGroup(-100, SIGKILL), .signalTree(Self.familyTree, SIGKILL, outsideGroup: nil),
+                .closeTree(Self.familyTree), .reap(1, pid: 100),
+            ])
+        #expect(
+            stops.leaderReaped(1, waitStatus: SIGKILL) == [
+                .resume(10, ChildExit(termination: .signaled(SIGKILL), cancellation: .kill, killedProcesses: 3))
+            ])
+        #expect(stops.children.isEmpty)
+    }
+
+    @Test func stop_ofAChildStoppedAlreadyOrUnknown_doesNothingAndTakesNoSnapshot() {
+        var stops = TestStops(start: .seconds(0))
+        let source = SnapshotSource(Self.family)
+        stops.childStarted(madeUpChild(pid: 100, waiter: 10), token: 1)
+        _ = stops.stop([1], now: .seconds(0), snapshot: source.snapshot)
+
+        #expect(stops.stop([1, 2], now: .seconds(1), snapshot: source.snapshot) == [])
+        #expect(source.taken == 1)
+        #expect(stops.nextDeadline == .seconds(5))
+    }
+
+    @Test func stop_ofAForegroundChild_signalsTheChildItselfAndTheWholeTree() {
+        var stops = TestStops(start: .seconds(0))
+        stops.childStarted(madeUpChild(pid: 100, waiter: 10, foreground: true), token: 1)
+
+        #expect(
+            stops.stop([1], now: .seconds(0)) { Self.family } == [
+                .signalGroup(100, SIGTERM), .signalTree(Self.familyTree, SIGTERM, outsideGroup: nil),
+            ])
+    }
+
+    @Test func stop_withAZeroGracePeriod_killsAtOnceAndCountsTheKilledProcesses() {
+        var stops = TestStops(start: .seconds(0))
+        stops.childStarted(madeUpChild(pid: 100, waiter: 10, grace: .zero), token: 1)
+
+        #expect(
+            stops.stop([1], now: .seconds(0)) { Self.family } == [
+                .signalGroup(-100, SIGKILL), .signalTree(Self.familyTree, SIGKILL, outsideGroup: 100),
+            ])
+        #expect(stops.nextDeadline == nil)
+        expectReapedAsKilled(&stops, killedProcesses: 3)
+    }
+
+    @Test func stop_leftToTheStopLine_sendsTermAtTheDeadlineThenKillAfterHalfTheGracePeriod() {
+        var stops = TestStops(start: .seconds(0))
+        let leader = [madeUpProcess(100, parent: 1, group: 100)]
+        let tree = NumberTree(leader: 100)
+        stops.childStarted(madeUpChild(pid: 100, waiter: 10, grace: .seconds(4), signalsWhenStopped: false), token: 1)
+
+        #expect(stops.stop([1], now: .seconds(0)) { leader } == [])
+        #expect(stops.escalateOverdueStops(now: .seconds(3.9)) { leader } == [])
+        #expect(
+            stops.escalateOverdueStops(now: .seconds(4)) { leader } == [
+                .signalGroup(-100, SIGTERM), .signalTree(tree, SIGTERM, outsideGroup: 100),
+            ])
+        #expect(stops.nextDeadline == .seconds(6))
+        #expect(stops.escalateOverdueStops(now: .seconds(5.9)) { leader } == [])
+        #expect(
+            stops.escalateOverdueStops(now: .seconds(6)) { leader } == [
+                .signalGroup(-100, SIGKILL), .signalTree(tree, SIGKILL, outsideGroup: 100),
+            ])
+    }
+
+    @Test func killAtOnce_killsTheChildrenBeingStopped_andMakesLaterStopsKillAtOnce() {
+        var stops = TestStops(start: .seconds(0))
+        let processes = [madeUpProcess(100, parent: 1, group: 100), madeUpProcess(200, parent: 1, group: 200)]
+        stops.childStarted(madeUpChild(pid: 100, waiter: 10), token: 1)
+        stops.childStarted(madeUpChild(pid: 200, waiter: 20), token: 2)
+        _ = stops.stop([1], now: .seconds(0)) { processes }
+
+        #expect(
+            stops.killAtOnce(now: .seconds(1)) { processes } == [
+                .signalGroup(-100, SIGKILL), .signalTree(NumberTree(leader: 100), SIGKILL, outsideGroup: 100),
+            ])
+        #expect(stops.killsAtOnce)
+        #expect(stops.killAtOnce(now: .seconds(2)) { processes } == [])
+        #expect(
+            stops.stop([2], now: .seconds(2)) { processes } == [
+                .signalGroup(-200, SIGKILL), .signalTree(NumberTree(leader: 200), SIGKILL, outsideGroup: 200),
+            ])
+        #expect(stops.nextDeadline == nil)
+    }
+
+    @Test func killAtOnce_killsAChildLeftToItsStopLine() {
+        var stops = TestStops(start: .seconds(0))
+        let leader = [madeUpProcess(100, parent: 1, group: 100)]
+        stops.childStarted(madeUpChild(pid: 100, waiter: 10, signalsWhenStopped: false), token: 1)
+        _ = stops.stop([1], now: .seconds(0)) { leader }
+
+        #expect(
+            stops.killAtOnce(now: .seconds(1)) { leader } == [
+                .signalGroup(-100, SIGKILL), .signalTree(NumberTree(leader: 100), SIGKILL, outsideGroup: 100),
+            ])
+        expectReapedAsKilled(&stops, killedProcesses: 1)
+    }
+
+    @Test func exits_ofSeveralStoppedChildren_takeOneSnapshotAndAreHandledInOrder() {
+        var stops = TestStops(start: .seconds(0))
+        let source = SnapshotSource([madeUpProcess(100, parent: 1, group: 100), madeUpProcess(200, parent: 1, group: 200)])
+        stops.childStarted(madeUpChild(pid: 100, waiter: 10, pidfd: 7), token: 1)
+        stops.childStarted(madeUpChild(pid: 200, waiter: 20, pidfd: 8), token: 2)
+        _ = stops.stop([1, 2], now: .seconds(0), snapshot: source.snapshot)
+
+        let first = NumberTree(leader: 100)
+        let second = NumberTree(leader: 200)
+        #expect(
+            stops.childrenExited([(2, 0), (1, 0)], snapshot: source.snapshot) == [
+                .closeDescriptor(8), .signalGroup(-200, SIGKILL), .signalTree(second, SIGKILL, outsideGroup: nil),
+                .closeTree(second), .reap(2, pid: 200),
+                .closeDescriptor(7), .signalGroup(-100, SIGKILL), .signalTree(first, SIGKILL, outsideGroup: nil),
+                .closeTree(first), .reap(1, pid: 100),
+            ])
+        #expect(source.taken == 2)
+    }
+
+    @Test func exit_ofAChildNotStopped_reapsItWithoutSignalsOrSnapshot() {
+        var stops = TestStops(start: .seconds(0))
+        let source = SnapshotSource(Self.family)
+        stops.childStarted(madeUpChild(pid: 100, waiter: 10, pidfd: 7), token: 1)
+
+        #expect(
+            stops.childrenExited([(1, 0)], snapshot: source.snapshot) == [
+                .closeDescriptor(7), .closeTree(NumberTree(leader: 100)), .reap(1, pid: 100),
+            ])
+        #expect(source.taken == 0)
+        #expect(stops.leaderReaped(1, waitStatus: 0) == [.resume(10, ChildExit(termination: .exited(0), cancellation: nil))])
+        #expect(stops.token(ofPid: 100) == nil)
+    }
+
+    @Test func exit_whoseWaitFailed_signalsOnlyTheTreeAndReportsTheChildLost() {
+        var stops = TestStops(start: .seconds(0))
+        stops.childStarted(madeUpChild(pid: 100, waiter: 10), token: 1)
+        _ = stops.stop([1], now: .seconds(0)) { Self.family }
+
+        let lost = ChildExit(
+            termination: .failedToStart(errno: ECHILD, message: "lost track of process 100: \(errnoDescription(ECHILD))"),
+            cancellation: .terminate)
+        #expect(
+            stops.childrenExited([(1, ECHILD)]) { Self.family } == [
+                .signalTree(Self.familyTree, SIGKILL, outsideGroup: nil), .closeTree(Self.familyTree), .resume(10, lost),
+            ])
+    }
+
+    @Test func lingeringTree_isWatchedAndKilledOnceTheGracePeriodIsOver() {
+        var stops = TestStops(start: .seconds(0))
+        let source = SnapshotSource([madeUpProcess(100, parent: 1, group: 100), madeUpProcess(101, parent: 100, group: 100)])
+        stops.childStarted(madeUpChild(pid: 100, waiter: 10), token: 1)
+        _ = stops.stop([1], now: .seconds(0), snapshot: source.snapshot)
+
+        // The leader dies of its SIGTERM; 101, reparented, still shuts down.
+        source.processes = [madeUpProcess(100, parent: 1, group: 100, zombie: true), madeUpProcess(101, parent: 1, group: 100)]
+        #expect(stops.childrenExited([(1, 0)], snapshot: source.snapshot) == [.reap(1, pid: 100)])
+        #expect(stops.leaderReaped(1, waitStatus: SIGTERM) == [])
+        let tree = NumberTree(leader: 100, members: [101], leaderReaped: true)
+
+        #expect(stops.watchLingeringStops(now: .seconds(2), snapshot: source.snapshot) == [])
+        #expect(stops.nextDeadline == TestInstant.seconds(2).advanced(by: TestStops.lingeringInterval))
+        let taken = source.taken
+        #expect(stops.watchLingeringStops(now: .seconds(2.01), snapshot: source.snapshot) == [])
+        #expect(source.taken == taken)
+        #expect(stops.watchLingeringStops(now: .seconds(5), snapshot: source.snapshot) == [.signalTree(tree, SIGKILL, outsideGroup: nil)])
+        #expect(
+            stops.watchLingeringStops(now: TestInstant.seconds(5).advanced(by: TestStops.lingeringInterval), snapshot: source.snapshot) == [
+                .closeTree(tree),
+                .resume(10, ChildExit(termination: .signaled(SIGTERM), cancellation: .kill, killedProcesses: 1)),
+            ])
+        #expect(stops.nextDeadline == nil)
+    }
+
+    @Test func lingeringTree_thatEndsWithinTheGracePeriod_resumesTheTaskWithoutKill() {
+        var stops = stoppedChildWhoseTreeLingers()
+
+        let tree = NumberTree(leader: 100, members: [101], leaderReaped: true)
+        #expect(
+            stops.watchLingeringStops(now: .seconds(1)) { [] } == [
+                .closeTree(tree), .resume(10, ChildExit(termination: .signaled(SIGTERM), cancellation: .terminate)),
+            ])
+    }
+
+    @Test func lingeringTree_leftToTheStopLine_getsTermThenKill() {
+        var stops = TestStops(start: .seconds(0))
+        let rest = [madeUpProcess(101, parent: 1, group: 100)]
+        stops.childStarted(madeUpChild(pid: 100, waiter: 10, grace: .seconds(4), signalsWhenStopped: false), token: 1)
+        _ = stops.stop([1], now: .seconds(0)) { [madeUpProcess(100, parent: 1, group: 100), madeUpProcess(101, parent: 100, group: 100)] }
+        _ = stops.childrenExited([(1, 0)]) { rest }
+        _ = stops.leaderReaped(1, waitStatus: 0)
+
+        let tree = NumberTree(leader: 100, members: [101], leaderReaped: true)
+        #expect(stops.watchLingeringStops(now: .seconds(4)) { rest } == [.signalTree(tree, SIGTERM, outsideGroup: nil)])
+        #expect(stops.watchLingeringStops(now: .seconds(5)) { rest } == [])
+        #expect(stops.watchLingeringStops(now: .seconds(6)) { rest } == [.signalTree(tree, SIGKILL, outsideGroup: nil)])
+    }
+
+    @Test func killAtOnce_killsALingeringTreeAtOnce_andNoStopLingersAfterIt() {
+        var stops = TestStops(start: .seconds(0))
+        let rest = [madeUpProcess(101, parent: 1, group: 100)]
+        stops.childStarted(madeUpChild(pid: 100, waiter: 10), token: 1)
+        _ = stops.stop([1], now: .seconds(0)) { [madeUpProcess(100, parent: 1, group: 100), madeUpProcess(101, parent: 100, group: 100)] }
+        _ = stops.childrenExited([(1, 0)]) { rest }
+        _ = stops.leaderReaped(1, waitStatus: SIGTERM)
+
+        let tree = NumberTree(leader: 100, members: [101], leaderReaped: true)
+        #expect(stops.killAtOnce(now: .seconds(1)) { rest } == [.signalTree(tree, SIGKILL, outsideGroup: nil)])
+
+        stops.childStarted(madeUpChild(pid: 200, waiter: 20), token: 2)
+        _ = stops.stop([2], now: .seconds(1)) { [madeUpProcess(200, parent: 1, group: 200), madeUpProcess(201, parent: 200, group: 200)] }
+        let exited = stops.childrenExited([(2, 0)]) { [madeUpProcess(201, parent: 1, group: 200)] }
+        #expect(exited.last == .reap(2, pid: 200))
+        #expect(exited.contains(.signalGroup(-200, SIGKILL)))
+    }
+
+    @Test func stopWatchers_areToldWhatIsLeft_andReleasedOnceNoChildLaunchOrLingeringStopIsLeft() {
+        var stops = TestStops(start: .seconds(0))
+        let processes = [madeUpProcess(100, parent: 1, group: 100), madeUpProcess(200, parent: 1, group: 200)]
+        stops.childStarted(madeUpChild(pid: 100, waiter: 10, grace: .seconds(5)), token: 1)
+        stops.childStarted(madeUpChild(pid: 200, waiter: 20, grace: .seconds(3)), token: 2)
+        _ = stops.stop([1, 2], now: .seconds(0)) { processes }
+        _ = stops.launchRequested(madeUpLaunch(3), processors: 0)
+
+        #expect(
+            stops.stopEveryChild(for: ["watcher"], now: .seconds(2)) { processes } == [
+                .withdraw([3]), .tellStopWatchers(["watcher"]),
+            ])
+        #expect(stops.launchesWithdrawn([], of: [3]) == [.takeArrivals(awaiting: [3])])
+        #expect(
+            stops.tellStopWatchers(["watcher"], now: .seconds(2)) == [
+                .tellRemaining("watcher", count: 3, longestGrace: .seconds(3))
+            ])
+        _ = stops.childrenExited([(1, 0)]) { [] }
+        _ = stops.leaderReaped(1, waitStatus: SIGTERM)
+        _ = stops.childrenExited([(2, 0)]) { [] }
+        #expect(stops.releaseStopWatchers() == [])  // 2 is being reaped, 3 is launching
+        _ = stops.leaderReaped(2, waitStatus: SIGTERM)
+        #expect(stops.releaseStopWatchers() == [])  // 3 is launching
+        _ = stops.launchesArrived([madeUpArrival(3, failure: SpawnFailure(errno: ENOENT, message: "no"))], now: .seconds(2)) { [] }
+        #expect(stops.releaseStopWatchers() == [.release("watcher")])
+        #expect(stops.releaseStopWatchers() == [])
+    }
+
+    @Test func stopWatchers_waitForALingeringStop() {
+        var stops = stoppedChildWhoseTreeLingers()
+
+        #expect(stops.stopEveryChild(for: ["watcher"], now: .seconds(1)) { [] } == [.tellStopWatchers(["watcher"])])
+        #expect(
+            stops.tellStopWatchers(["watcher"], now: .seconds(1)) == [
+                .tellRemaining("watcher", count: 1, longestGrace: .seconds(4))
+            ])
+        #expect(stops.releaseStopWatchers() == [])
+        _ = stops.watchLingeringStops(now: .seconds(2)) { [] }
+        #expect(stops.releaseStopWatchers() == [.release("watcher")])
+    }
+
+    @Test func stopWatchers_withNothingLeft_areToldNothingAndReleased() {
+        var stops = TestStops(start: .seconds(0))
+
+        #expect(stops.stopEveryChild(for: ["a", "b"], now: .seconds(0)) { [] } == [.tellStopWatchers(["a", "b"])])
+        #expect(stops.tellStopWatchers(["a", "b"], now: .seconds(0)) == [])
+        #expect(stops.releaseStopWatchers() == [.release("a"), .release("b")])
+    }
+
+    /// The child of token 1 (waited for by 10) exits after its SIGKILL: its leader is reaped and its task is told it
+    /// was killed, with `killedProcesses`.
+    private func expectReapedAsKilled(
+        _ stops: inout TestStops, killedProcesses: Int, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        _ = stops.childrenExited([(1, 0)]) { [] }
+        #expect(
+            stops.leaderReaped(1, waitStatus: SIGKILL) == [
+                .resume(10, ChildExit(termination: .signaled(SIGKILL), cancellation: .kill, killedProcesses: killedProcesses))
+            ], sourceLocation: sourceLocation)
+    }
+
+    /// Child 1 (pid 100, waited for by 10) was stopped; its leader exited and was reaped while 101, which it started,
+    /// still runs: a lingering stop with the default grace period.
+    private func stoppedChildWhoseTreeLingers() -> TestStops {
+        var stops = TestStops(start: .seconds(0))
+        stops.childStarted(madeUpChild(pid: 100, waiter: 10), token: 1)
+        _ = stops.stop([1], now: .seconds(0)) { [madeUpProcess(100, parent: 1, group: 100), madeUpProcess(101, parent: 100, group: 100)] }
+        _ = stops.childrenExited([(1, 0)]) { [madeUpProcess(101, parent: 1, group: 100)] }
+        _ = stops.leaderReaped(1, waitStatus: SIGTERM)
+        return stops
+    }
+}
