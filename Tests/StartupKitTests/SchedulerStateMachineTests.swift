@@ -371,6 +371,25 @@ import Testing
         #expect(machine.state == .finished(.init(reason: nil, at: 3_000_000, number: 1, report: report)))
     }
 
+    @Test func settling_resumesTheWaitAndTheListener_beforeTheOwnerMakesTheReport() throws {
+        var (machine, _) = try machine([("a", [], .init())], events: true)
+        _ = machine.begin(at: ms(0), cancelled: false)
+        let (a, _) = machine.workerArrived(at: ms(1))
+        let wait = machine.reserveWait()
+        let (outcome, _) = machine.wait(wait, for: [0], waiter: 7, at: ms(2))
+        #expect(outcome == nil, "a is still running")
+        _ = machine.takeEvents(1)  // the events so far
+        guard case .wait = machine.takeEvents(1) else {
+            Issue.record("listener did not wait")
+            return
+        }
+        let (step, ended) = machine.attemptEnded(runJob(a), outcome: .succeeded, at: ms(3))
+        if case .run = step { Issue.record("nothing is left to run, yet the worker got a job") }
+        // The owner's report work comes last: the tasks resumed first are not held up behind it.
+        #expect(ended.kinds == ["resolve wait", "deliver", "make report"])
+        #expect(ended.resolve.map(\.0) == [7])
+    }
+
     @Test func events_withABatchWindow_waitForItsEnd_butTheReportGoesAtOnce() throws {
         var (machine, plan) = try machine([("a", [], .init()), ("b", ["a"], .init())], events: true, eventWindow: ms(20))
         guard case .wait = machine.takeEvents(1) else {

@@ -81,6 +81,9 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
     private var reportReaders: [Reader] = []
     /// The actions of the input being decided, handed to the shell when it returns.
     private var decided = Actions()
+    /// The input settled the run: the owner is told to make the report after the input's other
+    /// actions, so the tasks it resumes (waits, the listener) are on their way first.
+    private var reportDue = false
     /// The latest time any input came with. Workers read the clock before they take the lock, so
     /// two inputs can arrive out of time order; times are taken as at least this, so recorded
     /// times never go backwards in decision order (a dependent never starts before its
@@ -394,8 +397,8 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
         return latest
     }
 
-    /// Hands the input's actions to the shell: those decided, then the waits resolved and the
-    /// events for a waiting listener.
+    /// Hands the input's actions to the shell: those decided, then the events for a waiting
+    /// listener, then the owner's report if the input settled the run.
     private mutating func takeDecided() -> Actions {
         if mailbox.isEnabled {
             switch mailbox.handOver(at: latest) {
@@ -403,6 +406,10 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
             case .deliver(let listener, let events): decided.append(.deliver(listener, events))
             case .flush(let due): decided.append(.flushEvents(at: due))
             }
+        }
+        if reportDue {
+            reportDue = false
+            decided.append(.makeReport)
         }
         var taken = Actions()
         swap(&taken, &decided)
@@ -668,7 +675,7 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
         state = .settled(settlement)
         settlements = settlement.number
         sendParkedWorkersAway()
-        decided.append(.makeReport)
+        reportDue = true
     }
 
     private mutating func sendParkedWorkersAway() {
