@@ -81,18 +81,18 @@ bench: static-startup
 # installed: `make install PREFIX=$HOME/.local`. Tuned for start-up, which every run pays: no
 # $ORIGIN search path (nothing is loaded from beside it), and type metadata reached by direct
 # accessor calls rather than by demangling type names, each checked against every protocol
-# conformance in the binary at first use (a one-command run: 7% less time). Linked at a fixed
-# address (not PIE) and exporting no symbols of its own: the loader then has none of the 28,000
-# relative relocations of the Swift metadata to apply and 86 fewer pages to fault in, and the
-# runtime's start-up `dladdr` scans 299 dynamic symbols, not 2,543 (`startup --version`: 1.14 to
-# 0.84 ms). The C library and the kernel still place the stacks, heap and libraries at random.
+# conformance in the binary at first use. Linked at a fixed address (not PIE) and exporting no
+# symbols of its own: the loader then has no relative relocations of the Swift metadata to apply
+# and fewer pages to fault in, and the runtime's start-up `dladdr` scans a few hundred dynamic
+# symbols, not thousands. The C library and the kernel still place the stacks, heap and
+# libraries at random.
 STATIC_FLAGS = --static-swift-stdlib --disable-local-rpath \
 	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
 	-Xswiftc -Xclang-linker -Xswiftc -no-pie -Xlinker --no-export-dynamic
 
 # On Linux the C++ runtime the Swift runtime is written against is linked in too, so the binary
 # needs nothing but the C library (no libstdc++ or libgcc_s of a matching version) and starts
-# 0.3 ms sooner, with two fewer libraries to load and relocate. The toolchain asks for
+# sooner, with two fewer libraries to load and relocate. The toolchain asks for
 # `-lstdc++`; a folder holding only libstdc++.a, searched first, makes that the archive. The archive
 # is the one the toolchain's own clang (beside `$(SWIFT)`, symbolic links followed) links, else the
 # one of the clang first on PATH. Where none is found, the shared library is used, as before.

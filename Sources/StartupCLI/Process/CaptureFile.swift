@@ -9,8 +9,8 @@ import StartupPlatform
 
 /// A file without a name that collects a child's stdout+stderr; only its tail is read back.
 ///
-/// On Linux it is a memory file (`memfd_create`): making one costs no inode, where an `O_TMPFILE` on ext4 cost
-/// about 0.1 ms once thousands had come and gone (the allocator skips recently freed inodes). While the child runs,
+/// On Linux it is a memory file (`memfd_create`): making one costs no inode, where an `O_TMPFILE` on ext4 gets
+/// slower to make once thousands have come and gone (the allocator skips recently freed inodes). While the child runs,
 /// the engine frees all but the tail of a long output every so often (`trimToTail`), so the memory it holds stays
 /// small. Elsewhere, or where neither works, it is an `O_TMPFILE` or `mkstemp` file in `$TMPDIR`.
 struct CaptureFile: ~Copyable {
