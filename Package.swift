@@ -67,7 +67,7 @@ let package = Package(
             name: "StartupCLITests",
             dependencies: [
                 "StartupCLI", "CStartupProcess", "StartupReporting", "startup", "startup-test-server", "StartupSeededRandom",
-                "StartupTestSupport",
+                "StartupTestSupport", "StartupKitTesting",
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,5 @@
+import StartupKitTesting
+
 @testable import StartupCLI
 
 #if canImport(Glibc)
@@ -42,26 +44,13 @@ func madeUpArrival(
         token: token, result: failure.map { .failure($0) } ?? .success(pid), pidfd: pidfd, exitWakesLoop: exitWakesLoop)
 }
 
-/// A time counted from an arbitrary zero, so tests need no clock.
-struct TestInstant: InstantProtocol {
-    /// How long after zero it is.
-    var sinceZero: Duration
+/// Times are the manual clock's, counted from its zero, so tests need no clock.
+typealias TestInstant = ManualClock.Instant
 
+extension ManualClock.Instant {
     /// The time `seconds` after zero.
-    static func seconds(_ seconds: Double) -> TestInstant {
-        TestInstant(sinceZero: .seconds(seconds))
-    }
-
-    func advanced(by duration: Duration) -> TestInstant {
-        TestInstant(sinceZero: sinceZero + duration)
-    }
-
-    func duration(to other: TestInstant) -> Duration {
-        other.sinceZero - sinceZero
-    }
-
-    static func < (earlier: TestInstant, later: TestInstant) -> Bool {
-        earlier.sinceZero < later.sinceZero
+    static func seconds(_ seconds: Double) -> Self {
+        Self(offset: .seconds(seconds))
     }
 }
 
