@@ -27,8 +27,8 @@ extension ChildStops {
         var signal: CancellationSignal? = nil
         /// When SIGTERM turns into SIGKILL (or, left to a stop line, into SIGTERM).
         var killDeadline: Instant? = nil
-        /// How many of its processes got SIGKILL because the stop's grace period ended or a second interrupt came.
-        var killedProcesses = 0
+        /// The SIGKILL the stop sent to what was still there, and why.
+        var kill: ProcessKill? = nil
 
         /// What `kill` takes to signal the child's process group, or only the child when it is a foreground one.
         var groupTarget: pid_t { isForeground ? pid : -pid }

@@ -44,7 +44,7 @@ extension ChildStops {
                 return false
             }
             exit.cancellation = .kill
-            exit.killedProcesses += running.count
+            exit.kill = ProcessKill(processes: running.count, cause: killAtOnce ? .secondInterrupt : .gracePeriodEnded)
             actions.append(.signalTree(tree, SIGKILL, outsideGroup: nil))
             return false
         }

@@ -100,7 +100,10 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
             child.tree.extend(from: processes, excluding: tokensByPid.keys)
             let atOnce = killsAtOnce || child.gracePeriod <= .zero
             if atOnce || child.signalsWhenStopped {
-                if atOnce { child.killedProcesses = child.runningCount(in: processes) }
+                if atOnce {
+                    child.kill = ProcessKill(
+                        processes: child.runningCount(in: processes), cause: killsAtOnce ? .secondInterrupt : .noGracePeriod)
+                }
                 child.signalGroupAndTree(atOnce ? SIGKILL : SIGTERM, into: &actions)
                 child.signal = atOnce ? .kill : .terminate
             } else {
@@ -117,7 +120,7 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
         guard !killsAtOnce else { return }
         killsAtOnce = true
         let stopping = children.filter { $0.value.signal == .terminate || $0.value.signal == .leftToStopLine }.keys
-        if !stopping.isEmpty { killNow(stopping.sorted(), processes: snapshot(), into: &actions) }
+        if !stopping.isEmpty { killNow(stopping.sorted(), for: .secondInterrupt, processes: snapshot(), into: &actions) }
         watchLingeringStops(now: now, snapshot: snapshot, into: &actions)
     }
 
@@ -142,16 +145,18 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
             }
         }
         let toKill = overdue.filter { !afterStopLine.contains($0) }
-        if !toKill.isEmpty { killNow(toKill, processes: snapshot(), into: &actions) }
+        if !toKill.isEmpty { killNow(toKill, for: .gracePeriodEnded, processes: snapshot(), into: &actions) }
     }
 
-    /// SIGKILL to the groups and trees of `tokens`, found again in `processes` (what was started since the stop
-    /// began), counting the processes killed.
-    private mutating func killNow(_ tokens: [UInt64], processes: [ProcessTree.Entry], into actions: inout [Action]) {
+    /// SIGKILL, for `cause`, to the groups and trees of `tokens`, found again in `processes` (what was started since
+    /// the stop began), counting the processes killed.
+    private mutating func killNow(
+        _ tokens: [UInt64], for cause: ProcessKill.Cause, processes: [ProcessTree.Entry], into actions: inout [Action]
+    ) {
         for token in tokens {
             guard var child = children[token] else { continue }
             child.tree.extend(from: processes, excluding: tokensByPid.keys)
-            if child.signal != .kill { child.killedProcesses += child.runningCount(in: processes) }
+            if child.signal != .kill { child.kill = ProcessKill(processes: child.runningCount(in: processes), cause: cause) }
             child.signalGroupAndTree(SIGKILL, into: &actions)
             child.signal = .kill
             child.killDeadline = nil
@@ -212,7 +217,7 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
         guard let (child, _) = reaping[token] else { return }
         let exit = ChildExit(
             termination: Termination(waitStatus: waitStatus), cancellation: child.signal,
-            killedProcesses: child.killedProcesses)
+            kill: child.kill)
         finishReaping(token, exit: exit, into: &actions)
     }
 

@@ -35,9 +35,8 @@ struct ChildExit: Sendable, Hashable {
     var termination: Termination
     /// The strongest signal sent because of cancellation, if any.
     var cancellation: CancellationSignal?
-    /// How many of its processes (the child, its group, what left the group) were still there when its stop's
-    /// grace period ended, or a second interrupt came, and got SIGKILL.
-    var killedProcesses = 0
+    /// The SIGKILL its stop sent to what was still there, and why; `nil` if it sent none.
+    var kill: ProcessKill?
 
     /// The outcome of a child whose task was cancelled before it was spawned.
     static func cancelledBeforeStart(_ spec: ProcessSpec) -> ChildExit {

@@ -8,12 +8,14 @@ package struct ProcessOutcome: Sendable, Hashable {
     package var outputTruncated: Bool
     /// Set when cancellation made us signal the process group; `nil` when the process ended on its own.
     package var cancellation: CancellationSignal?
-    /// How many of its processes a stop had to kill (SIGKILL) because they were still there when the grace period
-    /// ended or a second interrupt came; 0 when every process ended by itself.
-    package var killedProcesses: Int
+    /// The SIGKILL its stop had to send, and why; `nil` when every process ended by itself.
+    package var kill: ProcessKill?
 
     /// `true` when we had to stop the process because the awaiting task was cancelled.
     package var wasTerminated: Bool { cancellation != nil }
+
+    /// How many of its processes its stop killed; 0 when every process ended by itself.
+    package var killedProcesses: Int { kill?.processes ?? 0 }
 
     /// Creates an outcome.
     package init(
@@ -21,12 +23,12 @@ package struct ProcessOutcome: Sendable, Hashable {
         output: [UInt8] = [],
         outputTruncated: Bool = false,
         cancellation: CancellationSignal? = nil,
-        killedProcesses: Int = 0
+        kill: ProcessKill? = nil
     ) {
         self.termination = termination
         self.output = output
         self.outputTruncated = outputTruncated
         self.cancellation = cancellation
-        self.killedProcesses = killedProcesses
+        self.kill = kill
     }
 }

@@ -41,7 +41,7 @@ package enum ProcessSpawner {
             let exit = await engine.run(
                 spec, captureDescriptor: nil, gracePeriod: terminationGracePeriod, signalsWhenStopped: signalsWhenStopped,
                 directoryStrategy: directoryStrategy, exitStrategy: exitStrategy, onSpawned: onSpawned)
-            return ProcessOutcome(termination: exit.termination, cancellation: exit.cancellation, killedProcesses: exit.killedProcesses)
+            return ProcessOutcome(termination: exit.termination, cancellation: exit.cancellation, kill: exit.kill)
         }
         let capture: CaptureFile
         do {
@@ -56,6 +56,6 @@ package enum ProcessSpawner {
         let tail = capture.readTail()
         return ProcessOutcome(
             termination: exit.termination, output: tail.bytes, outputTruncated: tail.truncated,
-            cancellation: exit.cancellation, killedProcesses: exit.killedProcesses)
+            cancellation: exit.cancellation, kill: exit.kill)
     }
 }

@@ -2,8 +2,8 @@ import StartupKit
 
 /// How the processes of each stopped command and service ended, and each end of a service that a restart followed, for
 /// the progress lines, the shutdown's text and the JSON. A stop ends with every process gone by itself after SIGTERM
-/// (or the stop line), or with some killed because they were still there when the grace period ended. Killing is
-/// never shown as a clean stop.
+/// (or the stop line), or with some killed: still there when the grace period ended, stopped with no grace period, or
+/// there when a second interrupt came. Killing is never shown as a clean stop.
 package final class ProcessEndings: Sendable {
     /// How one stop ended.
     package enum StopEnding: Sendable, Hashable {
@@ -11,25 +11,36 @@ package final class ProcessEndings: Sendable {
         case exitedAfterSignal
         /// Every process ended by itself after the stop line (or its SIGTERM after the line's time).
         case exitedAfterStopLine
-        /// `processes` were still there when the grace period ended (or a second interrupt came) and got SIGKILL.
-        case killed(processes: Int)
+        /// `processes` were still there and got SIGKILL, for `cause`.
+        case killed(processes: Int, cause: ProcessKill.Cause)
 
         /// How a stopped service's `outcome` ended, or `nil` if it was not stopped.
         init?(_ outcome: ProcessOutcome, hasStopLine: Bool) {
             guard outcome.wasTerminated else { return nil }
-            if outcome.killedProcesses > 0 {
-                self = .killed(processes: outcome.killedProcesses)
+            if let kill = outcome.kill, kill.processes > 0 {
+                self = .killed(processes: kill.processes, cause: kill.cause)
             } else {
                 self = hasStopLine && outcome.cancellation == .leftToStopLine ? .exitedAfterStopLine : .exitedAfterSignal
             }
         }
 
-        /// `exited after SIGTERM`, `exited after its stop line`, `killed after the grace period (2 processes)`.
+        /// `exited after SIGTERM`, `exited after its stop line`, `killed after the grace period (2 processes)`,
+        /// `killed at the second interrupt (1 process)`, `killed with no grace period (1 process)`.
         var description: String {
             switch self {
             case .exitedAfterSignal: "exited after SIGTERM"
             case .exitedAfterStopLine: "exited after its stop line"
-            case .killed(let count): "killed after the grace period (\(count) process\(count == 1 ? "" : "es"))"
+            case .killed(let count, let cause): "killed \(Self.phrase(cause)) (\(count) process\(count == 1 ? "" : "es"))"
+            }
+        }
+
+        /// Why processes were killed, as it follows "killed": `after the grace period`, `at the second interrupt`,
+        /// `with no grace period`.
+        static func phrase(_ cause: ProcessKill.Cause) -> String {
+            switch cause {
+            case .gracePeriodEnded: "after the grace period"
+            case .secondInterrupt: "at the second interrupt"
+            case .noGracePeriod: "with no grace period"
             }
         }
 
@@ -42,10 +53,10 @@ package final class ProcessEndings: Sendable {
             }
         }
 
-        /// Whether processes had to be killed.
-        var isKilled: Bool {
-            if case .killed = self { return true }
-            return false
+        /// Why processes had to be killed; `nil` if none was.
+        var killCause: ProcessKill.Cause? {
+            if case .killed(_, let cause) = self { return cause }
+            return nil
         }
     }
 

@@ -26,7 +26,7 @@ enum ShutdownJSON {
 
     /// `"ending"` and `"killedProcesses"` of a stop that ended as `ending`.
     static func members(of ending: ProcessEndings.StopEnding) -> [(key: String, value: JSONOutput)] {
-        let killed = if case .killed(let count) = ending { count } else { 0 }
+        let killed = if case .killed(let count, _) = ending { count } else { 0 }
         return [("ending", .string(ending.name)), ("killedProcesses", .integer(killed))]
     }
 

@@ -27,7 +27,7 @@ struct ShutdownRenderer {
             let restarts = endings.restarts(of: call.module).count
             let restarted = restarts == 0 ? "" : "; restarted \(restarts) time\(restarts == 1 ? "" : "s")"
             let mark =
-                !call.status.isSuccess ? style.red("✗") : ending?.isKilled == true ? style.yellow("!") : style.green("✓")
+                !call.status.isSuccess ? style.red("✗") : ending?.killCause != nil ? style.yellow("!") : style.green("✓")
             lines.append(
                 "\(mark) \(call.module.rawValue.padded(to: width)) \(DurationText.format(call.duration).leftPadded(to: 7))\(detail)\(restarted)"
             )
@@ -38,13 +38,21 @@ struct ShutdownRenderer {
         }
         let failed = report.failuresNotCutShort.count
         let cutShort = report.modules.count { $0.wasCutShort }
-        let killed = stopped.count { $0.status.isSuccess && endings.ending(of: $0.module)?.isKilled == true }
+        let killed = stopped.compactMap { $0.status.isSuccess ? endings.ending(of: $0.module)?.killCause : nil }
         let outcome =
             failed > 0 ? style.red("Stopping failed") : cutShort > 0 ? style.yellow("Stopping cut short") : style.green("Stopped")
         lines.append(
             "\(style.bold(outcome)) in \(DurationText.format(report.wallTime)): \(stopped.count - failed - cutShort) stopped"
-                + (killed > 0 ? " (\(killed) killed after the grace period)" : "") + (failed > 0 ? ", \(failed) failed" : "")
+                + Self.killedClause(killed) + (failed > 0 ? ", \(failed) failed" : "")
                 + (cutShort > 0 ? ", \(cutShort) cut short by a second interrupt" : ""))
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// ` (2 killed after the grace period)` for the stops that killed processes, for `causes`, with the cause when
+    /// they share one (` (2 killed)` when they do not); empty when none did.
+    static func killedClause(_ causes: [ProcessKill.Cause]) -> String {
+        guard let first = causes.first else { return "" }
+        let why = causes.allSatisfy { $0 == first } ? " \(ProcessEndings.StopEnding.phrase(first))" : ""
+        return " (\(causes.count) killed\(why))"
     }
 }

@@ -44,7 +44,11 @@ import Testing
             ])
         #expect(
             stops.leaderReaped(1, waitStatus: SIGKILL) == [
-                .resume(10, ChildExit(termination: .signaled(SIGKILL), cancellation: .kill, killedProcesses: 3))
+                .resume(
+                    10,
+                    ChildExit(
+                        termination: .signaled(SIGKILL), cancellation: .kill,
+                        kill: ProcessKill(processes: 3, cause: .gracePeriodEnded)))
             ])
         #expect(stops.children.isEmpty)
     }
@@ -79,7 +83,7 @@ import Testing
                 .signalGroup(-100, SIGKILL), .signalTree(Self.familyTree, SIGKILL, outsideGroup: 100),
             ])
         #expect(stops.nextDeadline == nil)
-        expectReapedAsKilled(&stops, killedProcesses: 3)
+        expectReapedAsKilled(&stops, ProcessKill(processes: 3, cause: .noGracePeriod))
     }
 
     @Test func stop_leftToTheStopLine_sendsTermAtTheDeadlineThenKillAfterHalfTheGracePeriod() {
@@ -120,6 +124,8 @@ import Testing
                 .signalGroup(-200, SIGKILL), .signalTree(NumberTree(leader: 200), SIGKILL, outsideGroup: 200),
             ])
         #expect(stops.nextDeadline == nil)
+        expectReapedAsKilled(&stops, ProcessKill(processes: 1, cause: .secondInterrupt))
+        expectReapedAsKilled(&stops, ProcessKill(processes: 1, cause: .secondInterrupt), token: 2, waiter: 20)
     }
 
     @Test func killAtOnce_killsAChildLeftToItsStopLine() {
@@ -132,7 +138,7 @@ import Testing
             stops.killAtOnce(now: .seconds(1)) { leader } == [
                 .signalGroup(-100, SIGKILL), .signalTree(NumberTree(leader: 100), SIGKILL, outsideGroup: 100),
             ])
-        expectReapedAsKilled(&stops, killedProcesses: 1)
+        expectReapedAsKilled(&stops, ProcessKill(processes: 1, cause: .secondInterrupt))
     }
 
     @Test func exits_ofSeveralStoppedChildren_takeOneSnapshotAndAreHandledInOrder() {
@@ -203,7 +209,11 @@ import Testing
         #expect(
             stops.watchLingeringStops(now: TestInstant.seconds(5).advanced(by: TestStops.lingeringInterval), snapshot: source.snapshot) == [
                 .closeTree(tree),
-                .resume(10, ChildExit(termination: .signaled(SIGTERM), cancellation: .kill, killedProcesses: 1)),
+                .resume(
+                    10,
+                    ChildExit(
+                        termination: .signaled(SIGTERM), cancellation: .kill,
+                        kill: ProcessKill(processes: 1, cause: .gracePeriodEnded))),
             ])
         #expect(stops.nextDeadline == nil)
     }
@@ -242,6 +252,15 @@ import Testing
 
         let tree = NumberTree(leader: 100, members: [101], leaderReaped: true)
         #expect(stops.killAtOnce(now: .seconds(1)) { rest } == [.signalTree(tree, SIGKILL, outsideGroup: nil)])
+        #expect(
+            stops.watchLingeringStops(now: .seconds(1.5)) { rest } == [
+                .closeTree(tree),
+                .resume(
+                    10,
+                    ChildExit(
+                        termination: .signaled(SIGTERM), cancellation: .kill,
+                        kill: ProcessKill(processes: 1, cause: .secondInterrupt))),
+            ])
 
         stops.childStarted(madeUpChild(pid: 200, waiter: 20), token: 2)
         _ = stops.stop([2], now: .seconds(1)) { [madeUpProcess(200, parent: 1, group: 200), madeUpProcess(201, parent: 200, group: 200)] }
@@ -300,14 +319,15 @@ import Testing
     }
 
     /// The child of token 1 (waited for by 10) exits after its SIGKILL: its leader is reaped and its task is told it
-    /// was killed, with `killedProcesses`.
+    /// was killed, with `kill`.
     private func expectReapedAsKilled(
-        _ stops: inout TestStops, killedProcesses: Int, sourceLocation: SourceLocation = #_sourceLocation
+        _ stops: inout TestStops, _ kill: ProcessKill, token: UInt64 = 1, waiter: Int = 10,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) {
-        _ = stops.childrenExited([(1, 0)]) { [] }
+        _ = stops.childrenExited([(token, 0)]) { [] }
         #expect(
-            stops.leaderReaped(1, waitStatus: SIGKILL) == [
-                .resume(10, ChildExit(termination: .signaled(SIGKILL), cancellation: .kill, killedProcesses: killedProcesses))
+            stops.leaderReaped(token, waitStatus: SIGKILL) == [
+                .resume(waiter, ChildExit(termination: .signaled(SIGKILL), cancellation: .kill, kill: kill))
             ], sourceLocation: sourceLocation)
     }
 

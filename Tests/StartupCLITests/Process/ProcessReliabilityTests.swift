@@ -534,6 +534,8 @@ import Testing
         kill(running.pid, SIGTERM)
         let result = await running.finish()
         #expect(result.status == 130)
+        #expect(result.output.contains("; killed at the second interrupt ("), "\(result.output)")
+        #expect(!result.output.contains("after the grace period"), "\(result.output)")
         #expect(await ProcessExitWaiter.waitUntilGone(pids[0]), "the command was left running")
     }
 }
