@@ -85,7 +85,7 @@ import Testing
     /// An interrupt sent as `startup` starts, with SIGINT blocked (as `Process` starts it from a task here), waits
     /// in the kernel until the signal pipe's thread accepts it, which may be before anyone receives what the pipe
     /// reads: it must not be lost then. Each try would otherwise wait for its command's `sleep`.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func anInterruptSentAsStartupStarts_withItBlocked_stopsTheRun() async throws {
         let folder = try TemporaryDirectory()
         try folder.write("commands.json", #"{"version": 1, "commands": [{"id": "long", "run": "exec sleep 5"}]}"#)
@@ -170,7 +170,7 @@ import Testing
     /// left to cancel, used to be lost, and the held run stayed up (14 of 20 tries in a review). And after a service
     /// printed 20,000 lines: each write used to wrap the close action in more reabstraction thunks, until calling it
     /// overflowed the stack (exit 139, the service left running).
-    @Test(.timeLimit(.minutes(1)), arguments: [0, 20_000])
+    @Test(.timeLimit(.minutes(3)), arguments: [0, 20_000])
     func closedStandardOutput_asTheStartUpEnds_stopsTheHeldRun_exits141(linesPrinted: Int) async throws {
         let folder = try folder(
             """
