@@ -1,6 +1,6 @@
 import StartupKit
 
-/// How a run was set up, beside what its ``StartupReport`` says happened: what ran it, with how
+/// How a run was set up, beside what its `StartupReport` says happened: what ran it, with how
 /// many slots, and the budgets it was held to. Saved with the report (``SavedRun``); every field
 /// has a default for a run that had no such setting.
 public struct RunSettings: Sendable, Hashable {

@@ -4,7 +4,7 @@ import StartupKit
 /// after every run (`.startup/last-run.json`) and what an app can save and read back for its own
 /// runs.
 ///
-/// The report is the one ``StartupReport`` type; this value only puts the ``RunSettings`` beside
+/// The report is the one `StartupReport` type; this value only puts the ``RunSettings`` beside
 /// it. Written with ``json()``, ``text(parts:)`` or ``save(to:)``, read with ``load(path:)`` or ``decode(_:file:)``.
 public struct SavedRun: Sendable, Hashable {
     /// What happened.

@@ -6,8 +6,8 @@ public enum PlanExport {
     /// "earliestStartMs", "latestStartMs", "slackMs", "onDemand", "effectivePriority"}],
     /// "criticalPath", "criticalPathMs", "predictedWallMs", "jobs", "warnings"}`, times from the
     /// estimates, `effectivePriority` only where a dependent raises it above the command's own
-    /// (``StartupPlan/effectivePriority(of:)``), `jobs` `null` for no limit, `warnings` the
-    /// sentences of ``StartupPlan/warnings``.
+    /// (`StartupPlan.effectivePriority(of:)`), `jobs` `null` for no limit, `warnings` the
+    /// sentences of `StartupPlan.warnings`.
     ///
     /// - Parameters:
     ///   - plan: The plan.
