@@ -35,7 +35,8 @@ struct ChildExit: Sendable, Hashable {
     var termination: Termination
     /// The strongest signal sent because of cancellation, if any.
     var cancellation: CancellationSignal?
-    /// The SIGKILL its stop sent to what was still there, and why; `nil` if it sent none.
+    /// The SIGKILL its stop sent to what was still there, and why; `nil` if it sent none. The SIGKILL that clears
+    /// what is left of a stopped child's group once its leader has exited is not one of them.
     var kill: ProcessKill?
 
     /// The outcome of a child whose task was cancelled before it was spawned.

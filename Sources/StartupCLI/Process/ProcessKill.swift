@@ -7,13 +7,14 @@ package struct ProcessKill: Sendable, Hashable {
         case gracePeriodEnded
         /// The stop had no grace period (`--grace-period 0s`).
         case noGracePeriod
-        /// A second interrupt came (during the grace period, or before the stop began).
+        /// `startup` was told to kill at once: a second interrupt (during the grace period, or before the stop
+        /// began), or an interrupt while it waits, at its end, for what was left running.
         case secondInterrupt
     }
 
     /// How many processes (the child, its group, what left the group) were still running and got SIGKILL; 0 when
     /// they had all gone by the time it was sent.
-    package var processes: Int
+    package let processes: Int
     /// Why they were killed.
     package let cause: Cause
 

@@ -8,13 +8,14 @@ package struct ProcessOutcome: Sendable, Hashable {
     package var outputTruncated: Bool
     /// Set when cancellation made us signal the process group; `nil` when the process ended on its own.
     package var cancellation: CancellationSignal?
-    /// The SIGKILL its stop had to send, and why; `nil` when every process ended by itself.
+    /// The SIGKILL its stop had to send, and why; `nil` when it sent none (its `processes` are 0 when every
+    /// process had gone by the time it was sent).
     package var kill: ProcessKill?
 
     /// `true` when we had to stop the process because the awaiting task was cancelled.
     package var wasTerminated: Bool { cancellation != nil }
 
-    /// How many of its processes its stop killed; 0 when every process ended by itself.
+    /// How many of its processes its stop killed; 0 when none was still there to kill.
     package var killedProcesses: Int { kill?.processes ?? 0 }
 
     /// Creates an outcome.

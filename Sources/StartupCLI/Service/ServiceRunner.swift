@@ -93,7 +93,7 @@ package enum ServiceRunner {
         }
         /// Guards what the last liveness check saw, once `failures` checks in a row have failed.
         let notAlive = Locked<String?>(nil)
-        let (outcome, noticeWasSent, stop) = await withTaskGroup(of: StopLineEnd?.self) { group in
+        let (outcome, stop) = await withTaskGroup(of: StopLineEnd?.self) { group in
             group.addTask {
                 if await probe.run() { latch.signal() }
                 return nil
@@ -112,13 +112,11 @@ package enum ServiceRunner {
                 }
             }
             let outcome = await service.value
-            // Read as the service ends: draining its output may take long enough for a later interrupt to come.
-            let noticeWasSent = notice.isSent
             stopBegun.withLock { $0 = true }
             group.cancelAll()
             var stop: StopLineEnd?
             for await result in group where result != nil { stop = result }
-            return (outcome, noticeWasSent, stop)
+            return (outcome, stop)
         }
         await reader.finish()
         let ending = ProcessEndings.StopEnding(outcome, hasStopLine: stop != nil)
@@ -130,7 +128,7 @@ package enum ServiceRunner {
             throw ServiceRunnerError(.stopFailed(stop.outcome.termination))
         }
         if Task.isCancelled {
-            if let cutShort = StopCutShort(service: outcome, noticeWasSent: noticeWasSent) { throw cutShort }
+            if let cutShort = StopCutShort(service: outcome) { throw cutShort }
             throw CancellationError()
         }
         if let notAlive = notAlive.withLock({ $0 }) {

@@ -38,11 +38,13 @@ struct StopCutShort: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The cut-short error for `outcome`, a stopped service's, if the notice had been sent when the service ended
-    /// (`noticeWasSent`, read then) and it was killed (SIGKILL); `nil` if it ended by itself, on its stop's SIGTERM,
-    /// or killed when its grace period ran out before any second interrupt.
-    init?(service outcome: ProcessOutcome, noticeWasSent: Bool) {
-        guard noticeWasSent, outcome.wasTerminated, outcome.termination == .signaled(SIGKILL) else { return nil }
+    /// The cut-short error for `outcome`, a stopped service's, if the second interrupt is what killed some of its
+    /// processes (the engine records why it sent SIGKILL, as it sends it); `nil` if it ended by itself, on its stop's
+    /// SIGTERM or stop line, or was killed when its grace period ran out, even if a second interrupt came later.
+    init?(service outcome: ProcessOutcome) {
+        guard outcome.wasTerminated, let kill = outcome.kill, kill.cause == .secondInterrupt, kill.processes > 0 else {
+            return nil
+        }
         kind = .serviceKilled
     }
 
