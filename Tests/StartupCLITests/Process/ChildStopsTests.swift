@@ -207,14 +207,8 @@ import Testing
         #expect(source.taken == taken)
         #expect(stops.watchLingeringStops(now: .seconds(5), snapshot: source.snapshot) == [.signalTree(tree, SIGKILL, outsideGroup: nil)])
         #expect(
-            stops.watchLingeringStops(now: TestInstant.seconds(5).advanced(by: TestStops.lingeringInterval), snapshot: source.snapshot) == [
-                .closeTree(tree),
-                .resume(
-                    10,
-                    ChildExit(
-                        termination: .signaled(SIGTERM), cancellation: .kill,
-                        kill: ProcessKill(processes: 1, cause: .gracePeriodEnded))),
-            ])
+            stops.watchLingeringStops(now: TestInstant.seconds(5).advanced(by: TestStops.lingeringInterval), snapshot: source.snapshot)
+                == lingeringTreeKilled(tree, cause: .gracePeriodEnded))
         #expect(stops.nextDeadline == nil)
     }
 
@@ -253,14 +247,7 @@ import Testing
         let tree = NumberTree(leader: 100, members: [101], leaderReaped: true)
         #expect(stops.killAtOnce(now: .seconds(1)) { rest } == [.signalTree(tree, SIGKILL, outsideGroup: nil)])
         #expect(
-            stops.watchLingeringStops(now: .seconds(1.5)) { rest } == [
-                .closeTree(tree),
-                .resume(
-                    10,
-                    ChildExit(
-                        termination: .signaled(SIGTERM), cancellation: .kill,
-                        kill: ProcessKill(processes: 1, cause: .secondInterrupt))),
-            ])
+            stops.watchLingeringStops(now: .seconds(1.5)) { rest } == lingeringTreeKilled(tree, cause: .secondInterrupt))
 
         stops.childStarted(madeUpChild(pid: 200, waiter: 20), token: 2)
         _ = stops.stop([2], now: .seconds(1)) { [madeUpProcess(200, parent: 1, group: 200), madeUpProcess(201, parent: 200, group: 200)] }
@@ -329,6 +316,16 @@ import Testing
             stops.leaderReaped(token, waitStatus: SIGKILL) == [
                 .resume(waiter, ChildExit(termination: .signaled(SIGKILL), cancellation: .kill, kill: kill))
             ], sourceLocation: sourceLocation)
+    }
+
+    /// The end of child 1's lingering `tree` (waited for by 10, its leader dead of SIGTERM) once the one process left
+    /// of it, killed for `cause`, is gone.
+    private func lingeringTreeKilled(_ tree: NumberTree, cause: ProcessKill.Cause) -> [TestStops.Action] {
+        [
+            .closeTree(tree),
+            .resume(
+                10, ChildExit(termination: .signaled(SIGTERM), cancellation: .kill, kill: ProcessKill(processes: 1, cause: cause))),
+        ]
     }
 
     /// Child 1 (pid 100, waited for by 10) was stopped; its leader exited and was reaped while 101, which it started,
