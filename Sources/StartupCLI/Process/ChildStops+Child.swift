@@ -49,7 +49,7 @@ extension ChildStops {
         func lostExit(_ code: Int32) -> ChildExit {
             ChildExit(
                 termination: .failedToStart(errno: code, message: "lost track of process \(pid): \(errnoDescription(code))"),
-                cancellation: signal)
+                cancellation: signal, kill: kill)
         }
     }
 }

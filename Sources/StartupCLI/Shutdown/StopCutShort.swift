@@ -24,14 +24,14 @@ struct StopCutShort: Error, Sendable, CustomStringConvertible {
     /// What was cut short.
     let kind: Kind
 
-    /// The cut-short error for `outcome`, a stop line's, if the notice had been sent when the line ended
-    /// (`noticeWasSent`, read then: a later interrupt did not end it) and the line was stopped or never started;
-    /// `nil` if the line ended by itself.
+    /// The cut-short error for `outcome`, a stop line's: killed by the second interrupt (as the engine recorded), or
+    /// never started because the notice had been sent by the time the line ended (`noticeWasSent`, read then);
+    /// `nil` if the line ended by itself or was killed when its time was up.
     init?(stopLine outcome: ProcessOutcome, noticeWasSent: Bool) {
-        guard noticeWasSent else { return nil }
         if case .failedToStart(ECANCELED, _) = outcome.termination {
+            guard noticeWasSent else { return nil }
             kind = .stopLineNotRun
-        } else if outcome.wasTerminated {
+        } else if outcome.wasKilledAtSecondInterrupt {
             kind = .stopLineKilled
         } else {
             return nil
@@ -42,9 +42,7 @@ struct StopCutShort: Error, Sendable, CustomStringConvertible {
     /// processes (the engine records why it sent SIGKILL, as it sends it); `nil` if it ended by itself, on its stop's
     /// SIGTERM or stop line, or was killed when its grace period ran out, even if a second interrupt came later.
     init?(service outcome: ProcessOutcome) {
-        guard outcome.wasTerminated, let kill = outcome.kill, kill.cause == .secondInterrupt, kill.processes > 0 else {
-            return nil
-        }
+        guard outcome.wasKilledAtSecondInterrupt else { return nil }
         kind = .serviceKilled
     }
 
@@ -56,6 +54,14 @@ struct StopCutShort: Error, Sendable, CustomStringConvertible {
         case .stopLineNotRun: "stop line not run: interrupted again"
         case .serviceKilled: "killed: interrupted again"
         }
+    }
+}
+
+extension ProcessOutcome {
+    /// Whether the second interrupt is what killed some of its processes.
+    fileprivate var wasKilledAtSecondInterrupt: Bool {
+        guard let kill else { return false }
+        return kill.cause == .secondInterrupt && kill.processes > 0
     }
 }
 
