@@ -15,9 +15,6 @@ package struct ProcessOutcome: Sendable, Hashable {
     /// `true` when we had to stop the process because the awaiting task was cancelled.
     package var wasTerminated: Bool { cancellation != nil }
 
-    /// How many of its processes its stop killed; 0 when none was still there to kill.
-    package var killedProcesses: Int { kill?.processes ?? 0 }
-
     /// Creates an outcome.
     package init(
         termination: Termination,

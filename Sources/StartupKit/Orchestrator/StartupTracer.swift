@@ -1,7 +1,7 @@
 /// An inline hook around every attempt of every command, for exact intervals in a profiler: an
 /// `os_signpost` interval in Instruments, a `Trace.beginSection` on Android-style tooling, a span.
 ///
-/// Both calls are made on the thread that runs the attempt (the main thread for a main-actor
+/// Both calls are made on the thread that runs the attempt (on the main actor for a main-actor
 /// command, a pool thread for a blocking one), just before and just after it, once each, and
 /// never under a lock of the run. They are on the command's path, so they must be cheap and must
 /// not block. Services and gates are not traced. For everything else a run does, observe its

@@ -104,6 +104,18 @@ import Testing
             stops.escalateOverdueStops(now: .seconds(6)) { leader } == [
                 .signalGroup(-100, SIGKILL), .signalTree(tree, SIGKILL, outsideGroup: 100),
             ])
+        expectReapedAsKilled(&stops, ProcessKill(processes: 1, cause: .gracePeriodEnded))
+    }
+
+    @Test func killAtOnce_afterTheGracePeriodKilledAChild_leavesItsCauseAsItWas() {
+        var stops = TestStops(start: .seconds(0))
+        let leader = [madeUpProcess(100, parent: 1, group: 100)]
+        stops.childStarted(madeUpChild(pid: 100, waiter: 10), token: 1)
+        _ = stops.stop([1], now: .seconds(0)) { leader }
+        _ = stops.escalateOverdueStops(now: .seconds(5)) { leader }
+
+        #expect(stops.killAtOnce(now: .seconds(5.001)) { leader } == [])
+        expectReapedAsKilled(&stops, ProcessKill(processes: 1, cause: .gracePeriodEnded))
     }
 
     @Test func killAtOnce_killsTheChildrenBeingStopped_andMakesLaterStopsKillAtOnce() {
@@ -318,8 +330,9 @@ import Testing
             ], sourceLocation: sourceLocation)
     }
 
-    /// The end of child 1's lingering `tree` (waited for by 10, its leader dead of SIGTERM) once the one process left
-    /// of it, killed for `cause`, is gone.
+    /// The end of child 1's lingering `tree` (waited for by 10, its leader dead of SIGTERM) at the first look after
+    /// the one process left of it was killed for `cause`: the task is resumed then, whether or not that process is
+    /// gone (one stuck in the kernel must not hold the stop).
     private func lingeringTreeKilled(_ tree: NumberTree, cause: ProcessKill.Cause) -> [TestStops.Action] {
         [
             .closeTree(tree),

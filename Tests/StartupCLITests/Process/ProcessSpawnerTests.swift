@@ -411,6 +411,8 @@ import Testing
             }, gracePeriod: .zero)
         #expect(outcome.termination == .signaled(SIGKILL))
         #expect(outcome.cancellation == .kill)
+        // The shell, and its `sleep` once it has started.
+        #expect(outcome.kill?.cause == .noGracePeriod && (1...2).contains(outcome.kill?.processes ?? 0))
     }
 
     /// The grace period is for the whole tree: after a cancelled leader exits, a group member that ignores SIGTERM
@@ -426,7 +428,7 @@ import Testing
         #expect(cancellationTook >= .milliseconds(300), "the member was given the whole grace period")
         #expect(outcome.termination == .signaled(SIGTERM), "the leader's own end")
         #expect(outcome.cancellation == .kill)
-        #expect(outcome.killedProcesses == 1)
+        #expect(outcome.kill == ProcessKill(processes: 1, cause: .gracePeriodEnded))
         #expect(await ProcessExitWaiter.waitUntilGone(pids[1]))
     }
 
@@ -440,7 +442,7 @@ import Testing
         try #require(pids.count == 2)
         #expect(cancellationTook >= .milliseconds(200) && cancellationTook < .seconds(30))
         #expect(outcome.cancellation == .terminate)
-        #expect(outcome.killedProcesses == 0)
+        #expect(outcome.kill == nil)
         #expect(await ProcessExitWaiter.waitUntilGone(pids[1]))
     }
 

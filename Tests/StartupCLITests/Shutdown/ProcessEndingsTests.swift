@@ -2,7 +2,13 @@ import Testing
 
 @testable import StartupCLI
 
-/// How a stop's ending reads: a kill names its cause, and the shutdown's last line names the cause its kills share.
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// How a stop's ending reads: a kill names its cause.
 @Suite struct ProcessEndingsTests {
     typealias StopEnding = ProcessEndings.StopEnding
 
@@ -15,20 +21,13 @@ import Testing
 
     @Test func anOutcome_isAKillOnlyIfItKilledAProcess() {
         let stopped = ProcessOutcome(
-            termination: .signaled(9), cancellation: .kill, kill: ProcessKill(processes: 2, cause: .secondInterrupt))
+            termination: .signaled(SIGKILL), cancellation: .kill, kill: ProcessKill(processes: 2, cause: .secondInterrupt))
         #expect(StopEnding(stopped, hasStopLine: false) == .killed(processes: 2, cause: .secondInterrupt))
         #expect(StopEnding(stopped, hasStopLine: false)?.killCause == .secondInterrupt)
 
         let goneBeforeTheKill = ProcessOutcome(
-            termination: .signaled(15), cancellation: .kill, kill: ProcessKill(processes: 0, cause: .gracePeriodEnded))
+            termination: .signaled(SIGTERM), cancellation: .kill, kill: ProcessKill(processes: 0, cause: .gracePeriodEnded))
         #expect(StopEnding(goneBeforeTheKill, hasStopLine: false) == .exitedAfterSignal)
         #expect(StopEnding(ProcessOutcome(termination: .exited(0)), hasStopLine: false) == nil)
-    }
-
-    @Test func theShutdownsLastLine_namesTheCauseItsKillsShare() {
-        #expect(ShutdownRenderer.killedClause([]) == "")
-        #expect(ShutdownRenderer.killedClause([.gracePeriodEnded]) == " (1 killed after the grace period)")
-        #expect(ShutdownRenderer.killedClause([.secondInterrupt, .secondInterrupt]) == " (2 killed at the second interrupt)")
-        #expect(ShutdownRenderer.killedClause([.gracePeriodEnded, .secondInterrupt, .secondInterrupt]) == " (3 killed)")
     }
 }

@@ -64,7 +64,6 @@ import Testing
     @Test func eachAttempt_isTracedOnItsOwnThread_beforeAndAfter_onceEach() async throws {
         struct Boom: Error {}
         let tracer = Recorder()
-        _ = Self.mainQueueKey
         var builder = StartupPlanBuilder()
         builder.add("load") { _ in tracer.record(.body("load")) }
         builder.addBlocking("sdk") { _ in tracer.record(.body("sdk")) }
