@@ -1,4 +1,5 @@
 import Foundation
+import StartupTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -57,14 +58,14 @@ import Testing
 
     @Test func theCISession_runsTheCommandBetweenStartUpAndShutdown() async throws {
         let (arguments, shown) = try block(startingWith: Self.command + " --output quiet --")
-        let result = try await StartupBinary.run(arguments, in: ReadmeSessionTests.root.path)
+        let result = try await StartupBinary.run(arguments, in: RepositoryFiles.root.path)
         #expect(result.status == 0, "\(result.error)")
         expectSameLines(result.output + result.error, shown)
     }
 
     @Test func theCrashSession_restartsTheWorker_andNothingElse() async throws {
         let (arguments, shown) = try block(startingWith: Self.command + " --grace-period 5s")
-        let running = try StartupBinary.startWithPipedOutput(arguments, in: ReadmeSessionTests.root.path)
+        let running = try StartupBinary.startWithPipedOutput(arguments, in: RepositoryFiles.root.path)
         defer { try? FileManager.default.removeItem(atPath: running.errorFile) }
         let held = await LineReader.readLines(from: running.output, through: "Services running", closes: false)
         try #require(held.contains("Services running"), "the stack was not held: \(held)")
@@ -81,8 +82,7 @@ import Testing
 
     @Test func theReadmesManifestFragments_areTheExamplesOwnLines() throws {
         let readme = try ReadmeSessionTests.documentsText()
-        let example = try String(
-            contentsOf: ReadmeSessionTests.root.appendingPathComponent("examples/dev-stack/commands.json"), encoding: .utf8)
+        let example = try RepositoryFiles.text("examples/dev-stack/commands.json")
         let exampleLines = Set(example.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
         let fragments = readme.components(separatedBy: "```json\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
             .filter { $0.hasPrefix("{ \"id\": ") }
@@ -95,7 +95,7 @@ import Testing
 
     @Test func theCtrlCSession_stopsTheStackInReverseOrder() async throws {
         let (arguments, shown) = try block(startingWith: Self.command)
-        let running = try StartupBinary.startWithPipedOutput(arguments, in: ReadmeSessionTests.root.path)
+        let running = try StartupBinary.startWithPipedOutput(arguments, in: RepositoryFiles.root.path)
         defer { try? FileManager.default.removeItem(atPath: running.errorFile) }
         let held = await LineReader.readLines(from: running.output, through: "Services running", closes: false)
         try #require(held.contains("Services running"), "the stack was not held: \(held)")

@@ -1,4 +1,5 @@
 import Foundation
+import StartupTestSupport
 import Testing
 
 /// The terminal sessions of `startup plan` and `startup run` in the README and the CLI guide
@@ -7,7 +8,6 @@ import Testing
 /// shows (for `run`, with measured times masked and lines compared in any order, since they finish
 /// as the machine allows).
 @Suite struct ReadmeSessionTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The first lines of the sessions replayed (the `--trace` run draws bars that move with the
     /// machine's timing, and the broken manifest is not in the repository).
@@ -21,7 +21,7 @@ import Testing
 
     /// The text of every document in `documents`, in that order, joined by a blank line.
     static func documentsText() throws -> String {
-        try documents.map { try String(contentsOf: root.appendingPathComponent($0), encoding: .utf8) }
+        try documents.map { try RepositoryFiles.text($0) }
             .joined(separator: "\n")
     }
 
@@ -29,7 +29,7 @@ import Testing
     static func sessionBlocks() throws -> [String: [String]] {
         var blocks: [String: [String]] = [:]
         for document in documents {
-            let text = try String(contentsOf: root.appendingPathComponent(document), encoding: .utf8)
+            let text = try RepositoryFiles.text(document)
             var current: [String]?
             for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
                 if line.hasPrefix("```") {
@@ -52,7 +52,7 @@ import Testing
     func readmeSession_printsWhatTheDocumentShows(session: String) async throws {
         let block = try #require(try Self.sessionBlocks()[session], "neither the README nor docs/CLI.md has a block starting \(session)")
         let folder = try TemporaryDirectory()
-        try String(contentsOf: Self.root.appendingPathComponent("commands.json"), encoding: .utf8).write(
+        try RepositoryFiles.text("commands.json").write(
             toFile: folder.file("commands.json"), atomically: true, encoding: .utf8)
         var index = 0
         while index < block.count {

@@ -1,5 +1,6 @@
 import Foundation
 import StartupKit
+import StartupTestSupport
 import Testing
 
 @testable import StartupManifest
@@ -238,9 +239,7 @@ import Testing
 
     /// The JSON blocks of the DocC article "The manifest": whole manifests, or one command, which is decoded inside one.
     @Test func theArticlesJSONBlocks_decode() throws {
-        let article = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources/StartupManifest/StartupManifest.docc/TheManifest.md")
-        let text = try String(contentsOf: article, encoding: .utf8)
+        let text = try RepositoryFiles.text("Sources/StartupManifest/StartupManifest.docc/TheManifest.md")
         let blocks = text.components(separatedBy: "```json\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
         #expect(blocks.count >= 3)
         for block in blocks {

@@ -1,5 +1,6 @@
 import Foundation
 import StartupKit
+import StartupTestSupport
 import Testing
 
 @testable import StartupManifest
@@ -9,10 +10,9 @@ import Testing
 /// rejects for its shape the schema rejects too. The schema is checked by a small validator of the
 /// JSON Schema keywords it uses, so no test needs software the machine may lack.
 @Suite struct ManifestSchemaTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     private func load(_ path: String) throws -> Any {
-        try JSONSerialization.jsonObject(with: Data(contentsOf: Self.root.appendingPathComponent(path)), options: [.fragmentsAllowed])
+        try JSONSerialization.jsonObject(with: Data(contentsOf: RepositoryFiles.url(path)), options: [.fragmentsAllowed])
     }
 
     private func schema() throws -> [String: Any] {
@@ -71,7 +71,7 @@ import Testing
     func theRepositorysManifests_validate(path: String) throws {
         let validator = SchemaValidator(schema: try schema())
         #expect(validator.problems(in: try load(path)).isEmpty)
-        _ = try Manifest.decode([UInt8](Data(contentsOf: Self.root.appendingPathComponent(path))), file: path)
+        _ = try Manifest.decode([UInt8](Data(contentsOf: RepositoryFiles.url(path))), file: path)
     }
 
     @Test func whatTheDecoderRejects_theSchemaRejects() throws {

@@ -1,17 +1,12 @@
 import Foundation
 import StartupKit
 import StartupReporting
+import StartupTestSupport
 import Testing
 
 /// The README's "Reports in your app" block, run as written (in a temporary folder), and the same block on the
 /// StartupReporting catalog's landing page.
 @Suite struct ReadmeExampleTests {
-    /// The text of the file at `path` from the package's root.
-    static func document(_ path: String) throws -> String {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
-    }
-
     /// The first Swift block of `text` that follows `heading` (the whole text when `heading` is empty).
     static func swiftBlock(in text: String, after heading: String = "") throws -> Substring {
         let from = try #require(heading.isEmpty ? text.startIndex : text.range(of: heading)?.upperBound, "no \(heading)")
@@ -21,8 +16,8 @@ import Testing
     }
 
     @Test func theCatalogsLandingPage_showsTheReadmesBlock() throws {
-        let readme = try Self.swiftBlock(in: Self.document("README.md"), after: "### Reports in your app")
-        let landing = try Self.swiftBlock(in: Self.document("Sources/StartupReporting/StartupReporting.docc/StartupReporting.md"))
+        let readme = try Self.swiftBlock(in: RepositoryFiles.text("README.md"), after: "### Reports in your app")
+        let landing = try Self.swiftBlock(in: RepositoryFiles.text("Sources/StartupReporting/StartupReporting.docc/StartupReporting.md"))
         #expect(readme.contains("SavedRun.load(path:"))
         #expect(landing == readme)
     }
