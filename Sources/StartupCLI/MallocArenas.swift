@@ -11,8 +11,8 @@ import StartupPlatform
 ///
 /// A run allocates on worker threads, in arenas that grow 128 KiB at a time and give freed memory back
 /// at once, to fault it in again for the next command. Growing by 4 MiB more than asked (`M_TOP_PAD`)
-/// spares a run of short commands that repeated faulting in; memory never touched costs nothing, but each arena
-/// keeps up to 4 MiB of what it frees. Setting it also fixes glibc's threshold for
+/// spares a run of short commands from faulting that memory in again and again; memory never touched
+/// costs nothing, but each arena keeps up to 4 MiB of what it frees. Setting it also fixes glibc's threshold for
 /// serving an allocation with its own `mmap` at 128 KiB (it would otherwise rise after such a block
 /// is freed): large buffers, such as a report's JSON, are mapped and unmapped each time.
 package enum MallocArenas {
