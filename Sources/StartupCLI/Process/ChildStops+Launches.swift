@@ -32,8 +32,9 @@ extension ChildStops {
     /// Spawns have been made (`launches`, from ``Action/spawn(_:)`` or the launch threads): a failed one resumes its
     /// task; a child made is taken in, then stopped at once if a stop came while it was launched, and reaped if its
     /// exit was seen first. A launch not pending (none is: each arrives once) has its pidfd taken out of the wait set.
+    /// `now` is read only for such a stop: a spawn's common path reads no clock.
     mutating func launchesArrived(
-        _ launches: some Sequence<LaunchedChild>, now: Instant, snapshot: () -> [ProcessTree.Entry],
+        _ launches: some Sequence<LaunchedChild>, now: () -> Instant, snapshot: () -> [ProcessTree.Entry],
         into actions: inout [Action]
     ) {
         var stopped: [UInt64] = []
@@ -62,7 +63,7 @@ extension ChildStops {
             if record.stopped { stopped.append(launch.token) }
             if record.exitedEarly { exited.append((launch.token, 0)) }
         }
-        if !stopped.isEmpty { stop(stopped, now: now, snapshot: snapshot, into: &actions) }
+        if !stopped.isEmpty { stop(stopped, now: now(), snapshot: snapshot, into: &actions) }
         if !exited.isEmpty { childrenExited(exited, snapshot: snapshot, into: &actions) }
     }
 

@@ -9,14 +9,15 @@
 /// SIGKILL and when, when a grace period is over, what a child's task is told when it exits, whether an exited child
 /// is an orphan, and when the tasks waiting for every child to be stopped are done.
 ///
-/// Each input is a `mutating` method that takes the time and, through `snapshot`, the processes running (called at
-/// most once or twice per input, and only when a decision needs it, as reading `/proc` costs a read of every
-/// process's `stat`), and appends the ``Action``s to perform, in order, to `actions` (a buffer the loop reuses, so
-/// the common path allocates no array of actions). It never reads a clock or `/proc`, never signals, reaps or
-/// resumes anything itself: `EngineLoop` does, and the tree (``StoppableTree``) opens the pidfds of the members it
-/// finds, so every decision here can be tested with made-up pids, times, processes and trees. `Launch` is a spawn (with the task waiting for it), `Watcher` a task waiting for every
-/// child to be stopped. Where a decision needs another thread in the middle (to withdraw a launch, to take in
-/// launches that arrived, to reap), it is an action the loop reports the outcome of with a further input.
+/// Each input is a method that takes what its decision needs: the time, and, through `snapshot`, the processes
+/// running (called at most once or twice per input, and only when a decision needs it, as reading `/proc` costs a
+/// read of every process's `stat`). Most append the ``Action``s to perform, in order, to `actions` (a buffer the
+/// loop reuses, so the common path allocates no array of actions). It never reads a clock or `/proc`, never
+/// signals, reaps or resumes anything itself: `EngineLoop` does, and the tree (``StoppableTree``) opens the pidfds
+/// of the members it finds, so every decision here can be tested with made-up pids, times, processes and trees.
+/// `Launch` is a spawn (with the task waiting for it), `Watcher` a task waiting for every child to be stopped.
+/// Where a decision needs another thread in the middle (to withdraw a launch, to take in launches that arrived, to
+/// reap), it is an action the loop reports the outcome of with a further input.
 ///
 /// No key paths here (`\.killDeadline`): in generic code, even specialised, a key path is built from its mangled
 /// name at run time on every use, which would cost each turn of the loop more than the rest of its decisions.
@@ -68,7 +69,7 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
     }
 
     /// Whether a running child has a grace period going (``escalateOverdueStops(now:snapshot:into:)`` has something to
-    /// look at): cheap, as the loop asks on every turn.
+    /// look at): a scan of the running children, which the loop makes on every turn.
     var hasKillDeadlines: Bool {
         children.values.contains { $0.killDeadline != nil }
     }
@@ -133,19 +134,18 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
         let overdue = children.filter { $0.value.killDeadline.map { $0 <= now } ?? false }.keys.sorted()
         guard !overdue.isEmpty else { return }
         let afterStopLine = overdue.filter { children[$0]?.signal == .leftToStopLine }
-        if !afterStopLine.isEmpty {
-            let processes = snapshot()
-            for token in afterStopLine {
-                guard var child = children[token] else { continue }
-                child.tree.extend(from: processes, excluding: tokensByPid.keys)
-                child.signalGroupAndTree(SIGTERM, into: &actions)
-                child.signal = .terminate
-                child.killDeadline = now.advanced(by: child.gracePeriod / 2)
-                children[token] = child
-            }
+        // One snapshot for both kinds of overdue stop.
+        let processes = snapshot()
+        for token in afterStopLine {
+            guard var child = children[token] else { continue }
+            child.tree.extend(from: processes, excluding: tokensByPid.keys)
+            child.signalGroupAndTree(SIGTERM, into: &actions)
+            child.signal = .terminate
+            child.killDeadline = now.advanced(by: child.gracePeriod / 2)
+            children[token] = child
         }
         let toKill = overdue.filter { !afterStopLine.contains($0) }
-        if !toKill.isEmpty { killNow(toKill, for: .gracePeriodEnded, processes: snapshot(), into: &actions) }
+        if !toKill.isEmpty { killNow(toKill, for: .gracePeriodEnded, processes: processes, into: &actions) }
     }
 
     /// SIGKILL, for `cause`, to the groups and trees of `tokens`, found again in `processes` (what was started since
@@ -156,7 +156,8 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
         for token in tokens {
             guard var child = children[token] else { continue }
             child.tree.extend(from: processes, excluding: tokensByPid.keys)
-            if child.signal != .kill { child.kill = ProcessKill(processes: child.runningCount(in: processes), cause: cause) }
+            // Only children in a grace period come here: none has been killed before.
+            child.kill = ProcessKill(processes: child.runningCount(in: processes), cause: cause)
             child.signalGroupAndTree(SIGKILL, into: &actions)
             child.signal = .kill
             child.killDeadline = nil

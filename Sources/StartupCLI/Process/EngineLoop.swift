@@ -13,7 +13,8 @@ import StartupPlatform
 /// their tasks.
 ///
 /// Who makes a spawn, what to take in, withdraw, signal, reap and resume, and when, is decided by ``ChildStops``; the
-/// loop reads the clock and `/proc` for it and performs its actions. Signalling and reaping happen only here, so a
+/// loop reads the clock and `/proc` for it and performs its actions. The loop itself only finds exited children
+/// (`waitid`) and reaps the orphans the core names. Signalling and reaping happen only here, so a
 /// group is signalled only while its leader is unreaped (running or a zombie), when its pid and process-group id
 /// cannot have been reused.
 struct EngineLoop {
@@ -59,8 +60,8 @@ struct EngineLoop {
                 perform { $0.killAtOnce(now: now, snapshot: ProcessTree.snapshot, into: &$1) }
             }
             if !batch.launched.isEmpty {
-                let now = clock.now
-                perform { $0.launchesArrived(batch.launched, now: now, snapshot: ProcessTree.snapshot, into: &$1) }
+                let clock = clock
+                perform { $0.launchesArrived(batch.launched, now: { clock.now }, snapshot: ProcessTree.snapshot, into: &$1) }
             }
             if stops.unexplainedExit != nil { sweep() }  // the launch it waits for may be among those just taken in
             var exits: [(token: UInt64, error: Int32)]
@@ -117,9 +118,9 @@ struct EngineLoop {
             switch action {
             case .spawn(let launch):
                 let launched = LaunchThreads.spawn(launch, engine: engine)
-                let now = clock.now
+                let clock = clock
                 perform {
-                    $0.launchesArrived(CollectionOfOne(launched), now: now, snapshot: ProcessTree.snapshot, into: &$1)
+                    $0.launchesArrived(CollectionOfOne(launched), now: { clock.now }, snapshot: ProcessTree.snapshot, into: &$1)
                 }
                 CaptureFilePool.shared.replenish()
             case .submit(let launch): launchThreads.submit(launch)
@@ -128,8 +129,8 @@ struct EngineLoop {
                 perform { $0.launchesWithdrawn(withdrawn, of: tokens, into: &$1) }
             case .takeArrivals(let tokens):
                 let arrived = engine.inbox.withLock { $0.takeLaunched(awaiting: tokens) }
-                let now = clock.now
-                perform { $0.launchesArrived(arrived, now: now, snapshot: ProcessTree.snapshot, into: &$1) }
+                let clock = clock
+                perform { $0.launchesArrived(arrived, now: { clock.now }, snapshot: ProcessTree.snapshot, into: &$1) }
             case .announceSpawn(let launch): launch.request.onSpawned?()
             case .watchExit(let token, let pid):
                 let engine = engine
@@ -205,7 +206,7 @@ struct EngineLoop {
     /// Reaps the exited children `waitid` shows, one at a time: the engine's own when the wait set reads SIGCHLD
     /// (otherwise it stops at one, whose pidfd or watcher reports it), and orphans adopted as the child subreaper.
     /// An exit that no child taken in explains may be a launch's that has not been taken in: it waits for those
-    /// launches (see `unexplainedExit`).
+    /// launches (see ``ChildStops/unexplainedExit``).
     private mutating func sweep() {
         // One look at `/proc` for all the stopped children a sweep reaps (a stop of hundreds ends in one sweep).
         var processes: [ProcessTree.Entry]? = nil
@@ -255,8 +256,9 @@ struct EngineLoop {
     /// Milliseconds until the nearest deadline of the core or the next housekeeping (rounded up), or -1 for
     /// neither.
     private func sleepLimit() -> Int32 {
-        let deadlines = [stops.nextDeadline, needsHousekeeping ? nextHousekeeping : nil].compactMap { $0 }
-        guard let deadline = deadlines.min() else { return -1 }
+        var nearest = stops.nextDeadline
+        if needsHousekeeping { nearest = min(nearest ?? nextHousekeeping, nextHousekeeping) }
+        guard let deadline = nearest else { return -1 }
         let remaining = clock.now.duration(to: deadline)
         guard remaining > .zero else { return 0 }
         let (seconds, attoseconds) = remaining.components

@@ -179,7 +179,7 @@ extension ChildStops {
     mutating func launchesArrived(
         _ launches: [LaunchedChild], now: Instant, snapshot: () -> [ProcessTree.Entry]
     ) -> [Action] {
-        Self.actions { launchesArrived(launches, now: now, snapshot: snapshot, into: &$0) }
+        Self.actions { launchesArrived(launches, now: { now }, snapshot: snapshot, into: &$0) }
     }
 
     mutating func launchesWithdrawn(_ withdrawn: Set<UInt64>, of asked: Set<UInt64>) -> [Action] {
