@@ -40,8 +40,8 @@ extension ChildStops {
         }
 
         /// How many of its processes run in `processes` (a snapshot): the child itself (unreaped) and its tree's.
-        func runningCount(in processes: [ProcessTree.Entry]) -> Int {
-            let leader = processes.contains { $0.pid == pid && !$0.isZombie } ? 1 : 0
+        func runningCount(in processes: ProcessSnapshot) -> Int {
+            let leader = processes[pid].map { $0.isZombie ? 0 : 1 } ?? 0
             return leader + tree.running(in: processes).count
         }
 

@@ -34,7 +34,7 @@ extension ChildStops {
     /// exit was seen first. A launch not pending (none is: each arrives once) has its pidfd taken out of the wait set.
     /// `now` is read only for such a stop: a spawn's common path reads no clock.
     mutating func launchesArrived(
-        _ launches: some Sequence<LaunchedChild>, now: () -> Instant, snapshot: () -> [ProcessTree.Entry],
+        _ launches: some Sequence<LaunchedChild>, now: () -> Instant, snapshot: () -> ProcessSnapshot,
         into actions: inout [Action]
     ) {
         var stopped: [UInt64] = []

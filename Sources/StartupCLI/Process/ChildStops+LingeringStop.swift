@@ -27,7 +27,7 @@ extension ChildStops {
         /// `killAtOnce`), sends SIGTERM (after a stop line's time) or SIGKILL (after a SIGTERM) to those still
         /// running.
         mutating func step(
-            processes: [ProcessTree.Entry], now: Instant, killAtOnce: Bool, into actions: inout [Action]
+            processes: ProcessSnapshot, now: Instant, killAtOnce: Bool, into actions: inout [Action]
         ) -> Bool {
             let running = tree.running(in: processes)
             // After SIGKILL nothing is waited for: a process stuck in the kernel must not hold the stop forever.

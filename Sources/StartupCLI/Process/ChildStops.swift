@@ -91,7 +91,7 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
     /// left to its stop line. A spawn not taken in yet is withdrawn first (see ``launchesWithdrawn(_:of:into:)``), or
     /// stopped once it arrives. Tokens of children not running are ignored.
     mutating func stop(
-        _ tokens: [UInt64], now: Instant, snapshot: () -> [ProcessTree.Entry], into actions: inout [Action]
+        _ tokens: [UInt64], now: Instant, snapshot: () -> ProcessSnapshot, into actions: inout [Action]
     ) {
         stopLaunches(tokens, into: &actions)
         guard tokens.contains(where: { children[$0].map { $0.signal == nil } ?? false }) else { return }
@@ -117,7 +117,7 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
 
     /// A second interrupt came: every child in its grace period gets SIGKILL, every lingering stop is looked at and
     /// killed, and every later stop is SIGKILL at once.
-    mutating func killAtOnce(now: Instant, snapshot: () -> [ProcessTree.Entry], into actions: inout [Action]) {
+    mutating func killAtOnce(now: Instant, snapshot: () -> ProcessSnapshot, into actions: inout [Action]) {
         guard !killsAtOnce else { return }
         killsAtOnce = true
         let stopping = children.filter { $0.value.signal == .terminate || $0.value.signal == .leftToStopLine }.keys
@@ -128,7 +128,7 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
     /// The clock reached `now`: SIGKILL for the children whose grace period is over after a SIGTERM; SIGTERM, and a
     /// further grace period of half the one given (which counts the stop line's own), for one left to its stop line.
     mutating func escalateOverdueStops(
-        now: Instant, snapshot: () -> [ProcessTree.Entry], into actions: inout [Action]
+        now: Instant, snapshot: () -> ProcessSnapshot, into actions: inout [Action]
     ) {
         guard hasKillDeadlines else { return }
         let overdue = children.filter { $0.value.killDeadline.map { $0 <= now } ?? false }.keys.sorted()
@@ -151,7 +151,7 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
     /// SIGKILL, for `cause`, to the groups and trees of `tokens`, found again in `processes` (what was started since
     /// the stop began), counting the processes killed.
     private mutating func killNow(
-        _ tokens: [UInt64], for cause: ProcessKill.Cause, processes: [ProcessTree.Entry], into actions: inout [Action]
+        _ tokens: [UInt64], for cause: ProcessKill.Cause, processes: ProcessSnapshot, into actions: inout [Action]
     ) {
         for token in tokens {
             guard var child = children[token] else { continue }
@@ -171,7 +171,7 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
     /// A leader to reap is left to the loop (``Action/reap(_:pid:)``). The exit of a spawn not taken in yet is
     /// applied once it is (the launches that have arrived are taken in first); other unknown tokens are ignored.
     mutating func childrenExited(
-        _ exits: [(token: UInt64, error: Int32)], snapshot: () -> [ProcessTree.Entry], into actions: inout [Action]
+        _ exits: [(token: UInt64, error: Int32)], snapshot: () -> ProcessSnapshot, into actions: inout [Action]
     ) {
         launchesExited(exits, into: &actions)
         // A reaped pid may be reused: an unexplained exit with it is no longer the one that was seen.
@@ -239,7 +239,7 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
 
     /// Looks at the lingering stops when due at `now` (or at once after a second interrupt): resumes the tasks of
     /// those whose tree is gone, signals those whose deadline has come.
-    mutating func watchLingeringStops(now: Instant, snapshot: () -> [ProcessTree.Entry], into actions: inout [Action]) {
+    mutating func watchLingeringStops(now: Instant, snapshot: () -> ProcessSnapshot, into actions: inout [Action]) {
         guard !lingering.isEmpty else { return }
         guard killsAtOnce || now >= nextLingeringCheck || lingering.values.contains(where: { $0.deadline <= now }) else {
             return
@@ -259,7 +259,7 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
     /// `now`, if any is left. The loop reports the outcome of the withdrawals (``Action/withdraw(_:)``) before the
     /// watchers are told.
     mutating func stopEveryChild(
-        for watchers: [Watcher], now: Instant, snapshot: () -> [ProcessTree.Entry], into actions: inout [Action]
+        for watchers: [Watcher], now: Instant, snapshot: () -> ProcessSnapshot, into actions: inout [Action]
     ) {
         stopWatchers += watchers
         stop(children.keys.sorted() + launching.keys.sorted(), now: now, snapshot: snapshot, into: &actions)

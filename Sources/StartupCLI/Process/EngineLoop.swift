@@ -57,11 +57,11 @@ struct EngineLoop {
             }
             if batch.killsAtOnce && !stops.killsAtOnce {
                 let now = clock.now
-                perform { $0.killAtOnce(now: now, snapshot: ProcessTree.snapshot, into: &$1) }
+                perform { $0.killAtOnce(now: now, snapshot: ProcessSnapshot.current, into: &$1) }
             }
             if !batch.launched.isEmpty {
                 let clock = clock
-                perform { $0.launchesArrived(batch.launched, now: { clock.now }, snapshot: ProcessTree.snapshot, into: &$1) }
+                perform { $0.launchesArrived(batch.launched, now: { clock.now }, snapshot: ProcessSnapshot.current, into: &$1) }
             }
             if stops.unexplainedExit != nil { sweep() }  // the launch it waits for may be among those just taken in
             var exits: [(token: UInt64, error: Int32)]
@@ -76,7 +76,7 @@ struct EngineLoop {
                 for request in batch.spawns { start(request) }
                 if !batch.stops.isEmpty {
                     let now = clock.now
-                    perform { $0.stop(batch.stops, now: now, snapshot: ProcessTree.snapshot, into: &$1) }
+                    perform { $0.stop(batch.stops, now: now, snapshot: ProcessSnapshot.current, into: &$1) }
                 }
                 if !batch.jobs.isEmpty {
                     runJobs(batch.jobs)
@@ -91,16 +91,16 @@ struct EngineLoop {
             // Most turns have no stop going: no clock reading then.
             if stops.hasKillDeadlines {
                 let now = clock.now
-                perform { $0.escalateOverdueStops(now: now, snapshot: ProcessTree.snapshot, into: &$1) }
+                perform { $0.escalateOverdueStops(now: now, snapshot: ProcessSnapshot.current, into: &$1) }
             }
             if stops.hasLingeringStops {
                 let now = clock.now
-                perform { $0.watchLingeringStops(now: now, snapshot: ProcessTree.snapshot, into: &$1) }
+                perform { $0.watchLingeringStops(now: now, snapshot: ProcessSnapshot.current, into: &$1) }
             }
             if !batch.stopWatchers.isEmpty {
                 let now = clock.now
                 perform {
-                    $0.stopEveryChild(for: batch.stopWatchers, now: now, snapshot: ProcessTree.snapshot, into: &$1)
+                    $0.stopEveryChild(for: batch.stopWatchers, now: now, snapshot: ProcessSnapshot.current, into: &$1)
                 }
             }
             if stops.hasStopWatchers { perform { $0.releaseStopWatchers(into: &$1) } }
@@ -120,7 +120,7 @@ struct EngineLoop {
                 let launched = LaunchThreads.spawn(launch, engine: engine)
                 let clock = clock
                 perform {
-                    $0.launchesArrived(CollectionOfOne(launched), now: { clock.now }, snapshot: ProcessTree.snapshot, into: &$1)
+                    $0.launchesArrived(CollectionOfOne(launched), now: { clock.now }, snapshot: ProcessSnapshot.current, into: &$1)
                 }
                 CaptureFilePool.shared.replenish()
             case .submit(let launch): launchThreads.submit(launch)
@@ -130,7 +130,7 @@ struct EngineLoop {
             case .takeArrivals(let tokens):
                 let arrived = engine.inbox.withLock { $0.takeLaunched(awaiting: tokens) }
                 let clock = clock
-                perform { $0.launchesArrived(arrived, now: { clock.now }, snapshot: ProcessTree.snapshot, into: &$1) }
+                perform { $0.launchesArrived(arrived, now: { clock.now }, snapshot: ProcessSnapshot.current, into: &$1) }
             case .announceSpawn(let launch): launch.request.onSpawned?()
             case .watchExit(let token, let pid):
                 let engine = engine
@@ -199,8 +199,8 @@ struct EngineLoop {
     /// Reaps exited children and resumes their tasks (see ``ChildStops/childrenExited(_:snapshot:into:)``); the trees of
     /// stopped ones are found in `processes` if given, else in a snapshot taken for them. An exit seen before its
     /// launch arrived is reaped once it has.
-    private mutating func reap(_ exits: [(token: UInt64, error: Int32)], processes given: [ProcessTree.Entry]? = nil) {
-        perform { $0.childrenExited(exits, snapshot: { given ?? ProcessTree.snapshot() }, into: &$1) }
+    private mutating func reap(_ exits: [(token: UInt64, error: Int32)], processes given: ProcessSnapshot? = nil) {
+        perform { $0.childrenExited(exits, snapshot: { given ?? ProcessSnapshot.current() }, into: &$1) }
     }
 
     /// Reaps the exited children `waitid` shows, one at a time: the engine's own when the wait set reads SIGCHLD
@@ -209,13 +209,13 @@ struct EngineLoop {
     /// launches (see ``ChildStops/unexplainedExit``).
     private mutating func sweep() {
         // One look at `/proc` for all the stopped children a sweep reaps (a stop of hundreds ends in one sweep).
-        var processes: [ProcessTree.Entry]? = nil
+        var processes: ProcessSnapshot? = nil
         while let pid = firstExitedChild() {
             perform { $0.exitedChildFound(pid, into: &$1) }
             if let token = stops.token(ofPid: pid) {
                 // With SIGCHLD read (``ProcessEngine/ownEveryChild()``) every exit is found here; else by its pidfd.
                 guard engine.waitSet.readsChildSignals else { return }
-                if processes == nil, stops.children[token]?.signal != nil { processes = ProcessTree.snapshot() }
+                if processes == nil, stops.children[token]?.signal != nil { processes = ProcessSnapshot.current() }
                 reap([(token, 0)], processes: processes)
             } else if stops.isOrphan(pid) {
                 var status: Int32 = 0

@@ -53,47 +53,46 @@ struct ProcessTree {
         return "\(ProcessSpec.processTokenVariable)=\(token)"
     }
 
-    /// One line of `/proc/<pid>/stat`: the fields that place a process.
-    struct Entry {
-        let pid: pid_t
-        let parent: pid_t
-        let group: pid_t
-        let session: pid_t
-        /// When the process started, in clock ticks after boot (field 22).
-        let startTime: UInt64
-        /// Whether it has exited and waits to be reaped (a zombie): gone, for a stop.
-        var isZombie = false
-    }
-
-    /// Adds what belongs to the command in `processes` (a `snapshot()`); `excluded` are pids never to add (the
-    /// engine's own children).
+    /// Adds what belongs to the command in `processes`; `excluded` are pids never to add (the engine's own
+    /// children).
     ///
     /// A process is related through its parent only while that parent runs (a member found running in
     /// `processes`, or the leader until it is reaped): the number of one that has exited may already be another
     /// process's, and a live process whose parent had exited would have been reparented to `startup`. Groups and
-    /// sessions of members that exited still count: their numbers are not reused while a process is in them.
-    mutating func extend(from processes: [Entry], excluding excluded: Dictionary<pid_t, UInt64>.Keys) {
+    /// sessions of members that exited still count: their numbers are not reused while a process is in them. Walks
+    /// out from what is known through the snapshot's indexes: costs the size of the tree, not of the snapshot.
+    mutating func extend(from processes: ProcessSnapshot, excluding excluded: Dictionary<pid_t, UInt64>.Keys) {
         #if os(Linux)
             let ourPid = getpid()
             var known = Set(members.keys)
             known.insert(leader)
-            var parents = Set(running(in: processes))
-            if !leaderReaped { parents.insert(leader) }
-            var added = true
-            while added {
-                added = false
-                for process in processes where !known.contains(process.pid) {
-                    guard process.pid != ourPid, !excluded.contains(process.pid) else { continue }
-                    let related =
-                        parents.contains(process.parent) || known.contains(process.group)
-                        || known.contains(process.session)
-                    guard related || (process.parent == ourPid && isMarked(process.pid)),
-                        let member = Self.member(process)
-                    else { continue }
-                    known.insert(process.pid)
-                    if !process.isZombie { parents.insert(process.pid) }
-                    members[process.pid] = member
-                    added = true
+            // Each known pid, once, to look for what it leads (group, session) and, while it runs, its children.
+            var pending = Array(known)
+            var runs = Set(running(in: processes))
+            if !leaderReaped { runs.insert(leader) }
+            func add(_ process: ProcessSnapshot.Entry) {
+                guard !known.contains(process.pid), process.pid != ourPid, !excluded.contains(process.pid),
+                    let member = Self.member(process)
+                else { return }
+                known.insert(process.pid)
+                if !process.isZombie { runs.insert(process.pid) }
+                members[process.pid] = member
+                pending.append(process.pid)
+            }
+            // Orphans `startup` adopted that carry this command's marker (a zombie's environment is gone).
+            if let marker {
+                for process in processes.children(of: ourPid) where !process.isZombie && !known.contains(process.pid) {
+                    guard !excluded.contains(process.pid), processes.environment(of: process.pid, holds: marker) else {
+                        continue
+                    }
+                    add(process)
+                }
+            }
+            while let pid = pending.popLast() {
+                for process in processes.members(ofGroup: pid) { add(process) }
+                for process in processes.members(ofSession: pid) { add(process) }
+                if runs.contains(pid) {
+                    for process in processes.children(of: pid) { add(process) }
                 }
             }
         #endif
@@ -111,18 +110,21 @@ struct ProcessTree {
         }
     }
 
-    /// The members still running in `processes` (a `snapshot()` taken after they were found): present with the
+    /// The members still running in `processes` (a snapshot taken after they were found): present with the
     /// start time they were found with, and not a zombie.
-    func running(in processes: [Entry]) -> [pid_t] {
-        processes.filter { process in
-            !process.isZombie && members[process.pid].map { $0.startTime == process.startTime } ?? false
-        }.map(\.pid)
+    func running(in processes: ProcessSnapshot) -> [pid_t] {
+        members.compactMap { pid, member in
+            guard let process = processes[pid], !process.isZombie, process.startTime == member.startTime else {
+                return nil
+            }
+            return pid
+        }
     }
 
     /// When `pid` started, or `nil` if it is gone.
     private static func startTime(of pid: pid_t) -> UInt64? {
         #if os(Linux)
-            entry(of: pid)?.startTime
+            ProcFiles.startTime(of: pid)
         #else
             nil
         #endif
@@ -135,42 +137,10 @@ struct ProcessTree {
         }
     }
 
-    /// Every process visible in `/proc` (none elsewhere than Linux). Costs a read of each process's `stat`.
-    static func snapshot() -> [Entry] {
-        #if os(Linux)
-            guard let directory = opendir("/proc") else { return [] }
-            defer { closedir(directory) }
-            var entries: [Entry] = []
-            while let item = readdir(directory) {
-                let name = withUnsafeBytes(of: item.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                guard let pid = pid_t(name), let entry = entry(of: pid) else { continue }
-                entries.append(entry)
-            }
-            return entries
-        #else
-            return []
-        #endif
-    }
-
     #if os(Linux)
-        /// The process's line of `/proc/<pid>/stat`, or `nil` if it is gone.
-        private static func entry(of pid: pid_t) -> Entry? {
-            guard let stat = readSmallFile("/proc/\(pid)/stat") else { return nil }
-            // "pid (comm) state ppid pgrp session ...": comm may hold spaces and parentheses, so parse after the last ')'.
-            guard let close = stat.lastIndex(of: UInt8(ascii: ")")) else { return nil }
-            let fields = stat[(close + 1)...].split(separator: UInt8(ascii: " "))
-            guard fields.count > 19, let parent = number(fields[1]), let group = number(fields[2]),
-                let session = number(fields[3]), let startTime = number(fields[19], as: UInt64.self)
-            else { return nil }
-            let state = fields.first?.first
-            return Entry(
-                pid: pid, parent: parent, group: group, session: session, startTime: startTime,
-                isZombie: state == UInt8(ascii: "Z") || state == UInt8(ascii: "X"))
-        }
-
         /// `process` as a member: with a pidfd that is known to refer to it (not to a process that took its pid since the
         /// snapshot), or without one where pidfds are unavailable; `nil` if it is gone.
-        private static func member(_ process: Entry) -> Member? {
+        private static func member(_ process: ProcessSnapshot.Entry) -> Member? {
             var pidfd: Int32 = -1
             if let pidfdOpen = SpawnExtensions.pidfdOpen {
                 pidfd = pidfdOpen(process.pid, 0)
@@ -183,37 +153,6 @@ struct ProcessTree {
             return Member(pidfd: pidfd, startTime: process.startTime, group: process.group)
         }
 
-        /// Whether the environment `pid` started with holds `marker`.
-        private func isMarked(_ pid: pid_t) -> Bool {
-            guard let marker, let environment = Self.readSmallFile("/proc/\(pid)/environ", limit: 1 << 20) else { return false }
-            return environment.split(separator: 0).contains { $0.elementsEqual(marker) }
-        }
-
-        /// A decimal field.
-        private static func number<Number: FixedWidthInteger>(_ field: ArraySlice<UInt8>, as type: Number.Type = pid_t.self) -> Number? {
-            Number(String(decoding: field, as: UTF8.self))
-        }
-
-        /// Up to `limit` bytes of a file, or `nil` if it cannot be read (the process is gone, or not ours).
-        private static func readSmallFile(_ path: String, limit: Int = 4096) -> [UInt8]? {
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { return nil }
-            defer { _ = closeDescriptor(descriptor) }
-            var bytes = [UInt8](repeating: 0, count: limit)
-            var filled = 0
-            while filled < limit {
-                let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, limit - filled) }
-                if count > 0 {
-                    filled += count
-                } else if count < 0 && errno == EINTR {
-                    continue
-                } else {
-                    if count < 0 { return nil }
-                    break
-                }
-            }
-            return Array(bytes[..<filled])
-        }
     #endif
 }
 

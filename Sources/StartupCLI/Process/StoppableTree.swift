@@ -13,10 +13,10 @@ protocol StoppableTree {
 
     /// Adds what belongs to the child in `processes` (a snapshot); `excluded` are pids never to add (the engine's
     /// own children).
-    mutating func extend(from processes: [ProcessTree.Entry], excluding excluded: Dictionary<pid_t, UInt64>.Keys)
+    mutating func extend(from processes: ProcessSnapshot, excluding excluded: Dictionary<pid_t, UInt64>.Keys)
 
     /// The members still running in `processes` (a snapshot taken after they were found).
-    func running(in processes: [ProcessTree.Entry]) -> [pid_t]
+    func running(in processes: ProcessSnapshot) -> [pid_t]
 }
 
 extension ProcessTree: StoppableTree {}

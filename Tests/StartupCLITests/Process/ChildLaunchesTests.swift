@@ -12,7 +12,7 @@ import Testing
 /// exits before it is taken in), driven input by input with made-up tokens and pids: no process runs.
 @Suite struct ChildLaunchesTests {
     /// The leader of the child made for token 1.
-    private static let leader = [madeUpProcess(100, parent: 1, group: 100)]
+    private static var leader: ProcessSnapshot { [madeUpProcess(100, parent: 1, group: 100)] }
 
     @Test func launchRequested_isSpawnedByTheLoopWhileNoMoreChildrenThanProcessors_elseSubmitted() {
         var stops = TestStops(start: .seconds(0))

@@ -64,11 +64,11 @@ struct NumberTree: StoppableTree, Equatable {
     var leaderReaped = false
 
     /// Adds the processes related to the leader or a member by a running parent or by group.
-    mutating func extend(from processes: [ProcessTree.Entry], excluding excluded: Dictionary<pid_t, UInt64>.Keys) {
+    mutating func extend(from processes: ProcessSnapshot, excluding excluded: Dictionary<pid_t, UInt64>.Keys) {
         var added = true
         while added {
             added = false
-            for process in processes where process.pid != leader && !members.contains(process.pid) {
+            for process in processes.entries where process.pid != leader && !members.contains(process.pid) {
                 guard !excluded.contains(process.pid) else { continue }
                 let parentRuns =
                     (process.parent == leader && !leaderReaped)
@@ -81,14 +81,14 @@ struct NumberTree: StoppableTree, Equatable {
     }
 
     /// The members present in `processes` and not zombies.
-    func running(in processes: [ProcessTree.Entry]) -> [pid_t] {
-        processes.filter { members.contains($0.pid) && !$0.isZombie }.map(\.pid)
+    func running(in processes: ProcessSnapshot) -> [pid_t] {
+        processes.entries.filter { members.contains($0.pid) && !$0.isZombie }.map(\.pid)
     }
 }
 
 /// A process in a made-up snapshot, in session 1, started at tick 1.
-func madeUpProcess(_ pid: pid_t, parent: pid_t, group: pid_t, zombie: Bool = false) -> ProcessTree.Entry {
-    ProcessTree.Entry(pid: pid, parent: parent, group: group, session: 1, startTime: 1, isZombie: zombie)
+func madeUpProcess(_ pid: pid_t, parent: pid_t, group: pid_t, zombie: Bool = false) -> ProcessSnapshot.Entry {
+    ProcessSnapshot.Entry(pid: pid, parent: parent, group: group, session: 1, startTime: 1, isZombie: zombie)
 }
 
 /// A child with leader `pid`, whose task is `waiter`, stopped with SIGTERM (unless `signalsWhenStopped` is false)
@@ -105,16 +105,16 @@ func madeUpChild(
 /// Hands out a fixed snapshot and counts how often it is asked for.
 final class SnapshotSource {
     /// The processes every snapshot shows.
-    var processes: [ProcessTree.Entry]
+    var processes: ProcessSnapshot
     /// How many snapshots were taken.
     private(set) var taken = 0
 
-    init(_ processes: [ProcessTree.Entry]) {
+    init(_ processes: ProcessSnapshot) {
         self.processes = processes
     }
 
     /// A snapshot (counted).
-    func snapshot() -> [ProcessTree.Entry] {
+    func snapshot() -> ProcessSnapshot {
         taken += 1
         return processes
     }
@@ -130,20 +130,20 @@ extension ChildStops {
         return actions
     }
 
-    mutating func stop(_ tokens: [UInt64], now: Instant, snapshot: () -> [ProcessTree.Entry]) -> [Action] {
+    mutating func stop(_ tokens: [UInt64], now: Instant, snapshot: () -> ProcessSnapshot) -> [Action] {
         Self.actions { stop(tokens, now: now, snapshot: snapshot, into: &$0) }
     }
 
-    mutating func killAtOnce(now: Instant, snapshot: () -> [ProcessTree.Entry]) -> [Action] {
+    mutating func killAtOnce(now: Instant, snapshot: () -> ProcessSnapshot) -> [Action] {
         Self.actions { killAtOnce(now: now, snapshot: snapshot, into: &$0) }
     }
 
-    mutating func escalateOverdueStops(now: Instant, snapshot: () -> [ProcessTree.Entry]) -> [Action] {
+    mutating func escalateOverdueStops(now: Instant, snapshot: () -> ProcessSnapshot) -> [Action] {
         Self.actions { escalateOverdueStops(now: now, snapshot: snapshot, into: &$0) }
     }
 
     mutating func childrenExited(
-        _ exits: [(token: UInt64, error: Int32)], snapshot: () -> [ProcessTree.Entry]
+        _ exits: [(token: UInt64, error: Int32)], snapshot: () -> ProcessSnapshot
     ) -> [Action] {
         Self.actions { childrenExited(exits, snapshot: snapshot, into: &$0) }
     }
@@ -156,11 +156,11 @@ extension ChildStops {
         Self.actions { leaderLost(token, errno: code, into: &$0) }
     }
 
-    mutating func watchLingeringStops(now: Instant, snapshot: () -> [ProcessTree.Entry]) -> [Action] {
+    mutating func watchLingeringStops(now: Instant, snapshot: () -> ProcessSnapshot) -> [Action] {
         Self.actions { watchLingeringStops(now: now, snapshot: snapshot, into: &$0) }
     }
 
-    mutating func stopEveryChild(for watchers: [Watcher], now: Instant, snapshot: () -> [ProcessTree.Entry]) -> [Action] {
+    mutating func stopEveryChild(for watchers: [Watcher], now: Instant, snapshot: () -> ProcessSnapshot) -> [Action] {
         Self.actions { stopEveryChild(for: watchers, now: now, snapshot: snapshot, into: &$0) }
     }
 
@@ -177,7 +177,7 @@ extension ChildStops {
     }
 
     mutating func launchesArrived(
-        _ launches: [LaunchedChild], now: Instant, snapshot: () -> [ProcessTree.Entry]
+        _ launches: [LaunchedChild], now: Instant, snapshot: () -> ProcessSnapshot
     ) -> [Action] {
         Self.actions { launchesArrived(launches, now: { now }, snapshot: snapshot, into: &$0) }
     }

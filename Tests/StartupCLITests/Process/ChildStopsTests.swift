@@ -11,9 +11,12 @@ import Testing
 /// The engine's stop decisions, driven input by input with made-up pids, times and snapshots: no process runs.
 @Suite struct ChildStopsTests {
     /// A leader (100) in its group, a child of it in the group (101) and a grandchild that left the group (102).
-    private static let family = [
-        madeUpProcess(100, parent: 1, group: 100), madeUpProcess(101, parent: 100, group: 100), madeUpProcess(102, parent: 101, group: 102),
-    ]
+    private static var family: ProcessSnapshot {
+        [
+            madeUpProcess(100, parent: 1, group: 100), madeUpProcess(101, parent: 100, group: 100),
+            madeUpProcess(102, parent: 101, group: 102),
+        ]
+    }
 
     /// The tree `family` gives leader 100.
     private static let familyTree = NumberTree(leader: 100, members: [101, 102])
@@ -88,7 +91,7 @@ import Testing
 
     @Test func stop_leftToTheStopLine_sendsTermAtTheDeadlineThenKillAfterHalfTheGracePeriod() {
         var stops = TestStops(start: .seconds(0))
-        let leader = [madeUpProcess(100, parent: 1, group: 100)]
+        let leader: ProcessSnapshot = [madeUpProcess(100, parent: 1, group: 100)]
         let tree = NumberTree(leader: 100)
         stops.childStarted(madeUpChild(pid: 100, waiter: 10, grace: .seconds(4), signalsWhenStopped: false), token: 1)
 
@@ -109,7 +112,7 @@ import Testing
 
     @Test func killAtOnce_afterTheGracePeriodKilledAChild_leavesItsCauseAsItWas() {
         var stops = TestStops(start: .seconds(0))
-        let leader = [madeUpProcess(100, parent: 1, group: 100)]
+        let leader: ProcessSnapshot = [madeUpProcess(100, parent: 1, group: 100)]
         stops.childStarted(madeUpChild(pid: 100, waiter: 10), token: 1)
         _ = stops.stop([1], now: .seconds(0)) { leader }
         _ = stops.escalateOverdueStops(now: .seconds(5)) { leader }
@@ -120,7 +123,7 @@ import Testing
 
     @Test func killAtOnce_killsTheChildrenBeingStopped_andMakesLaterStopsKillAtOnce() {
         var stops = TestStops(start: .seconds(0))
-        let processes = [madeUpProcess(100, parent: 1, group: 100), madeUpProcess(200, parent: 1, group: 200)]
+        let processes: ProcessSnapshot = [madeUpProcess(100, parent: 1, group: 100), madeUpProcess(200, parent: 1, group: 200)]
         stops.childStarted(madeUpChild(pid: 100, waiter: 10), token: 1)
         stops.childStarted(madeUpChild(pid: 200, waiter: 20), token: 2)
         _ = stops.stop([1], now: .seconds(0)) { processes }
@@ -142,7 +145,7 @@ import Testing
 
     @Test func killAtOnce_killsAChildLeftToItsStopLine() {
         var stops = TestStops(start: .seconds(0))
-        let leader = [madeUpProcess(100, parent: 1, group: 100)]
+        let leader: ProcessSnapshot = [madeUpProcess(100, parent: 1, group: 100)]
         stops.childStarted(madeUpChild(pid: 100, waiter: 10, signalsWhenStopped: false), token: 1)
         _ = stops.stop([1], now: .seconds(0)) { leader }
 
@@ -236,7 +239,7 @@ import Testing
 
     @Test func lingeringTree_leftToTheStopLine_getsTermThenKill() {
         var stops = TestStops(start: .seconds(0))
-        let rest = [madeUpProcess(101, parent: 1, group: 100)]
+        let rest: ProcessSnapshot = [madeUpProcess(101, parent: 1, group: 100)]
         stops.childStarted(madeUpChild(pid: 100, waiter: 10, grace: .seconds(4), signalsWhenStopped: false), token: 1)
         _ = stops.stop([1], now: .seconds(0)) { [madeUpProcess(100, parent: 1, group: 100), madeUpProcess(101, parent: 100, group: 100)] }
         _ = stops.childrenExited([(1, 0)]) { rest }
@@ -250,7 +253,7 @@ import Testing
 
     @Test func killAtOnce_killsALingeringTreeAtOnce_andNoStopLingersAfterIt() {
         var stops = TestStops(start: .seconds(0))
-        let rest = [madeUpProcess(101, parent: 1, group: 100)]
+        let rest: ProcessSnapshot = [madeUpProcess(101, parent: 1, group: 100)]
         stops.childStarted(madeUpChild(pid: 100, waiter: 10), token: 1)
         _ = stops.stop([1], now: .seconds(0)) { [madeUpProcess(100, parent: 1, group: 100), madeUpProcess(101, parent: 100, group: 100)] }
         _ = stops.childrenExited([(1, 0)]) { rest }
@@ -270,7 +273,7 @@ import Testing
 
     @Test func stopWatchers_areToldWhatIsLeft_andReleasedOnceNoChildLaunchOrLingeringStopIsLeft() {
         var stops = TestStops(start: .seconds(0))
-        let processes = [madeUpProcess(100, parent: 1, group: 100), madeUpProcess(200, parent: 1, group: 200)]
+        let processes: ProcessSnapshot = [madeUpProcess(100, parent: 1, group: 100), madeUpProcess(200, parent: 1, group: 200)]
         stops.childStarted(madeUpChild(pid: 100, waiter: 10, grace: .seconds(5)), token: 1)
         stops.childStarted(madeUpChild(pid: 200, waiter: 20, grace: .seconds(3)), token: 2)
         _ = stops.stop([1, 2], now: .seconds(0)) { processes }

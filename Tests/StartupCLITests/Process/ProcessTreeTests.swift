@@ -32,12 +32,12 @@ import Testing
                 _ = kill(pid, SIGKILL)
                 victim.waitUntilExit()
             }
-            let seen = try #require(ProcessTree.snapshot().first { $0.pid == pid })
+            let seen = try #require(ProcessSnapshot.current().entries.first { $0.pid == pid })
             let leader: pid_t = 999_999_999  // a made-up leader whose child the snapshot says `pid` is
             let noExclusions = [pid_t: UInt64]().keys
 
             // As if `pid` had been reused since the snapshot: another start time.
-            let reused = ProcessTree.Entry(pid: pid, parent: leader, group: pid, session: pid, startTime: seen.startTime + 1)
+            let reused = ProcessSnapshot.Entry(pid: pid, parent: leader, group: pid, session: pid, startTime: seen.startTime + 1)
             var stranger = ProcessTree(leader: leader, marker: nil)
             stranger.extend(from: [reused], excluding: noExclusions)
             stranger.signal(SIGTERM)
@@ -45,7 +45,7 @@ import Testing
             #expect(stranger.members.isEmpty)
             #expect(SpawnTestSupport.isRunningAndUnsignalled(pid), "a process that reused a member's pid was signalled")
 
-            let same = ProcessTree.Entry(pid: pid, parent: leader, group: pid, session: pid, startTime: seen.startTime)
+            let same = ProcessSnapshot.Entry(pid: pid, parent: leader, group: pid, session: pid, startTime: seen.startTime)
             var member = ProcessTree(leader: leader, marker: nil)
             member.extend(from: [same], excluding: noExclusions)
             member.signal(SIGTERM)
