@@ -6,6 +6,7 @@ import StartupCLI
     import Darwin
 #endif
 
+RunGuardian.serveIfAsked(CommandLine.arguments)
 ClosedStandardDescriptors.hold()
 IgnoredAtStart.record()
 ProcessEngine.ownEveryChild()

@@ -43,29 +43,23 @@
             Number(String(decoding: field, as: UTF8.self))
         }
 
-        /// Up to `limit` bytes of a file, read in pages as they come (a small file costs one small read), or `nil`
-        /// if it cannot be read (the process is gone, or not ours).
+        /// Up to `limit` bytes of a file, read a page at a time into a buffer on the stack (a small file costs one
+        /// read and one copy), or `nil` if it cannot be read (the process is gone, or not ours).
         private static func read(_ path: String, limit: Int) -> [UInt8]? {
             let descriptor = open(path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { return nil }
             defer { _ = closeDescriptor(descriptor) }
-            var bytes: [UInt8] = []
-            let chunk = 4096
-            while bytes.count < limit {
-                let wanted = min(chunk, limit - bytes.count)
-                let start = bytes.count
-                var count = 0
-                bytes.append(contentsOf: repeatElement(0, count: wanted))
-                count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + start, wanted) }
-                if count < 0 && errno == EINTR {
-                    bytes.removeLast(wanted)
-                    continue
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4096) { page -> [UInt8]? in
+                var bytes: [UInt8] = []
+                while bytes.count < limit {
+                    let count = Glibc.read(descriptor, page.baseAddress!, min(page.count, limit - bytes.count))
+                    if count < 0 && errno == EINTR { continue }
+                    if count < 0 { return nil }
+                    if count == 0 { break }
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: page[..<count]))
                 }
-                bytes.removeLast(wanted - max(count, 0))
-                if count < 0 { return nil }
-                if count == 0 { break }
+                return bytes
             }
-            return bytes
         }
     }
 #endif

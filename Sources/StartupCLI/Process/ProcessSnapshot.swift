@@ -8,9 +8,9 @@
 /// with one stopped command costs the size of its tree, not the number of processes: a stop of hundreds of commands
 /// takes one snapshot and looks up each tree in it.
 ///
-/// Reading an adopted orphan's environment (to tell whose it was, see ``ProcessTree``) is done at most once per
-/// process and snapshot, whatever the number of trees that ask. Used on the engine's thread only (the memo of those
-/// environments is not shared).
+/// Reading the environments of `startup`'s children (to tell whose an adopted orphan was, see ``ProcessTree``) is
+/// done at most once per process and snapshot, whatever the number of trees that ask. Used on one thread only (the
+/// memo of those environments is not shared).
 struct ProcessSnapshot {
     /// One line of `/proc/<pid>/stat`: the fields that place a process.
     struct Entry: Equatable {
@@ -69,11 +69,23 @@ struct ProcessSnapshot {
     /// The processes in the session `session`.
     func members(ofSession session: pid_t) -> [Entry] { bySession[session] ?? [] }
 
-    /// Whether the environment `pid` started with holds the entry `marker` (`NAME=value`): read from `/proc` once
-    /// per snapshot, whatever the number of trees that ask; `false` where it cannot be read.
-    func environment(of pid: pid_t, holds marker: [UInt8]) -> Bool {
-        guard let found = environmentMarkers.marker(of: pid) else { return false }
-        return found.elementsEqual(marker)
+    /// The live processes whose parent is `startup` (orphans it adopted, and its own children) that started with
+    /// the environment entry `marker` (`NAME=value`). The first call reads the environment of each such process
+    /// once; later calls, for other trees, look the marker up.
+    func adoptedChildren(markedWith marker: [UInt8]) -> [Entry] {
+        environmentMarkers.children(markedWith: marker) {
+            children(of: getpid()).filter { !$0.isZombie }
+        }
+    }
+
+    /// Whether the environment `pid` started with holds a `STARTUP_PROCESS_TOKEN` entry that starts with `prefix`
+    /// (read from `/proc` on each call); `false` where it cannot be read.
+    static func environment(of pid: pid_t, holdsMarkerStartingWith prefix: [UInt8]) -> Bool {
+        #if os(Linux)
+            ProcFiles.processTokenEntry(of: pid)?.starts(with: prefix) ?? false
+        #else
+            false
+        #endif
     }
 
     /// Every process visible in `/proc` (none elsewhere than Linux). Costs a read of each process's `stat`.
@@ -101,17 +113,23 @@ extension ProcessSnapshot: ExpressibleByArrayLiteral {
     }
 }
 
-/// The `STARTUP_PROCESS_TOKEN=<token>` entry of each process whose environment a snapshot read, so each is read
-/// once. A reference, so the value snapshot that holds it stays cheap to pass; engine's thread only.
+/// The live children of `startup` by the `STARTUP_PROCESS_TOKEN=<run>.<token>` entry of their environment, read
+/// once per snapshot at the first question. A reference, so the value snapshot that holds it stays cheap to pass;
+/// engine's thread only.
 private final class EnvironmentMarkers {
-    /// The entry found for each pid asked about (`nil`: none, or unreadable).
-    private var found: [pid_t: [UInt8]?] = [:]
+    /// The children by marker, once read.
+    private var childrenByMarker: [[UInt8]: [ProcessSnapshot.Entry]]? = nil
 
-    /// The marker entry in the environment `pid` started with.
-    func marker(of pid: pid_t) -> [UInt8]? {
-        if let known = found[pid] { return known }
-        let marker = ProcFiles.processTokenEntry(of: pid)
-        found[pid] = marker
-        return marker
+    /// The children whose marker is `marker`, among `children()` (asked for on the first call only).
+    func children(markedWith marker: [UInt8], among children: () -> [ProcessSnapshot.Entry]) -> [ProcessSnapshot.Entry] {
+        if let childrenByMarker { return childrenByMarker[marker] ?? [] }
+        var byMarker: [[UInt8]: [ProcessSnapshot.Entry]] = [:]
+        #if os(Linux)
+            for child in children() {
+                if let found = ProcFiles.processTokenEntry(of: child.pid) { byMarker[found, default: []].append(child) }
+            }
+        #endif
+        childrenByMarker = byMarker
+        return byMarker[marker] ?? []
     }
 }

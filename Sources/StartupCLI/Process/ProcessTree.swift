@@ -12,8 +12,10 @@
 /// - every process in a session or process group led by a member, so what a `setsid` child started is found
 ///   even after that child exited;
 /// - orphans `startup` adopted as the child subreaper (their parent died before the stop) whose environment still
-///   carries the `STARTUP_PROCESS_TOKEN=<token>` this process was started with: nothing else tells whose they were,
-///   and what an earlier attempt of the same command left (which may run on purpose) has another token.
+///   carries the `STARTUP_PROCESS_TOKEN=<run>.<token>` this process was started with: nothing else tells whose they
+///   were, and what an earlier attempt of the same command left (which may run on purpose) has another token. The
+///   `<run>` part, the same for every process of this `startup`, is how ``RunGuardian`` finds them all when
+///   `startup` itself is killed.
 /// Each member gets a pidfd, so a signal sent later can never reach a process that reused its pid, and is taken only
 /// once the pidfd is known to be the process the snapshot saw (same start time): a pid reused between the snapshot
 /// and `pidfd_open` is a stranger, left alone. Where pidfds are unavailable, the start time is checked again right
@@ -37,6 +39,28 @@ struct ProcessTree {
         let startTime: UInt64
         /// Its process group when it was found: the leader's, or one it moved to (`setsid`, `setpgid`).
         let group: pid_t
+
+        /// Sends `signal` to the member `pid`, if it is still the process that was found: through its pidfd, else
+        /// by pid once its start time is checked again.
+        func send(_ signal: Int32, pid: pid_t) {
+            if pidfd >= 0, let send = SpawnExtensions.pidfdSendSignal {
+                _ = send(pidfd, signal)
+            } else if ProcessTree.startTime(of: pid) == startTime {
+                _ = kill(pid, signal)
+            }
+        }
+
+        /// Whether `processes` (a snapshot taken after it was found) shows the member `pid` still running: present
+        /// with the start time it was found with, and not a zombie.
+        func isRunning(as pid: pid_t, in processes: ProcessSnapshot) -> Bool {
+            guard let process = processes[pid] else { return false }
+            return !process.isZombie && process.startTime == startTime
+        }
+
+        /// Closes its pidfd, if it has one.
+        func close() {
+            if pidfd >= 0 { _ = closeDescriptor(pidfd) }
+        }
     }
 
     /// A tree with no members yet, for the leader started with `marker` (from `marker(forSpawn:of:)`) added to its
@@ -50,8 +74,12 @@ struct ProcessTree {
     /// manifest command's process (one with a command id); `nil` for others.
     static func marker(forSpawn token: UInt64, of spec: ProcessSpec) -> String? {
         guard spec.environment[ProcessSpec.commandIDVariable] != nil else { return nil }
-        return "\(ProcessSpec.processTokenVariable)=\(token)"
+        return "\(runMarkerPrefix)\(token)"
     }
+
+    /// The start of every marker this `startup` gives (`STARTUP_PROCESS_TOKEN=<run>.`): `<run>` is drawn at random
+    /// once per process, so the markers of two runs never match.
+    static let runMarkerPrefix = "\(ProcessSpec.processTokenVariable)=\(String(UInt64.random(in: 1 ... .max), radix: 36))."
 
     /// Adds what belongs to the command in `processes`; `excluded` are pids never to add (the engine's own
     /// children).
@@ -81,10 +109,7 @@ struct ProcessTree {
             }
             // Orphans `startup` adopted that carry this command's marker (a zombie's environment is gone).
             if let marker {
-                for process in processes.children(of: ourPid) where !process.isZombie && !known.contains(process.pid) {
-                    guard !excluded.contains(process.pid), processes.environment(of: process.pid, holds: marker) else {
-                        continue
-                    }
+                for process in processes.adoptedChildren(markedWith: marker) where !excluded.contains(process.pid) {
                     add(process)
                 }
             }
@@ -102,27 +127,18 @@ struct ProcessTree {
     /// group, which the caller signals itself: each process gets one signal.
     func signal(_ signal: Int32, outsideGroup group: pid_t? = nil) {
         for (pid, member) in members where member.group != group {
-            if member.pidfd >= 0, let send = SpawnExtensions.pidfdSendSignal {
-                _ = send(member.pidfd, signal)
-            } else if Self.startTime(of: pid) == member.startTime {
-                _ = kill(pid, signal)
-            }
+            member.send(signal, pid: pid)
         }
     }
 
     /// The members still running in `processes` (a snapshot taken after they were found): present with the
     /// start time they were found with, and not a zombie.
     func running(in processes: ProcessSnapshot) -> [pid_t] {
-        members.compactMap { pid, member in
-            guard let process = processes[pid], !process.isZombie, process.startTime == member.startTime else {
-                return nil
-            }
-            return pid
-        }
+        members.compactMap { pid, member in member.isRunning(as: pid, in: processes) ? pid : nil }
     }
 
     /// When `pid` started, or `nil` if it is gone.
-    private static func startTime(of pid: pid_t) -> UInt64? {
+    fileprivate static func startTime(of pid: pid_t) -> UInt64? {
         #if os(Linux)
             ProcFiles.startTime(of: pid)
         #else
@@ -132,15 +148,13 @@ struct ProcessTree {
 
     /// Closes the members' pidfds; the tree is not used afterwards.
     func close() {
-        for member in members.values where member.pidfd >= 0 {
-            _ = closeDescriptor(member.pidfd)
-        }
+        for member in members.values { member.close() }
     }
 
     #if os(Linux)
         /// `process` as a member: with a pidfd that is known to refer to it (not to a process that took its pid since the
         /// snapshot), or without one where pidfds are unavailable; `nil` if it is gone.
-        private static func member(_ process: ProcessSnapshot.Entry) -> Member? {
+        static func member(_ process: ProcessSnapshot.Entry) -> Member? {
             var pidfd: Int32 = -1
             if let pidfdOpen = SpawnExtensions.pidfdOpen {
                 pidfd = pidfdOpen(process.pid, 0)

@@ -75,6 +75,7 @@ enum RunCommand {
         defer { interrupts?.stop() }
         if let interrupts {
             ProcessEngine.shared.adoptOrphans()
+            RunGuardian.start(gracePeriod: options.gracePeriod)
             console.whenOutputCloses(interrupts.outputClosedAction)
         }
         // The binary's standard output: its reader leaving stops the run even while nothing is printed.

@@ -42,6 +42,18 @@ enum LineReader {
         }
     }
 
+    /// Opens the FIFO at `path` for reading and writing, so that it never reads the end while writers come and go,
+    /// reads `count` lines (many writers may each write one) and closes it.
+    static func readLines(_ count: Int, fromFIFO path: String) async -> [String] {
+        let text = await onThread {
+            let descriptor = open(path, O_RDWR | O_CLOEXEC)
+            guard descriptor >= 0 else { return "" }
+            defer { _ = close(descriptor) }
+            return (0..<count).map { _ in line(from: descriptor) }.joined(separator: "\n")
+        }
+        return text.split(separator: "\n").map(String.init)
+    }
+
     /// Opens the FIFO at `path` for writing (waiting for a reader: a test that fails with none waits for its time
     /// limit), writes `line` and a newline, and closes it.
     static func writeLine(_ line: String, toFIFO path: String) async {

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// End-to-end: stopping many commands whose wrapper shell ignores SIGTERM costs time linear in their number, and a
+/// second interrupt amid hundreds of pending stops ends the run at once. Each command writes the pid of its `sleep`
+/// to the FIFO `ready`; the test interrupts the run once all of them have.
+@Suite(.serialized) struct StopAtScaleEndToEndTests {
+    /// The grace period of the runs that wait it out.
+    private static let gracePeriod = Duration.seconds(1)
+
+    /// A run of `count` wrappers that ignore SIGTERM (and so does their `sleep`, which inherits the ignored
+    /// signal), interrupted once they all run, then again `secondAfter` later if given: how long it took from the
+    /// first interrupt to the exit, its status, and the sleeps left running.
+    private func interrupt(
+        _ count: Int, gracePeriod: Duration, secondAfter: Duration? = nil
+    ) async throws -> (elapsed: Duration, status: Int32, left: [pid_t]) {
+        let folder = try TemporaryDirectory()
+        let command = #"{"id": "c%d", "run": "sh -c 'trap \"\" TERM; sleep 600 & echo $! > ready; wait'"}"#
+        let commands = (0..<count).map { String(format: command, $0) }.joined(separator: ",\n")
+        try folder.write("commands.json", #"{"version": 1, "commands": ["# + commands + "]}")
+        try LineReader.makeFIFO(folder.file("ready"))
+        let running = try StartupBinary.start(
+            ["run", "--no-report", "-j", String(count), "--grace-period", "\(gracePeriod.components.seconds)s"],
+            in: folder.path)
+        let sleeps = await LineReader.readLines(count, fromFIFO: folder.file("ready")).compactMap { pid_t($0) }
+        defer { for pid in sleeps { _ = kill(pid, SIGKILL) } }
+        try #require(sleeps.count == count, "not every command started")
+        let clock = ContinuousClock()
+        let start = clock.now
+        kill(running.pid, SIGTERM)
+        if let secondAfter {
+            try await Task.sleep(for: secondAfter)
+            kill(running.pid, SIGTERM)
+        }
+        let result = await running.finish()
+        let elapsed = start.duration(to: clock.now)
+        return (elapsed, result.status, sleeps.filter(SpawnTestSupport.isRunningAndUnsignalled))
+    }
+
+    /// 100, 250 and 500 wrappers: each is killed after the grace period, and what the stop costs beyond the grace
+    /// grows about as their number does (loosely: at most ten times for five times as many), and 500 are gone
+    /// within the grace period plus 3 s. Before, 500 took minutes (every tree looked at every process).
+    @Test(.timeLimit(.minutes(5)))
+    func stoppingTermIgnoringWrappers_costsTimeLinearInTheirNumber() async throws {
+        var overheads: [Int: Duration] = [:]
+        for count in [100, 250, 500] {
+            let run = try await interrupt(count, gracePeriod: Self.gracePeriod)
+            #expect(run.status == 130, "\(count) commands")
+            #expect(run.left.isEmpty, "\(run.left.count) of \(count) sleeps were left running")
+            overheads[count] = run.elapsed - Self.gracePeriod
+        }
+        let small = max(overheads[100] ?? .zero, .milliseconds(200))
+        let large = try #require(overheads[500])
+        #expect(large <= small * 10, "stopping 500 cost \(large) beyond the grace, 100 cost \(small)")
+        #expect(large <= .seconds(3), "500 stops took \(large) beyond the grace period")
+    }
+
+    /// With a grace period far longer than the test may take, a second interrupt 300 ms into the stop of 500
+    /// wrappers kills them all at once: the run exits within 1.5 s of the first interrupt.
+    @Test(.timeLimit(.minutes(3)))
+    func aSecondInterrupt_amidFiveHundredStops_killsThemAtOnce() async throws {
+        let run = try await interrupt(500, gracePeriod: .seconds(300), secondAfter: .milliseconds(300))
+        #expect(run.status == 130)
+        #expect(run.left.isEmpty, "\(run.left.count) of 500 sleeps were left running")
+        #expect(run.elapsed <= .milliseconds(1_500), "the run took \(run.elapsed) to end after the first interrupt")
+    }
+}
