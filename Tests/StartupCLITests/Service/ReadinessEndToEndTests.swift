@@ -86,6 +86,27 @@ import Testing
         #expect(jobsStart >= 300)
     }
 
+    @Test func aLogProbe_findsItsText_afterMoreThanOneMebibyteOfOneLine() async throws {
+        let folder = try TemporaryDirectory()
+        // `yes x` gives "x\n": 2 MiB of it, without the line breaks, is 1 MiB of `x`s before the text.
+        try folder.write(
+            "commands.json",
+            #"""
+            {"version": 1, "commands": [
+              {"id": "worker", "run": "yes x | head -c 2097152 | tr -d '\\n'; echo ' ready-mark'; exec sleep 30",
+               "ready": {"log": "ready-mark", "timeout": "10s"}},
+              {"id": "jobs", "dependencies": ["worker"], "run": "true"}
+            ]}
+            """#)
+        let result = try await StartupBinary.run(["run", "--no-report", "--format", "json", "--", "true"], in: folder.path)
+        #expect(result.status == 0, "\(result.error.suffix(500))")
+        let report = try RunReportJSON.object(result.output)
+        #expect(RunReportJSON.command("worker", in: report)?["readyMs"] as? Double != nil)
+        #expect(RunReportJSON.command("jobs", in: report)?["status"] as? String == "succeeded")
+        // The line is still shown cut, with a note of its length.
+        #expect(result.error.contains("(line cut at 16384 of 1048587 bytes)"), "\(result.error.suffix(500))")
+    }
+
     @Test func aProbeThatTimesOut_saysWhatItLastSaw_anHTTPStatus_orAnExecsStatusAndOutput() async throws {
         let folder = try TemporaryDirectory()
         let marker = "probe-\(UUID().uuidString)"
