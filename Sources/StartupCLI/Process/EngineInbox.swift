@@ -84,8 +84,9 @@ struct EngineInbox: Sendable {
     var stops: [UInt64] = []
     /// Tokens of children a watcher thread saw exit, with 0 or the errno of the failed wait.
     var exits: [(token: UInt64, error: Int32)] = []
-    /// Spawns a launch thread made. One whose exit wakes the loop wakes no one: the loop takes it on its next turn,
-    /// or at once when it sees that child's exit or has to stop it (`awaitedLaunches`).
+    /// Spawns a launch thread made. One whose exit wakes the loop, and whose spawn is not announced, wakes no one:
+    /// the loop takes it on its next turn, or at once when it sees that child's exit or has to stop it
+    /// (`awaitedLaunches`).
     var launched: [LaunchedChild] = []
     /// Launches the loop has to stop, or saw exit, before they arrived: their arrival wakes it.
     var awaitedLaunches: Set<UInt64> = []
@@ -144,11 +145,13 @@ struct EngineInbox: Sendable {
     }
 
     /// Adds a launch a launch thread made; tells whether the loop must be woken for it: it sleeps and must resume a
-    /// task (the spawn failed), watch the exit itself, or awaits this launch.
-    mutating func arrive(_ launch: LaunchedChild) -> Bool {
+    /// task (the spawn failed), watch the exit itself, announce the spawn (`announced`: the request has an
+    /// `onSpawned`, which must not wait for the loop's next turn, up to its housekeeping interval), or awaits this
+    /// launch.
+    mutating func arrive(_ launch: LaunchedChild, announced: Bool = false) -> Bool {
         launched.append(launch)
         let awaited = awaitedLaunches.remove(launch.token) != nil
-        guard sleeping, awaited || !launch.exitWakesLoop else { return false }
+        guard sleeping, awaited || announced || !launch.exitWakesLoop else { return false }
         sleeping = false
         return true
     }

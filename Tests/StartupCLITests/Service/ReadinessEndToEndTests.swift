@@ -86,6 +86,28 @@ import Testing
         #expect(jobsStart >= 300)
     }
 
+    @Test func afterProbes_inALongChain_areReadyOnTime_atEveryLink() async throws {
+        let folder = try TemporaryDirectory()
+        // More links than processors: the later ones are spawned by the engine's launch threads.
+        let zeroLinks = ProcessInfo.processInfo.activeProcessorCount + 3
+        var commands = (1...zeroLinks).map { index in
+            #"{"id": "s\#(index)", "run": "exec sleep 30", "ready": {"after": "0s"}"#
+                + (index == 1 ? "}" : #", "dependencies": ["s\#(index - 1)"]}"#)
+        }
+        commands.append(#"{"id": "late", "run": "exec sleep 30", "ready": {"after": "50ms"}, "dependencies": ["s\#(zeroLinks)"]}"#)
+        commands.append(#"{"id": "last", "run": "exec sleep 30", "ready": {"after": "0s"}, "dependencies": ["late"]}"#)
+        try folder.write("commands.json", #"{"version": 1, "commands": ["# + commands.joined(separator: ",\n") + "]}")
+        let result = try await StartupBinary.run(["run", "--no-report", "--format", "json", "--", "true"], in: folder.path)
+        #expect(result.status == 0, "\(result.error)")
+        let report = try RunReportJSON.object(result.output)
+        func readyMs(_ id: String) -> Double { RunReportJSON.command(id, in: report)?["readyMs"] as? Double ?? .infinity }
+        // The rule is 5 ms; the bound is loose for a loaded machine, and well below the 100 ms a link was late.
+        for id in (1...zeroLinks).map({ "s\($0)" }) + ["last"] {
+            #expect(readyMs(id) < 40, "\(id) was ready after \(readyMs(id)) ms")
+        }
+        #expect((50..<90).contains(readyMs("late")), "late was ready after \(readyMs("late")) ms")
+    }
+
     @Test func aLogProbe_findsItsText_afterMoreThanOneMebibyteOfOneLine() async throws {
         let folder = try TemporaryDirectory()
         // `yes x` gives "x\n": 2 MiB of it, without the line breaks, is 1 MiB of `x`s before the text.
