@@ -117,7 +117,7 @@ import Testing
             """
             {"version": 1, "commands": [
               {"id": "api", "run": "\(TestServer.path) --port \(port) --ready-line \(marker)", "ready": {"tcp": "127.0.0.1:\(port)"},
-               "alive": {"http": "http://127.0.0.1:\(port)/health", "interval": "50ms", "failures": 2},
+               "alive": {"http": "http://127.0.0.1:\(port)/health", "interval": "100ms", "failures": 2},
                "restart": {"limit": 1, "delay": "10ms"}},
               {"id": "client", "dependencies": ["api"], "run": "echo client started; exec sleep 30", "ready": {"log": "client started"}}
             ]}
