@@ -86,6 +86,28 @@ import Testing
         #expect(jobsStart >= 300)
     }
 
+    @Test(arguments: [["plan"], ["run", "--no-report"]])
+    func twoServicesProbingOneAddress_exit65_namingBoth_andStartNothing(arguments: [String]) async throws {
+        let folder = try TemporaryDirectory()
+        let port = TestServer.freePort()
+        try folder.write(
+            "commands.json",
+            """
+            {"version": 1, "commands": [
+              {"id": "a", "run": "touch a.ran; exec sleep 30", "ready": {"tcp": "127.0.0.1:\(port)"}},
+              {"id": "b", "run": "touch b.ran; exec sleep 30", "ready": {"http": "http://localhost:\(port)/health"}}
+            ]}
+            """)
+        let result = try await StartupBinary.run(arguments, in: folder.path)
+        #expect(result.status == 65)
+        #expect(
+            result.error.contains(
+                #"commands[1] ("b").ready.http: "http://localhost:\#(port)/health" is the address commands[0] ("a") probes ("127.0.0.1:\#(port)")"#
+            ), "\(result.error)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("a.ran")))
+        #expect(!FileManager.default.fileExists(atPath: folder.file("b.ran")))
+    }
+
     @Test func afterProbes_inALongChain_areReadyOnTime_atEveryLink() async throws {
         let folder = try TemporaryDirectory()
         // More links than processors: the later ones are spawned by the engine's launch threads.
