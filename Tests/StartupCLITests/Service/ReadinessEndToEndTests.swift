@@ -123,11 +123,13 @@ import Testing
         #expect(result.status == 0, "\(result.error)")
         let report = try RunReportJSON.object(result.output)
         func readyMs(_ id: String) -> Double { RunReportJSON.command(id, in: report)?["readyMs"] as? Double ?? .infinity }
-        // The rule is 5 ms; the bound is loose for a loaded machine, and well below the 100 ms a link was late.
-        for id in (1...zeroLinks).map({ "s\($0)" }) + ["last"] {
-            #expect(readyMs(id) < 40, "\(id) was ready after \(readyMs(id)) ms")
-        }
-        #expect((50..<90).contains(readyMs("late")), "late was ready after \(readyMs("late")) ms")
+        // The rule is 5 ms. The bounds are loose for a loaded machine (a spawn counts too), and below the 100 ms
+        // each link past the processors' count was late: most links within 40 ms, every one within 90 ms.
+        let zeroes = ((1...zeroLinks).map { "s\($0)" } + ["last"]).map { (id: $0, ms: readyMs($0)) }
+        let median = zeroes.map(\.ms).sorted()[zeroes.count / 2]
+        #expect(median < 40, "\(zeroes)")
+        for link in zeroes { #expect(link.ms < 90, "\(link.id) was ready after \(link.ms) ms") }
+        #expect((50..<110).contains(readyMs("late")), "late was ready after \(readyMs("late")) ms")
     }
 
     @Test func aLogProbe_findsItsText_afterMoreThanOneMebibyteOfOneLine() async throws {
