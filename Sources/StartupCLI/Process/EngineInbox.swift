@@ -27,6 +27,10 @@ struct SpawnRequest: Sendable {
     let waiter: CheckedContinuation<ChildExit, Never>
     /// Called on the engine's thread once the child has been spawned; never when it could not be.
     var onSpawned: (@Sendable () -> Void)? = nil
+    /// Whether what the child leaves behind when it exits by itself (the rest of its group, what left the group) is
+    /// stopped before its task is resumed, as if the child had been stopped as it exited (see
+    /// ``ChildStops/childrenExited(_:now:snapshot:into:)``): a service's leftovers must not outlive it.
+    var stopsTreeOnExit = false
 }
 
 /// How a spawned child ended, plus whether cancellation made the engine signal it.

@@ -44,6 +44,12 @@ import Testing
         #expect(RunReportJSON.command("cache", in: report)?["attempts"] as? Int == 1, "a taken port is not retried")
         let detail = RunReportJSON.command("cache", in: report)?["detail"] as? String ?? ""
         #expect(detail.contains("port \(port) is already in use by another process"), "\(detail)")
+        #if os(Linux)
+            // The process that holds the port, by pid and command line.
+            #expect(
+                detail.contains("(pid \(squatter.processIdentifier): \(TestServer.path) --port \(port) --ready-line squatting; "),
+                "\(detail)")
+        #endif
         #expect(RunReportJSON.command("api", in: report)?["status"] as? String == "skipped")
         #expect(!FileManager.default.fileExists(atPath: folder.file("api.ran")))
         #expect(TestServer.processes(marked: marker).isEmpty, "the service itself never started")
