@@ -18,8 +18,9 @@ enum ManifestProbeAddressCheck {
         let key: String
         /// The probe's text as written.
         let written: String
-        /// The probe's host and port.
+        /// The probe's host.
         let host: String
+        /// The probe's port.
         let port: Int
         /// Where the probe's value is written.
         let location: JSONLocation
