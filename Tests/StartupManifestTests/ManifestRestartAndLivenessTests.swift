@@ -151,6 +151,10 @@ import Testing
             ManifestLiveness(probe: .http(host: "127.0.0.1", port: 8_080, path: "/health"), interval: .seconds(2), failures: 1)
         ),
         (#"{"exec": "pgrep serve", "failures": 1000}"#, ManifestLiveness(probe: .exec("pgrep serve"), failures: 1_000)),
+        (
+            #"{"tcp": "127.0.0.1:8080", "interval": "100ms"}"#,
+            ManifestLiveness(probe: .tcp(host: "127.0.0.1", port: 8_080), interval: .milliseconds(100))
+        ),
     ])
     func alive_goodValues(written: String, expected: ManifestLiveness) throws {
         #expect(try command(#""alive": \#(written)"#).alive == expected)
@@ -194,11 +198,15 @@ import Testing
         (#"{"tcp": "127.0.0.1:1", "failures": ^"3"}"#, #"commands[0] ("api").alive.failures: expected a whole number, found "3""#),
         (
             #"{"tcp": "127.0.0.1:1", "interval": ^"0ms"}"#,
-            #"commands[0] ("api").alive.interval: an interval must be from 1ms to 60m, found "0ms""#
+            #"commands[0] ("api").alive.interval: a liveness check's interval must be from 100ms to 60m, found "0ms""#
+        ),
+        (
+            #"{"tcp": "127.0.0.1:1", "interval": ^"99ms"}"#,
+            #"commands[0] ("api").alive.interval: a liveness check's interval must be from 100ms to 60m, found "99ms""#
         ),
         (
             #"{"tcp": "127.0.0.1:1", "interval": ^"61m"}"#,
-            #"commands[0] ("api").alive.interval: an interval must be from 1ms to 60m, found "61m""#
+            #"commands[0] ("api").alive.interval: a liveness check's interval must be from 100ms to 60m, found "61m""#
         ),
         (
             #"{"tcp": ^"127.0.0.1"}"#,

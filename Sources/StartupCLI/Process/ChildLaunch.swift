@@ -26,9 +26,16 @@ protocol ChildLaunch {
     var signalsWhenStopped: Bool { get }
     /// What the task is told when the spawn is withdrawn before it is made.
     var exitIfWithdrawn: ChildExit { get }
+    /// Whether the child is stopped as it exits by itself (``SpawnRequest/stopsTreeOnExit``).
+    var stopsTreeOnExit: Bool { get }
 
     /// The tree of the child made with the pid `leader`, empty until it is stopped.
     func tree(leader: pid_t) -> Tree
+}
+
+extension ChildLaunch {
+    /// A child that exits by itself leaves what it started running, unless its launch says otherwise.
+    var stopsTreeOnExit: Bool { false }
 }
 
 extension LaunchThreads.Launch: ChildLaunch {
@@ -39,6 +46,7 @@ extension LaunchThreads.Launch: ChildLaunch {
     var gracePeriod: Duration { request.gracePeriod }
     var signalsWhenStopped: Bool { request.signalsWhenStopped }
     var exitIfWithdrawn: ChildExit { .cancelledBeforeStart(request.spec) }
+    var stopsTreeOnExit: Bool { request.stopsTreeOnExit }
 
     func tree(leader: pid_t) -> ProcessTree {
         ProcessTree(leader: leader, marker: marker)

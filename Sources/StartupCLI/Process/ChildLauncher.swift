@@ -70,7 +70,7 @@ enum ChildLauncher {
             if let directory = setup.directory, let problem = directoryProblem(directory) {
                 return .failure(.cannotChangeDirectory(directory, errno: problem))
             }
-            return .failure(.cannotRun(program, errno: error.code))
+            return .failure(.cannotRun(program, errno: error.code, arguments: arguments, environment: spec.environment.variables))
         }
     }
 

@@ -23,6 +23,8 @@ extension ChildStops {
         let signalsWhenStopped: Bool
         /// What goes with it beyond its group, found when it is stopped.
         var tree: Tree
+        /// Whether it is stopped as it exits by itself (``ChildLaunch/stopsTreeOnExit``).
+        var stopsTreeOnExit = false
         /// The strongest signal sent because its task was cancelled.
         var signal: CancellationSignal? = nil
         /// When SIGTERM turns into SIGKILL (or, left to a stop line, into SIGTERM).

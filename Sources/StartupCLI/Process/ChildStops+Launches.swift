@@ -58,13 +58,13 @@ extension ChildStops {
             let child = Child(
                 pid: pid, isForeground: launch.isForeground, pidfd: arrival.pidfd, waiter: launch.waiter,
                 captureDescriptor: launch.captureDescriptor, gracePeriod: launch.gracePeriod,
-                signalsWhenStopped: launch.signalsWhenStopped, tree: launch.tree(leader: pid))
+                signalsWhenStopped: launch.signalsWhenStopped, tree: launch.tree(leader: pid), stopsTreeOnExit: launch.stopsTreeOnExit)
             childStarted(child, token: launch.token)
             if record.stopped { stopped.append(launch.token) }
             if record.exitedEarly { exited.append((launch.token, 0)) }
         }
         if !stopped.isEmpty { stop(stopped, now: now(), snapshot: snapshot, into: &actions) }
-        if !exited.isEmpty { childrenExited(exited, snapshot: snapshot, into: &actions) }
+        if !exited.isEmpty { childrenExited(exited, now: now, snapshot: snapshot, into: &actions) }
     }
 
     /// The launch threads gave back the spawns `withdrawn` of those `asked` for (``Action/withdraw(_:)``): their
@@ -91,7 +91,7 @@ extension ChildStops {
 
     /// Of `exits`, marks those of spawns not taken in yet to be reaped once they are, and takes in those that have
     /// arrived (``Action/takeArrivals(awaiting:)``); none if no exit is a launch's. The first step of
-    /// ``childrenExited(_:snapshot:into:)``.
+    /// ``childrenExited(_:now:snapshot:into:)``.
     mutating func launchesExited(_ exits: [(token: UInt64, error: Int32)], into actions: inout [Action]) {
         guard !launching.isEmpty, exits.contains(where: { launching[$0.token] != nil }) else { return }
         let early = Set(exits.map { $0.token }.filter { launching[$0] != nil })

@@ -170,9 +170,15 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
     /// during the grace period); one whose tree still runs within its grace period becomes a lingering stop instead.
     /// A leader to reap is left to the loop (``Action/reap(_:pid:)``). The exit of a spawn not taken in yet is
     /// applied once it is (the launches that have arrived are taken in first); other unknown tokens are ignored.
+    /// A child that is stopped as it exits by itself (``Child/stopsTreeOnExit``, a service) and was not stopped yet is
+    /// stopped first, at `now` (read only then), as ``stop(_:now:snapshot:into:)`` does: what it left is then waited
+    /// for, and killed when the grace period ends, before its task is resumed.
     mutating func childrenExited(
-        _ exits: [(token: UInt64, error: Int32)], snapshot: () -> ProcessSnapshot, into actions: inout [Action]
+        _ exits: [(token: UInt64, error: Int32)], now: () -> Instant, snapshot: () -> ProcessSnapshot,
+        into actions: inout [Action]
     ) {
+        let leaving = exits.filter { $0.error == 0 && children[$0.token].map { $0.stopsTreeOnExit && $0.signal == nil } ?? false }
+        if !leaving.isEmpty { stop(leaving.map(\.token), now: now(), snapshot: snapshot, into: &actions) }
         launchesExited(exits, into: &actions)
         // A reaped pid may be reused: an unexplained exit with it is no longer the one that was seen.
         if let seen = unexplainedExit?.pid, exits.contains(where: { children[$0.token]?.pid == seen }) {

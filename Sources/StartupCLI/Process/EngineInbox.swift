@@ -27,6 +27,10 @@ struct SpawnRequest: Sendable {
     let waiter: CheckedContinuation<ChildExit, Never>
     /// Called on the engine's thread once the child has been spawned; never when it could not be.
     var onSpawned: (@Sendable () -> Void)? = nil
+    /// Whether what the child leaves behind when it exits by itself (the rest of its group, what left the group) is
+    /// stopped before its task is resumed, as if the child had been stopped as it exited (see
+    /// ``ChildStops/childrenExited(_:now:snapshot:into:)``): a service's leftovers must not outlive it.
+    var stopsTreeOnExit = false
 }
 
 /// How a spawned child ended, plus whether cancellation made the engine signal it.
@@ -84,8 +88,9 @@ struct EngineInbox: Sendable {
     var stops: [UInt64] = []
     /// Tokens of children a watcher thread saw exit, with 0 or the errno of the failed wait.
     var exits: [(token: UInt64, error: Int32)] = []
-    /// Spawns a launch thread made. One whose exit wakes the loop wakes no one: the loop takes it on its next turn,
-    /// or at once when it sees that child's exit or has to stop it (`awaitedLaunches`).
+    /// Spawns a launch thread made. One whose exit wakes the loop, and whose spawn is not announced, wakes no one:
+    /// the loop takes it on its next turn, or at once when it sees that child's exit or has to stop it
+    /// (`awaitedLaunches`).
     var launched: [LaunchedChild] = []
     /// Launches the loop has to stop, or saw exit, before they arrived: their arrival wakes it.
     var awaitedLaunches: Set<UInt64> = []
@@ -144,11 +149,13 @@ struct EngineInbox: Sendable {
     }
 
     /// Adds a launch a launch thread made; tells whether the loop must be woken for it: it sleeps and must resume a
-    /// task (the spawn failed), watch the exit itself, or awaits this launch.
-    mutating func arrive(_ launch: LaunchedChild) -> Bool {
+    /// task (the spawn failed), watch the exit itself, announce the spawn (`announced`: the request has an
+    /// `onSpawned`, which must not wait for the loop's next turn, up to its housekeeping interval), or awaits this
+    /// launch.
+    mutating func arrive(_ launch: LaunchedChild, announced: Bool = false) -> Bool {
         launched.append(launch)
         let awaited = awaitedLaunches.remove(launch.token) != nil
-        guard sleeping, awaited || !launch.exitWakesLoop else { return false }
+        guard sleeping, awaited || announced || !launch.exitWakesLoop else { return false }
         sleeping = false
         return true
     }

@@ -196,11 +196,12 @@ struct EngineLoop {
         perform { $0.launchRequested(launch, processors: processors, into: &$1) }
     }
 
-    /// Reaps exited children and resumes their tasks (see ``ChildStops/childrenExited(_:snapshot:into:)``); the trees of
+    /// Reaps exited children and resumes their tasks (see ``ChildStops/childrenExited(_:now:snapshot:into:)``); the trees of
     /// stopped ones are found in `processes` if given, else in a snapshot taken for them. An exit seen before its
     /// launch arrived is reaped once it has.
     private mutating func reap(_ exits: [(token: UInt64, error: Int32)], processes given: ProcessSnapshot? = nil) {
-        perform { $0.childrenExited(exits, snapshot: { given ?? ProcessSnapshot.current() }, into: &$1) }
+        let clock = clock
+        perform { $0.childrenExited(exits, now: { clock.now }, snapshot: { given ?? ProcessSnapshot.current() }, into: &$1) }
     }
 
     /// Reaps the exited children `waitid` shows, one at a time: the engine's own when the wait set reads SIGCHLD

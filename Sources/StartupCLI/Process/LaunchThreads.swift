@@ -12,7 +12,8 @@ import StartupKit
 /// engine's loop then hands each spawn to one of these and goes on reaping and scheduling meanwhile, and spawns of
 /// different commands proceed side by side on different cores. A thread also puts the child's pidfd in the engine's wait set
 /// (unless the set reads SIGCHLD), then hands the launch to the loop through its inbox without waking it: the child's
-/// exit will.
+/// exit will. A launch whose spawn is to be announced (`onSpawned`: a service's `after` probe counts from it) wakes the
+/// loop, so the announcement never waits for the loop's next turn.
 final class LaunchThreads: Sendable {
     /// One spawn to make. A class: the loop's decision core and its actions pass a launch around several times per
     /// child, and a request has many reference-counted fields, so a copy is one retain rather than one per field.
@@ -104,7 +105,8 @@ final class LaunchThreads: Sendable {
             // A withdrawn spawn leaves its count behind: nothing to take then.
             guard let launch = pending.withLock({ $0.launches.isEmpty ? nil : $0.launches.removeFirst() }) else { continue }
             let launched = Self.spawn(launch, engine: engine)
-            if engine.inbox.withLock({ $0.arrive(launched) }) { engine.waitSet.wake() }
+            let announced = launch.request.onSpawned != nil
+            if engine.inbox.withLock({ $0.arrive(launched, announced: announced) }) { engine.waitSet.wake() }
             // Off the path to the next spawn: this thread waits for the next launch anyway.
             CaptureFilePool.shared.replenish()
         }

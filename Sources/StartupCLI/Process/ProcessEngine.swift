@@ -62,7 +62,9 @@ package final class ProcessEngine: Sendable {
     }
 
     /// Starts `request`'s child and suspends until it has been reaped. Cancelling the calling task stops the
-    /// child (see `EngineLoop`); a task cancelled before the request is handed over starts nothing.
+    /// child (see `EngineLoop`); a task cancelled before the request is handed over starts nothing. With
+    /// `stopsTreeOnExit`, a child that exits by itself is stopped as it exits (what it left gets SIGTERM, and SIGKILL
+    /// after the grace period), and the call returns once that is done.
     func run(
         _ spec: ProcessSpec,
         captureDescriptor: Int32?,
@@ -70,7 +72,8 @@ package final class ProcessEngine: Sendable {
         signalsWhenStopped: Bool,
         directoryStrategy: ChildLauncher.DirectoryStrategy,
         exitStrategy: ExitWatcher.Strategy,
-        onSpawned: (@Sendable () -> Void)? = nil
+        onSpawned: (@Sendable () -> Void)? = nil,
+        stopsTreeOnExit: Bool = false
     ) async -> ChildExit {
         let token = inbox.withLock { inbox in
             inbox.lastToken += 1
@@ -81,7 +84,7 @@ package final class ProcessEngine: Sendable {
                 let request = SpawnRequest(
                     token: token, spec: spec, captureDescriptor: captureDescriptor, gracePeriod: gracePeriod,
                     signalsWhenStopped: signalsWhenStopped, directoryStrategy: directoryStrategy,
-                    exitStrategy: exitStrategy, waiter: waiter, onSpawned: onSpawned)
+                    exitStrategy: exitStrategy, waiter: waiter, onSpawned: onSpawned, stopsTreeOnExit: stopsTreeOnExit)
                 // Read under the lock: a cancellation after this point posts its stop after this spawn.
                 var cancelled = false
                 post { inbox in

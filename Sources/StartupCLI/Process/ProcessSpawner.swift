@@ -15,15 +15,21 @@ package enum ProcessSpawner {
     /// With `signalsWhenStopped` false (a service stopped by its stop line), cancelling sends no SIGTERM: the child is
     /// left to its stop line, and its group and tree get SIGKILL when it exits or when the grace period ends.
     /// `onSpawned` is called (on the engine's thread) once the child exists, never when it could not be started.
+    ///
+    /// With `stopsTreeOnExit` (a service), a child that exits by itself is stopped as it exits, as if the task had
+    /// been cancelled then: what it left (the rest of its group, what left the group) gets SIGTERM, and SIGKILL when the
+    /// grace period ends, and the outcome (the child's own exit) is returned once they are gone. Without it, what a
+    /// child that exits by itself leaves keeps running, as with make.
     package static func run(
         _ spec: ProcessSpec,
         terminationGracePeriod: Duration = .seconds(2),
         signalsWhenStopped: Bool = true,
+        stopsTreeOnExit: Bool = false,
         onSpawned: (@Sendable () -> Void)? = nil
     ) async -> ProcessOutcome {
         await run(
             spec, terminationGracePeriod: terminationGracePeriod, signalsWhenStopped: signalsWhenStopped,
-            directoryStrategy: .automatic, onSpawned: onSpawned)
+            directoryStrategy: .automatic, stopsTreeOnExit: stopsTreeOnExit, onSpawned: onSpawned)
     }
 
     /// `run(_:terminationGracePeriod:signalsWhenStopped:)` with explicit platform strategies (tests force the
@@ -34,13 +40,15 @@ package enum ProcessSpawner {
         signalsWhenStopped: Bool = true,
         directoryStrategy: ChildLauncher.DirectoryStrategy,
         exitStrategy: ExitWatcher.Strategy = .automatic,
+        stopsTreeOnExit: Bool = false,
         onSpawned: (@Sendable () -> Void)? = nil
     ) async -> ProcessOutcome {
         let engine = ProcessEngine.shared
         guard spec.output == .capture else {
             let exit = await engine.run(
                 spec, captureDescriptor: nil, gracePeriod: terminationGracePeriod, signalsWhenStopped: signalsWhenStopped,
-                directoryStrategy: directoryStrategy, exitStrategy: exitStrategy, onSpawned: onSpawned)
+                directoryStrategy: directoryStrategy, exitStrategy: exitStrategy, onSpawned: onSpawned,
+                stopsTreeOnExit: stopsTreeOnExit)
             return ProcessOutcome(termination: exit.termination, cancellation: exit.cancellation, kill: exit.kill)
         }
         let capture: CaptureFile
@@ -52,7 +60,7 @@ package enum ProcessSpawner {
         let exit = await engine.run(
             spec, captureDescriptor: capture.descriptor, gracePeriod: terminationGracePeriod,
             signalsWhenStopped: signalsWhenStopped, directoryStrategy: directoryStrategy, exitStrategy: exitStrategy,
-            onSpawned: onSpawned)
+            onSpawned: onSpawned, stopsTreeOnExit: stopsTreeOnExit)
         let tail = capture.readTail()
         return ProcessOutcome(
             termination: exit.termination, output: tail.bytes, outputTruncated: tail.truncated,

@@ -53,6 +53,13 @@ enum RunCommand {
         let plan = try ManifestLoading.plan(manifest, binding: execution.binding(for: manifest), console: console)
         // Before anything starts: a folder that cannot be made stops the run (73), one that fails later only warns.
         try logs?.makeFolder(console: console)
+        // Commands streaming into a file beside `startup`'s own lines write at its end (see `AppendingOutputFiles`); the
+        // caller's flags are back before the binary exits.
+        let appending =
+            options.output == .stream && !options.simulate
+            ? AppendingOutputFiles.standardStreams() : nil
+        defer { appending?.restore() }
+        for warning in appending?.warnings ?? [] { console.err("warning: \(warning)\n") }
 
         var observers: [any StartupObserver] = []
         if options.format == .text {
@@ -187,6 +194,7 @@ enum RunCommand {
         }
         // What the commands' pipes still hold, and what waits to be written to the logs.
         await logs?.finish()
+        appending?.restore()
         // Everything is written and nothing runs: the binary ends here, the run's objects left unfreed.
         exitProcess?(exitCode ?? .success)
         if let exitCode { throw exitCode }

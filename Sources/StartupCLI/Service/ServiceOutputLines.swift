@@ -15,6 +15,10 @@ struct ServiceOutputLines {
     private let needle: [UInt8]?
     /// The kept bytes of the line being read.
     private var current: [UInt8] = []
+    /// The last bytes of the line read so far, one fewer than the text has, whether kept or cut: the text is
+    /// looked for in them followed by what arrives, so it is found however long the line is and however the
+    /// output is split into chunks.
+    private var searchTail: [UInt8] = []
     /// The whole length of the line being read (longer than `current` when it is cut).
     private var currentLength = 0
     /// The text was found.
@@ -27,7 +31,8 @@ struct ServiceOutputLines {
     }
 
     /// The events `bytes` bring. The text counts as soon as it is in the line read so far (a prompt without a
-    /// line ending is seen at once), so `.matched` comes before the line that holds it.
+    /// line ending is seen at once), so `.matched` comes before the line that holds it. It is found anywhere in a
+    /// line of any length: the part of a line past `lineLimit` is not kept, but it is searched.
     ///
     /// - Complexity: O(n) in the bytes, plus the search for the text.
     mutating func append(_ bytes: some Collection<UInt8>) -> [Event] {
@@ -36,10 +41,9 @@ struct ServiceOutputLines {
         while !rest.isEmpty {
             let end = rest.firstIndex(of: UInt8(ascii: "\n"))
             let piece = rest[..<(end ?? rest.endIndex)]
-            let searchFrom = max(0, current.count - (needle?.count ?? 0) + 1)
             current += piece.prefix(max(0, lineLimit - current.count))
             currentLength += piece.count
-            if !hasMatched, let needle, current[searchFrom...].firstRange(of: needle) != nil {
+            if !hasMatched, let needle, search(for: needle, in: piece) {
                 hasMatched = true
                 events.append(.matched)
             }
@@ -48,6 +52,15 @@ struct ServiceOutputLines {
             rest = rest[rest.index(after: end)...]
         }
         return events
+    }
+
+    /// Whether `needle` ends in `piece`, the line's next bytes, or starts in the bytes before it; keeps the last
+    /// bytes for the next piece of the same line.
+    private mutating func search(for needle: [UInt8], in piece: some Collection<UInt8>) -> Bool {
+        let haystack = searchTail + piece
+        if haystack.firstRange(of: needle) != nil { return true }
+        searchTail = Array(haystack.suffix(max(0, needle.count - 1)))
+        return false
     }
 
     /// The last line when the output ended without a line ending, if there is one.
@@ -60,6 +73,7 @@ struct ServiceOutputLines {
         defer {
             current = []
             currentLength = 0
+            searchTail = []
         }
         if currentLength > lineLimit {
             return String(decoding: current, as: UTF8.self) + "… (line cut at \(lineLimit) of \(currentLength) bytes)"

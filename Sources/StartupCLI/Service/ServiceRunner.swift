@@ -20,7 +20,10 @@ package enum ServiceRunner {
     /// SIGKILL after a further `gracePeriod`; without one, the group and what left it get SIGTERM, and whatever of
     /// them is still there after `gracePeriod` gets SIGKILL, whichever process ends first. A second interrupt
     /// (``ProcessEngine/killAtOnce()``) kills the stop line and the service at once instead. The probe is cancelled too (an `exec` attempt in flight is stopped and reaped,
-    /// a socket closed). The call returns once every process it started has been reaped.
+    /// a socket closed). The call returns once every process it started has been reaped. A service that ends by itself
+    /// is stopped as it ends: what it left running (the rest of its process group, what left the group) gets SIGTERM,
+    /// and SIGKILL after the grace period, before the call returns, so nothing of it blocks its restart (its port)
+    /// or outlives `startup`.
     ///
     /// - Parameters:
     ///   - spec: The service's process (its `output` is replaced by the pipe).
@@ -74,7 +77,7 @@ package enum ServiceRunner {
         let service = Task {
             await ProcessSpawner.run(
                 serviceSpec, terminationGracePeriod: stop == nil ? gracePeriod : gracePeriod.scaled(by: 2),
-                signalsWhenStopped: stop == nil, onSpawned: { spawned.raise() })
+                signalsWhenStopped: stop == nil, stopsTreeOnExit: true, onSpawned: { spawned.raise() })
         }
         let probe = ServiceProbe(readiness: readiness, service: spec, gracePeriod: gracePeriod, doorbell: doorbell, spawned: spawned)
         /// Guards whether the service's one stop has begun (the caller's cancellation or a failed liveness check),
@@ -150,7 +153,7 @@ package enum ServiceRunner {
         case .exec, .log, .after: return
         }
         if await NetworkProbe.connects(host: address.host, port: address.port, limit: ServiceProbe.networkAttemptLimit) {
-            throw AddressInUseError(host: address.host, port: address.port)
+            throw AddressInUseError(host: address.host, port: address.port, holder: PortHolder.find(port: address.port)?.description)
         }
     }
 

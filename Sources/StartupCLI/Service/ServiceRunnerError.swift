@@ -53,11 +53,14 @@ package struct AddressInUseError: NonRetryableError, Sendable, Hashable, CustomS
     package let host: String
     /// The probe's port.
     package let port: Int
+    /// The process that listens on the port, where the system says (``PortHolder``): `pid 4242: python3 srv.py 5432`.
+    package var holder: String? = nil
 
-    /// `port 5432 is already in use by another process (127.0.0.1:5432 accepts connections); …`.
+    /// `port 5432 is already in use by another process (pid 4242: postgres -p 5432; 127.0.0.1:5432 accepts
+    /// connections); …`.
     package var description: String {
         let address = MessageQuoting.escaped(host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)")
-        return "port \(port) is already in use by another process (\(address) accepts connections); "
+        return "port \(port) is already in use by another process (\(holder.map { $0 + "; " } ?? "")\(address) accepts connections); "
             + "the service would be reported ready without having started, so it was not started"
     }
 }

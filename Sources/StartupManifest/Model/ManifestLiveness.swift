@@ -11,6 +11,9 @@ public struct ManifestLiveness: Sendable, Hashable {
     public static let defaultInterval = Duration.seconds(5)
     /// The failed checks in a row when none are written: 3.
     public static let defaultFailures = 3
+    /// The shortest interval a manifest may give: 100ms. A check is a process or a connection, and a service
+    /// checked more often spends its time answering them.
+    public static let shortestInterval = Duration.milliseconds(100)
     /// The longest one check may take, whatever the interval: 10s.
     public static let longestCheck = Duration.seconds(10)
 

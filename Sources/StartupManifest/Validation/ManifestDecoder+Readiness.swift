@@ -103,10 +103,14 @@ extension ManifestDecoder {
         }
     }
 
-    mutating func interval(_ member: JSONMember, path: String) -> Duration? {
+    /// The duration of a probe's `interval` (or, with `liveness`, a check's), reported unless it is in
+    /// ``intervalRange`` (for a check, from ``ManifestLiveness/shortestInterval``).
+    mutating func interval(_ member: JSONMember, path: String, liveness: Bool = false) -> Duration? {
         guard let value = duration(member, path: path) else { return nil }
-        guard Self.intervalRange.contains(value) else {
-            report(member.valueLocation, path, "an interval must be from 1ms to 60m, found \(describe(member.value))")
+        let range = liveness ? ManifestLiveness.shortestInterval...Self.intervalRange.upperBound : Self.intervalRange
+        guard range.contains(value) else {
+            let what = liveness ? "a liveness check's interval must be from 100ms" : "an interval must be from 1ms"
+            report(member.valueLocation, path, "\(what) to 60m, found \(describe(member.value))")
             return nil
         }
         return value

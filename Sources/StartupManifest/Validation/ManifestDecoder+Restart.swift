@@ -93,7 +93,7 @@ extension ManifestDecoder {
         }
         var interval = ManifestLiveness.defaultInterval
         if let member = members["interval"] {
-            if let value = self.interval(member, path: path + ".interval") { interval = value } else { complete = false }
+            if let value = self.interval(member, path: path + ".interval", liveness: true) { interval = value } else { complete = false }
         }
         var failures = ManifestLiveness.defaultFailures
         if let member = members["failures"] {

@@ -81,6 +81,7 @@ struct ManifestDecoder {
             report(root.location, "", "missing \"commands\"; add \"commands\": [ ... ]")
         }
         problems += ManifestGraphCheck.problems(in: sources)
+        problems += ManifestProbeAddressCheck.problems(in: sources.compactMap(\.probe))
         guard let version else { return nil }
         return Manifest(version: version, defaults: defaults, commands: commands)
     }
@@ -211,8 +212,25 @@ struct ManifestDecoder {
         let source = CommandSource(
             id: command.id, dependencies: command.dependencies, manifestIndex: index, idLocation: idMember.valueLocation,
             dependencyIndexes: dependencies.map(\.index), dependencyLocations: dependencies.map(\.location),
-            dependenciesLocation: members.dependencies?.keyLocation ?? idMember.keyLocation)
+            dependenciesLocation: members.dependencies?.keyLocation ?? idMember.keyLocation,
+            probe: members.ready.flatMap { probeSource(of: command, ready: $0, path: path()) })
         return (command, source)
+    }
+
+    /// Where `command`'s `tcp` or `http` probe is written, for the check that no two services probe one address.
+    private func probeSource(of command: ManifestCommand, ready: JSONMember, path: String) -> ManifestProbeAddressCheck.ProbeSource? {
+        let host: String
+        let port: Int
+        switch command.ready?.probe {
+        case .tcp(let probeHost, let probePort)?, .http(let probeHost, let probePort, _)?: (host, port) = (probeHost, probePort)
+        default: return nil
+        }
+        guard case .object(let list) = ready.value,
+            let written = list.first(where: { $0.key == "tcp" || $0.key == "http" }),
+            case .string(let text) = written.value
+        else { return nil }
+        return ManifestProbeAddressCheck.ProbeSource(
+            commandPath: path, key: written.key, written: text, host: host, port: port, location: written.valueLocation)
     }
 
     // MARK: - Objects
@@ -264,6 +282,8 @@ struct CommandSource: Sendable {
     let dependencyIndexes: [Int]
     let dependencyLocations: [JSONLocation]
     let dependenciesLocation: JSONLocation
+    /// The command's `tcp` or `http` readiness probe, if it has one.
+    let probe: ManifestProbeAddressCheck.ProbeSource?
 
     /// `commands[4] ("database")`: how messages name the command.
     var path: String { Self.path(index: manifestIndex, id: id.rawValue) }

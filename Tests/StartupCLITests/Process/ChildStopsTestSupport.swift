@@ -142,10 +142,11 @@ extension ChildStops {
         Self.actions { escalateOverdueStops(now: now, snapshot: snapshot, into: &$0) }
     }
 
+    /// `now` is read only for a child stopped as it exits by itself (``ChildLaunch/stopsTreeOnExit``).
     mutating func childrenExited(
-        _ exits: [(token: UInt64, error: Int32)], snapshot: () -> ProcessSnapshot
+        _ exits: [(token: UInt64, error: Int32)], now: Instant? = nil, snapshot: () -> ProcessSnapshot
     ) -> [Action] {
-        Self.actions { childrenExited(exits, snapshot: snapshot, into: &$0) }
+        Self.actions { childrenExited(exits, now: { now! }, snapshot: snapshot, into: &$0) }
     }
 
     mutating func leaderReaped(_ token: UInt64, waitStatus: Int32) -> [Action] {

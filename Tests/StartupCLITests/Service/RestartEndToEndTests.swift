@@ -41,6 +41,31 @@ import Testing
         #expect(shutdown.contains("worker") && shutdown.contains("restarted 2 times"), "\(shutdown)")
     }
 
+    @Test func aCrashThatLeavesItsServerRunning_isRestarted_theLeftoverStoppedFirst_andNothingOutlivesTheRun() async throws {
+        let folder = try TemporaryDirectory()
+        let port = TestServer.freePort()
+        let marker = "leftover-\(UUID().uuidString)"
+        // The shell crashes and leaves its server listening, outside its process group and session (`setsid`).
+        try folder.write(
+            "commands.json",
+            """
+            {"version": 1, "commands": [
+              {"id": "api", "run": "setsid \(TestServer.path) --port \(port) --ready-line \(marker) & sleep 0.3; exit 1",
+               "ready": {"tcp": "127.0.0.1:\(port)"}, "restart": {"limit": 1, "delay": "10ms"}}
+            ]}
+            """)
+        let result = try await StartupBinary.run(["run", "--no-report"], in: folder.path)
+        #expect(result.status == 1)
+        #expect(result.output.contains("↻ api exited with status 1, restarting in 10ms (1 of 1)"), "\(result.output)")
+        #expect(!(result.output + result.error).contains("already in use"), "its own leftover blocked it: \(result.output)")
+        #expect(result.output.components(separatedBy: "api | \(marker)").count - 1 == 2, "both incarnations started: \(result.output)")
+        #expect(
+            result.error.contains(
+                #"error: service "api" ended by itself after it was ready: exited with status 1 (restarted 1 time before)"#),
+            "\(result.error)")
+        #expect(TestServer.processes(marked: marker).isEmpty, "a leftover outlived startup")
+    }
+
     @Test func onFailure_aCleanExitIsNotRestarted() async throws {
         let folder = try TemporaryDirectory()
         try folder.write("commands.json", stack(status: 0, restart: #"{"on": "failure", "delay": "10ms"}"#))
@@ -117,7 +142,7 @@ import Testing
             """
             {"version": 1, "commands": [
               {"id": "api", "run": "\(TestServer.path) --port \(port) --ready-line \(marker)", "ready": {"tcp": "127.0.0.1:\(port)"},
-               "alive": {"http": "http://127.0.0.1:\(port)/health", "interval": "50ms", "failures": 2},
+               "alive": {"http": "http://127.0.0.1:\(port)/health", "interval": "100ms", "failures": 2},
                "restart": {"limit": 1, "delay": "10ms"}},
               {"id": "client", "dependencies": ["api"], "run": "echo client started; exec sleep 30", "ready": {"log": "client started"}}
             ]}

@@ -25,6 +25,19 @@ import Testing
         #expect(lines.hasMatched)
     }
 
+    @Test func append_findsTheText_pastTheLineLimit_evenSplitAcrossChunks() {
+        var lines = ServiceOutputLines(lineLimit: 4, needle: "ready")
+        #expect(lines.append(Array("abcdefgh rea".utf8)) == [])
+        #expect(lines.append(Array("dy".utf8)) == [.matched])
+        #expect(lines.append(Array("\n".utf8)) == [.line("abcd… (line cut at 4 of 14 bytes)")])
+    }
+
+    @Test func append_textSplitAcrossALineBreak_afterALongLine_doesNotMatch() {
+        var lines = ServiceOutputLines(lineLimit: 4, needle: "ready")
+        #expect(lines.append(Array("abcdefgh rea\ndy\n".utf8)) == [.line("abcd… (line cut at 4 of 12 bytes)"), .line("dy")])
+        #expect(!lines.hasMatched)
+    }
+
     @Test func append_textAcrossALineBreak_doesNotMatch() {
         var lines = ServiceOutputLines(needle: "ab")
         #expect(lines.append(Array("a\nb\n".utf8)) == [.line("a"), .line("b")])
