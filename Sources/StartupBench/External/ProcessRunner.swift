@@ -26,6 +26,31 @@ enum ProcessRunner {
     ///   - stdoutPath: Where the program's standard output goes (by default nowhere).
     ///   - stderrPath: Where the program's standard error goes, to explain a failure.
     static func run(_ path: String, _ arguments: [String], stdoutPath: String = "/dev/null", stderrPath: String) -> Outcome {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let spawnedAt = WallClock.nanoseconds()
+        switch self.start(path, arguments, stdoutPath: stdoutPath, stderrPath: stderrPath) {
+        case .failure(let problem):
+            return Outcome(wallTime: start.duration(to: clock.now), spawnedAt: spawnedAt, failure: problem.description)
+        case .success(let pid):
+            let failure = wait(pid)
+            return Outcome(wallTime: start.duration(to: clock.now), spawnedAt: spawnedAt, failure: failure)
+        }
+    }
+
+    /// Why a program could not be started.
+    struct SpawnProblem: Error, CustomStringConvertible {
+        /// `posix_spawn`'s error.
+        let code: Int32
+
+        var description: String { "posix_spawn failed: \(String(cString: strerror(code)))" }
+    }
+
+    /// Starts `path` with `arguments` (standard input empty, the outputs to the files given, truncated) and returns
+    /// its pid, for ``wait(_:)``.
+    static func start(
+        _ path: String, _ arguments: [String], stdoutPath: String = "/dev/null", stderrPath: String
+    ) -> Result<pid_t, SpawnProblem> {
         #if canImport(Glibc)
             var actions = posix_spawn_file_actions_t()
         #else
@@ -43,26 +68,22 @@ enum ProcessRunner {
             for pointer in argv { free(pointer) }
             for pointer in envp { free(pointer) }
         }
-
-        let clock = ContinuousClock()
-        let start = clock.now
-        let spawnedAt = WallClock.nanoseconds()
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, path, &actions, nil, argv, envp)
-        guard spawned == 0 else {
-            return Outcome(
-                wallTime: start.duration(to: clock.now), spawnedAt: spawnedAt,
-                failure: "posix_spawn failed: \(String(cString: strerror(spawned)))")
-        }
+        return spawned == 0 ? .success(pid) : .failure(SpawnProblem(code: spawned))
+    }
+
+    /// Waits for the program `pid` that ``start(_:_:stdoutPath:stderrPath:)`` started: `nil` on a clean exit with
+    /// status 0, else what went wrong.
+    static func wait(_ pid: pid_t) -> String? {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 {
             guard errno == EINTR else { break }
         }
-        let wallTime = start.duration(to: clock.now)
         let signal = status & 0x7f
         let exitCode = (status >> 8) & 0xff
-        if signal != 0 { return Outcome(wallTime: wallTime, spawnedAt: spawnedAt, failure: "killed by signal \(signal)") }
-        return Outcome(wallTime: wallTime, spawnedAt: spawnedAt, failure: exitCode == 0 ? nil : "exit status \(exitCode)")
+        if signal != 0 { return "killed by signal \(signal)" }
+        return exitCode == 0 ? nil : "exit status \(exitCode)"
     }
 
     /// The current environment as `NAME=value` strings.

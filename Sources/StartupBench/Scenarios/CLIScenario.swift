@@ -229,13 +229,4 @@ struct CLIScenario: Scenario {
         }
         return ExternalPeers.verifyStartup(path, in: directory)
     }
-
-    /// A fresh directory under the temporary directory (or /tmp if that path has whitespace).
-    private func makeTemporaryDirectory() throws -> String {
-        var base = FileManager.default.temporaryDirectory.path
-        if base.contains(where: \.isWhitespace) { base = "/tmp" }
-        let path = base + "/startup-bench-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One part of the bench: it prints what it measures and returns its figures.
 @MainActor
 protocol Scenario {
@@ -13,5 +15,14 @@ extension Scenario {
     /// Prints one contender's median and spread, indented under the scenario's heading.
     func printSamples(_ name: String, _ samples: Samples, extra: String = "") {
         Console.line("  " + Format.padded(name, 22) + samples.description + extra)
+    }
+
+    /// A fresh directory under the temporary directory (or /tmp if that path has whitespace).
+    func makeTemporaryDirectory() throws -> String {
+        var base = FileManager.default.temporaryDirectory.path
+        if base.contains(where: \.isWhitespace) { base = "/tmp" }
+        let path = base + "/startup-bench-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
     }
 }
