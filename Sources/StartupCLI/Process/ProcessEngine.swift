@@ -62,7 +62,9 @@ package final class ProcessEngine: Sendable {
     }
 
     /// Starts `request`'s child and suspends until it has been reaped. Cancelling the calling task stops the
-    /// child (see `EngineLoop`); a task cancelled before the request is handed over starts nothing.
+    /// child (see `EngineLoop`); a task cancelled before the request is handed over starts nothing. A child that
+    /// `signalsWhenStopped` false leaves to its stop line gets its grace period once `stopLineEnding` says the line
+    /// has ended.
     func run(
         _ spec: ProcessSpec,
         captureDescriptor: Int32?,
@@ -70,12 +72,14 @@ package final class ProcessEngine: Sendable {
         signalsWhenStopped: Bool,
         directoryStrategy: ChildLauncher.DirectoryStrategy,
         exitStrategy: ExitWatcher.Strategy,
+        stopLineEnding: StopLineEnding? = nil,
         onSpawned: (@Sendable () -> Void)? = nil
     ) async -> ChildExit {
         let token = inbox.withLock { inbox in
             inbox.lastToken += 1
             return inbox.lastToken
         }
+        stopLineEnding?.bind(token)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (waiter: CheckedContinuation<ChildExit, Never>) in
                 let request = SpawnRequest(

@@ -13,34 +13,38 @@ package enum ProcessSpawner {
     /// reaped. Never throws: a spawn failure is a `.failedToStart` outcome.
     ///
     /// With `signalsWhenStopped` false (a service stopped by its stop line), cancelling sends no SIGTERM: the child is
-    /// left to its stop line, and its group and tree get SIGKILL when it exits or when the grace period ends.
+    /// left to its stop line, and its group and tree get SIGKILL when it exits; once `stopLineEnding` says the line
+    /// has ended, what is left has the grace period, then SIGTERM, and SIGKILL after a further grace period.
     /// `onSpawned` is called (on the engine's thread) once the child exists, never when it could not be started.
     package static func run(
         _ spec: ProcessSpec,
         terminationGracePeriod: Duration = .seconds(2),
         signalsWhenStopped: Bool = true,
+        stopLineEnding: StopLineEnding? = nil,
         onSpawned: (@Sendable () -> Void)? = nil
     ) async -> ProcessOutcome {
         await run(
             spec, terminationGracePeriod: terminationGracePeriod, signalsWhenStopped: signalsWhenStopped,
-            directoryStrategy: .automatic, onSpawned: onSpawned)
+            directoryStrategy: .automatic, stopLineEnding: stopLineEnding, onSpawned: onSpawned)
     }
 
-    /// `run(_:terminationGracePeriod:signalsWhenStopped:)` with explicit platform strategies (tests force the
-    /// fallbacks).
+    /// `run(_:terminationGracePeriod:signalsWhenStopped:stopLineEnding:onSpawned:)` with explicit platform strategies
+    /// (tests force the fallbacks).
     static func run(
         _ spec: ProcessSpec,
         terminationGracePeriod: Duration,
         signalsWhenStopped: Bool = true,
         directoryStrategy: ChildLauncher.DirectoryStrategy,
         exitStrategy: ExitWatcher.Strategy = .automatic,
+        stopLineEnding: StopLineEnding? = nil,
         onSpawned: (@Sendable () -> Void)? = nil
     ) async -> ProcessOutcome {
         let engine = ProcessEngine.shared
         guard spec.output == .capture else {
             let exit = await engine.run(
                 spec, captureDescriptor: nil, gracePeriod: terminationGracePeriod, signalsWhenStopped: signalsWhenStopped,
-                directoryStrategy: directoryStrategy, exitStrategy: exitStrategy, onSpawned: onSpawned)
+                directoryStrategy: directoryStrategy, exitStrategy: exitStrategy, stopLineEnding: stopLineEnding,
+                onSpawned: onSpawned)
             return ProcessOutcome(termination: exit.termination, cancellation: exit.cancellation, kill: exit.kill)
         }
         let capture: CaptureFile
@@ -52,7 +56,7 @@ package enum ProcessSpawner {
         let exit = await engine.run(
             spec, captureDescriptor: capture.descriptor, gracePeriod: terminationGracePeriod,
             signalsWhenStopped: signalsWhenStopped, directoryStrategy: directoryStrategy, exitStrategy: exitStrategy,
-            onSpawned: onSpawned)
+            stopLineEnding: stopLineEnding, onSpawned: onSpawned)
         let tail = capture.readTail()
         return ProcessOutcome(
             termination: exit.termination, output: tail.bytes, outputTruncated: tail.truncated,
