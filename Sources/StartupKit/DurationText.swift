@@ -1,13 +1,13 @@
-/// Durations as manifests and arguments write them: a number with a unit, `"250ms"`, `"1.5s"`, `"2m"`.
+/// Durations as manifests and arguments write them: a number with a unit, `"250ms"`, `"1.5s"`, `"2m"`, `"1h"`.
 public enum DurationText {
     /// The units a manifest accepts, with their length in milliseconds.
-    static let units: [(suffix: String, milliseconds: Double)] = [("ms", 1), ("s", 1_000), ("m", 60_000)]
+    static let units: [(suffix: String, milliseconds: Double)] = [("ms", 1), ("s", 1_000), ("m", 60_000), ("h", 3_600_000)]
 
     /// The longest duration a manifest, a report or an argument may give: 365 days, so that sums of
     /// thousands of them stay far from the 292-year limit of the nanosecond arithmetic.
     public static let maximum = Duration.seconds(365 * 24 * 3_600)
 
-    /// Parses `"250ms"`, `"1.5s"` or `"2m"`; `nil` if the text is not a non-negative number followed by
+    /// Parses `"250ms"`, `"1.5s"`, `"2m"` or `"1h"`; `nil` if the text is not a non-negative number followed by
     /// one of those units, or is longer than ``maximum``.
     public static func parse(_ text: String) -> Duration? {
         guard let nanoseconds = nanoseconds(text), nanoseconds <= Double(maximum.components.seconds) * 1e9 else { return nil }
@@ -18,9 +18,9 @@ public enum DurationText {
     /// number is too large, or the syntax to use.
     public static func problem(with text: String) -> String {
         if nanoseconds(text) != nil {
-            return "too long; a duration is at most \(maximum.components.seconds / 60)m (365 days)"
+            return "too long; a duration is at most \(maximum.components.seconds / 3_600)h (365 days)"
         }
-        return "write a non-negative number with a unit, ms, s or m, such as \"250ms\" or \"1.5s\""
+        return "write a non-negative number with a unit, ms, s, m or h, such as \"250ms\" or \"1.5s\""
     }
 
     /// The number of nanoseconds `text` writes, whatever its size; `nil` when it is not a number

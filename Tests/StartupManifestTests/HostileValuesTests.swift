@@ -34,10 +34,10 @@ import Testing
             problems(
                 #"{"version": 1, "commands": [{"id": "a", "estimate": "525601m", "timeout": "1e400s", "budget": "\#(String(repeating: "9", count: 400))ms"}]}"#
             ) == [
-                #"commands[0] ("a").estimate: invalid duration "525601m": too long; a duration is at most 525600m (365 days)"#,
-                #"commands[0] ("a").timeout: invalid duration "1e400s": write a non-negative number with a unit, ms, s or m, such as "250ms" or "1.5s""#,
+                #"commands[0] ("a").estimate: invalid duration "525601m": too long; a duration is at most 8760h (365 days)"#,
+                #"commands[0] ("a").timeout: invalid duration "1e400s": write a non-negative number with a unit, ms, s, m or h, such as "250ms" or "1.5s""#,
                 #"commands[0] ("a").budget: invalid duration ""# + String(repeating: "9", count: 200)
-                    + #"…" (402 characters): too long; a duration is at most 525600m (365 days)"#,
+                    + #"…" (402 characters): too long; a duration is at most 8760h (365 days)"#,
             ])
         let manifest = try Manifest.decode(Array(#"{"version": 1, "commands": [{"id": "a", "estimate": "525600m"}]}"#.utf8))
         #expect(manifest.commands[0].estimate == DurationText.maximum)

@@ -60,7 +60,7 @@ import Testing
                 #"commands[0] ("search-index").onDemand: expected true or false, found "yes""#,
                 #"commands[1] ("sync").onDemand: expected true or false, found the number 1"#,
                 #"commands[2] ("cache").lazy: unknown key "lazy" (did you mean "onDemand"?); allowed keys: id, summary, dependencies, run, "#
-                    + "estimate, budget, timeout, retries, optional, onDemand, priority, env, envFile, cwd, stop, ready, restart, alive",
+                    + "estimate, budget, timeout, retries, optional, onDemand, priority, env, envFile, cwd, stop, stopTimeout, ready, restart, alive",
             ])
     }
 
@@ -105,7 +105,7 @@ import Testing
             found == [
                 #"extra: unknown key "extra"; allowed keys: $schema, version, defaults, commands"#,
                 #"defaults.timeout: a duration needs a unit: found the bare number 30; write "30ms" or "30s""#,
-                #"commands[0] ("a").estimate: invalid duration "40": write a non-negative number with a unit, ms, s or m, such as "250ms" or "1.5s""#,
+                #"commands[0] ("a").estimate: invalid duration "40": write a non-negative number with a unit, ms, s, m or h, such as "250ms" or "1.5s""#,
                 #"commands[0] ("a").retries: retries must be from 0 to 100, found -1"#,
                 #"commands[0] ("a").priority: expected "low", "normal", "high" or a whole number from -1000000 to 1000000, found "urgent""#,
                 #"commands[1] ("b").dependencies[0]: "b" cannot depend on itself"#,
@@ -158,7 +158,7 @@ import Testing
             """
         #expect(
             problems(json) == [
-                #"commands[0] ("a").bogus: unknown key "bogus"; allowed keys: id, summary, dependencies, run, estimate, budget, timeout, retries, optional, onDemand, priority, env, envFile, cwd, stop, ready, restart, alive"#,
+                #"commands[0] ("a").bogus: unknown key "bogus"; allowed keys: id, summary, dependencies, run, estimate, budget, timeout, retries, optional, onDemand, priority, env, envFile, cwd, stop, stopTimeout, ready, restart, alive"#,
                 #"commands[0] ("a").run: duplicate key "run""#,
                 #"commands[0] ("a").id: duplicate key "id""#,
                 #"commands[0] ("a").estimate: duplicate key "estimate""#,
@@ -205,12 +205,15 @@ import Testing
         #expect(throws: ManifestError.self) { try Manifest.decode(bytes) }
     }
 
-    @Test(arguments: [("250ms", 250.0), ("1.5s", 1_500.0), ("2m", 120_000.0), ("0ms", 0.0), ("0.5ms", 0.5)])
+    @Test(arguments: [
+        ("250ms", 250.0), ("1.5s", 1_500.0), ("2m", 120_000.0), ("1.5h", 5_400_000.0), ("8760h", 31_536_000_000.0), ("0ms", 0.0),
+        ("0.5ms", 0.5),
+    ])
     func durationText_parsesUnits(text: String, milliseconds: Double) throws {
         #expect(try #require(DurationText.parse(text)).fractionalMilliseconds == milliseconds)
     }
 
-    @Test(arguments: ["40", "-1s", "1h", "s", "1.2.3s", " 5s", "5 s", "ms", "1e3ms", "nanms"])
+    @Test(arguments: ["40", "-1s", "1d", "8761h", "h", "s", "1.2.3s", " 5s", "5 s", "ms", "1e3ms", "nanms"])
     func durationText_rejectsMalformed(text: String) {
         #expect(DurationText.parse(text) == nil)
     }

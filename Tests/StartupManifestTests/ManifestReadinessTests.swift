@@ -178,7 +178,7 @@ import Testing
         (#"{"tcp": "h:1", "timeout": "0s"}"#, #"commands[0] ("db").ready.timeout: a timeout must be longer than zero"#),
         (
             #"{"tcp": "h:1", "timeout": "9999999m"}"#,
-            #"commands[0] ("db").ready.timeout: invalid duration "9999999m": too long; a duration is at most 525600m (365 days)"#
+            #"commands[0] ("db").ready.timeout: invalid duration "9999999m": too long; a duration is at most 8760h (365 days)"#
         ),
     ])
     func decode_badReadiness_namesCommandKeyAndValue(ready: String, expected: String) {

@@ -82,12 +82,13 @@ import Testing
         (#"{"limit": ^"3"}"#, #"commands[0] ("api").restart.limit: expected a whole number, found "3""#),
         (
             #"{"delay": ^"abc"}"#,
-            #"commands[0] ("api").restart.delay: invalid duration "abc": write a non-negative number with a unit, ms, s or m, such as "250ms" or "1.5s""#
+            #"commands[0] ("api").restart.delay: invalid duration "abc": write a non-negative number with a unit, ms, s, m or h, such as "250ms" or "1.5s""#
         ),
         (#"{"delay": ^"61m"}"#, #"commands[0] ("api").restart.delay: a restart delay must be from 0s to 60m, found "61m""#),
+        (#"{"delay": ^"2h"}"#, #"commands[0] ("api").restart.delay: a restart delay must be from 0s to 60m, found "2h""#),
         (
-            #"{"delay": ^"2h"}"#,
-            #"commands[0] ("api").restart.delay: invalid duration "2h": write a non-negative number with a unit, ms, s or m, such as "250ms" or "1.5s""#
+            #"{"delay": ^"2d"}"#,
+            #"commands[0] ("api").restart.delay: invalid duration "2d": write a non-negative number with a unit, ms, s, m or h, such as "250ms" or "1.5s""#
         ),
         (
             #"{"delay": ^500}"#,

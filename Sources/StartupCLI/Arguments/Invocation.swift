@@ -96,6 +96,8 @@ package struct RunOptions: Equatable, Sendable {
     package var traceFile: String?
     /// How long a process group has between SIGTERM and SIGKILL.
     package var gracePeriod = Duration.seconds(2)
+    /// The longest `--grace-period`: a stop that needs longer is one to fix, and the second Ctrl-C ends it anyway.
+    package static let longestGracePeriod = Duration.seconds(3_600)
     /// Where to write the SVG timeline (`--plot`); `nil` for none.
     package var plot: String?
     /// The budget of the whole run's wall time (`--budget`); `nil` for none.

@@ -75,7 +75,10 @@ enum OptionDeclarations {
             $0.report = $1
         },
         .flag("--no-report", help: "Neither save the report nor use the last one") { $0.savesReport = false },
-        .duration("--grace-period", help: "Between SIGTERM and SIGKILL for all of a stopped command's processes (default: 2s)") {
+        .duration(
+            "--grace-period", help: "Between SIGTERM and SIGKILL for all of a stopped command's processes (default: 2s, at most 1h)",
+            maximum: (RunOptions.longestGracePeriod, "1h")
+        ) {
             $0.gracePeriod = $1
         },
         .flag("--keep-running", help: "After the run, stay up until Ctrl-C or SIGTERM, then run the stop lines") { $0.keepRunning = true },

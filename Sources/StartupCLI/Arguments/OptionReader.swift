@@ -123,11 +123,17 @@ struct OptionReader {
         return number
     }
 
-    /// The value of the option just read, as a duration with a unit: `500ms`, `2s`.
-    mutating func duration(for option: String) throws(UsageError) -> Duration {
+    /// The value of the option just read, as a duration with a unit: `500ms`, `2s`, `1h`; at most `limit` (the
+    /// longest, and how the message writes it) when there is one.
+    mutating func duration(
+        for option: String, atMost limit: (duration: Duration, written: String)? = nil
+    ) throws(UsageError) -> Duration {
         let text = try value(for: option)
         guard let duration = DurationText.parse(text) else {
             throw error("invalid duration \(MessageQuoting.quoted(text)) for \(option): \(DurationText.problem(with: text))")
+        }
+        if let limit, duration > limit.duration {
+            throw error("invalid duration \(MessageQuoting.quoted(text)) for \(option): too long; it is at most \(limit.written)")
         }
         return duration
     }

@@ -65,14 +65,15 @@ struct OptionSpec<Options>: Sendable {
         }
     }
 
-    /// An option whose value is a duration with a unit (`500ms`, `2s`); with `isPositive`, zero is
-    /// refused.
+    /// An option whose value is a duration with a unit (`500ms`, `2s`, `1h`); with `isPositive`, zero is
+    /// refused; with `maximum` (the longest, and how the message writes it), a longer one is.
     static func duration(
-        _ name: String, help: String, isPositive: Bool = false, stores: @escaping @Sendable (inout Options, Duration) -> Void
+        _ name: String, help: String, isPositive: Bool = false, maximum: (duration: Duration, written: String)? = nil,
+        stores: @escaping @Sendable (inout Options, Duration) -> Void
     ) -> Self {
         let value = OptionDescriptor.Value(name: "time", completion: .freeText)
         return Self(OptionDescriptor(name, value: value, help: help)) { reader, spelled, options throws(UsageError) in
-            let duration = try reader.duration(for: spelled)
+            let duration = try reader.duration(for: spelled, atMost: maximum)
             if isPositive, duration <= .zero { throw reader.error("\(name) must be longer than zero") }
             stores(&options, duration)
         }

@@ -6,13 +6,17 @@ import StartupReporting
 /// service `"ready": {"tcp": "127.0.0.1:5433", "intervalMs": 10, "timeoutMs": 30000}`, the probe
 /// under its manifest key (`intervalMs` `null` for a `log` probe, which is never polled), `"restart":
 /// {"on": "failure", "limit": 5, "delayMs": 500}` or `null`, and `"alive": {"http": "http://…", "intervalMs": 5000,
-/// "failures": 3}` or `null`.
+/// "failures": 3}` or `null`. A command with a `stop` line also gains `"stopTimeoutMs": 10000`, its `stopTimeout`.
 enum PlanServicesJSON {
     /// `plan` with every command object of its `"commands"` annotated from `manifest`.
     static func annotate(_ plan: JSONOutput, manifest: Manifest) -> JSONOutput {
         guard case .object(var members) = plan else { return plan }
         var services: [CommandID: ManifestCommand] = [:]
         for command in manifest.commands where command.isService { services[command.id] = command }
+        var stopTimeouts: [CommandID: Duration] = [:]
+        for command in manifest.commands where command.stop != nil {
+            stopTimeouts[command.id] = command.stopTimeout ?? ManifestCommand.defaultStopTimeout
+        }
         for (index, member) in members.enumerated() where member.key == "commands" {
             guard case .array(let commands) = member.value else { continue }
             members[index].value = .array(
@@ -20,14 +24,15 @@ enum PlanServicesJSON {
                     guard case .object(let fields) = command, case .string(let id)? = fields.first(where: { $0.key == "id" })?.value else {
                         return command
                     }
+                    let stop = stopTimeouts[CommandID(id)].map { [("stopTimeoutMs", JSONOutput.milliseconds($0))] } ?? []
                     guard let service = services[CommandID(id)], let ready = service.ready else {
-                        return .object(fields + [("service", .bool(false))])
+                        return .object(fields + [("service", .bool(false))] + stop)
                     }
                     return .object(
                         fields + [
                             ("service", .bool(true)), ("ready", json(ready, timeout: service.readyTimeout(defaults: manifest.defaults))),
                             ("restart", service.restart.map(json(_:)) ?? .null), ("alive", service.alive.map(json(_:)) ?? .null),
-                        ])
+                        ] + stop)
                 })
         }
         return .object(members)

@@ -17,9 +17,10 @@ extension ChildStops {
         let waiter: Waiter
         /// How the leader ended, and what the stop has done so far.
         var exit: ChildExit
-        /// When the next step is due: SIGKILL after a SIGTERM, SIGTERM after a stop line's time.
-        var deadline: Instant
-        /// The grace period a SIGTERM sent at `deadline` gives (after a stop line's time).
+        /// When the next step is due: SIGKILL after a SIGTERM, SIGTERM at the end of the grace period after a stop
+        /// line; `nil` while the stop line the child was left to still runs.
+        var deadline: Instant?
+        /// The grace period: after the stop line ends, and after a SIGTERM sent at `deadline`.
         let furtherGrace: Duration
 
         /// Takes the next step for the processes in `processes` (a snapshot) at `now`: resumes the task once none of
@@ -36,7 +37,7 @@ extension ChildStops {
                 actions.append(.resume(waiter, exit))
                 return true
             }
-            guard killAtOnce || now >= deadline else { return false }
+            guard killAtOnce || deadline.map({ now >= $0 }) == true else { return false }
             if !killAtOnce, exit.cancellation == .leftToStopLine {
                 exit.cancellation = .terminate
                 deadline = now.advanced(by: furtherGrace)

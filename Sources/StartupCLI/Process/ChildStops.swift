@@ -33,9 +33,10 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
     private(set) var children: [UInt64: Child] = [:]
     /// The token of each running child, by pid (tells adopted orphans from our own children).
     private var tokensByPid: [pid_t: UInt64] = [:]
-    /// Children whose exit was seen and whose leader the loop is reaping (see ``Action/reap(_:pid:)``), with the
-    /// deadline of their lingering stop if what is left of their tree still runs.
-    private var reaping: [UInt64: (child: Child, lingersUntil: Instant?)] = [:]
+    /// Children whose exit was seen and whose leader the loop is reaping (see ``Action/reap(_:pid:)``), and whether
+    /// their stop lingers (what is left of their tree still runs; its deadline is the child's `killDeadline`, none
+    /// yet while the stop line it was left to runs).
+    private var reaping: [UInt64: (child: Child, lingers: Bool)] = [:]
     /// Stopped children whose leader has exited while the rest of their tree still runs, by token.
     private var lingering: [UInt64: LingeringStop] = [:]
     /// When the lingering stops are next looked at: a look takes a snapshot.
@@ -88,8 +89,9 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
 
     /// Stops the children of `tokens` not stopped yet: SIGTERM to each group and tree and SIGKILL once the grace
     /// period is over; SIGKILL at once with no grace period or after a second interrupt; nothing yet for a child
-    /// left to its stop line. A spawn not taken in yet is withdrawn first (see ``launchesWithdrawn(_:of:into:)``), or
-    /// stopped once it arrives. Tokens of children not running are ignored.
+    /// left to its stop line, whose grace period begins when the line has ended (``stopLinesEnded(_:now:)``). A spawn
+    /// not taken in yet is withdrawn first (see ``launchesWithdrawn(_:of:into:)``), or stopped once it arrives. Tokens
+    /// of children not running are ignored.
     mutating func stop(
         _ tokens: [UInt64], now: Instant, snapshot: () -> ProcessSnapshot, into actions: inout [Action]
     ) {
@@ -110,8 +112,26 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
             } else {
                 child.signal = .leftToStopLine
             }
-            child.killDeadline = atOnce ? nil : now.advanced(by: child.gracePeriod)
+            child.killDeadline = atOnce || child.signal == .leftToStopLine ? nil : now.advanced(by: child.gracePeriod)
             children[token] = child
+        }
+    }
+
+    /// The stop lines that the children of `tokens` were left to have ended at `now`: each child's grace period
+    /// begins, to end by itself (or what is left of its tree, if its leader has exited), after which it gets SIGTERM
+    /// and SIGKILL after a further grace period. Tokens of children not left to a running stop line are ignored.
+    mutating func stopLinesEnded(_ tokens: [UInt64], now: Instant) {
+        for token in tokens {
+            if var child = children[token], child.signal == .leftToStopLine, child.killDeadline == nil {
+                child.killDeadline = now.advanced(by: child.gracePeriod)
+                children[token] = child
+            } else if var entry = reaping[token], entry.lingers, entry.child.killDeadline == nil {
+                entry.child.killDeadline = now.advanced(by: entry.child.gracePeriod)
+                reaping[token] = entry
+            } else if var stop = lingering[token], stop.deadline == nil {
+                stop.deadline = now.advanced(by: stop.furtherGrace)
+                lingering[token] = stop
+            }
         }
     }
 
@@ -126,7 +146,7 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
     }
 
     /// The clock reached `now`: SIGKILL for the children whose grace period is over after a SIGTERM; SIGTERM, and a
-    /// further grace period of half the one given (which counts the stop line's own), for one left to its stop line.
+    /// further grace period, for one whose grace period after its stop line is over.
     mutating func escalateOverdueStops(
         now: Instant, snapshot: () -> ProcessSnapshot, into actions: inout [Action]
     ) {
@@ -141,7 +161,7 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
             child.tree.extend(from: processes, excluding: tokensByPid.keys)
             child.signalGroupAndTree(SIGTERM, into: &actions)
             child.signal = .terminate
-            child.killDeadline = now.advanced(by: child.gracePeriod / 2)
+            child.killDeadline = now.advanced(by: child.gracePeriod)
             children[token] = child
         }
         let toKill = overdue.filter { !afterStopLine.contains($0) }
@@ -195,11 +215,11 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
             if child.signal != nil {
                 child.tree.extend(from: processes, excluding: tokensByPid.keys)
                 // The grace period is for the whole tree: what is left of it may still be shutting down.
-                if error == 0, !killsAtOnce, child.signal != .kill, let deadline = child.killDeadline,
+                if error == 0, !killsAtOnce, child.signal != .kill, child.killDeadline != nil || child.signal == .leftToStopLine,
                     !child.tree.running(in: processes).isEmpty
                 {
                     child.tree.leaderReaped = true
-                    reaping[token] = (child, deadline)
+                    reaping[token] = (child, true)
                     actions.append(.reap(token, pid: child.pid))
                     continue
                 }
@@ -210,7 +230,7 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
             }
             actions.append(.closeTree(child.tree))
             if error == 0 {
-                reaping[token] = (child, nil)
+                reaping[token] = (child, false)
                 actions.append(.reap(token, pid: child.pid))
             } else {
                 actions.append(.resume(child.waiter, child.lostExit(error)))
@@ -237,17 +257,18 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
 
     /// Resumes the task of the reaped child `token` with `exit`, or begins its lingering stop.
     private mutating func finishReaping(_ token: UInt64, exit: ChildExit, into actions: inout [Action]) {
-        guard let (child, lingersUntil) = reaping.removeValue(forKey: token) else { return }
-        guard let deadline = lingersUntil else { return actions.append(.resume(child.waiter, exit)) }
+        guard let (child, lingers) = reaping.removeValue(forKey: token) else { return }
+        guard lingers else { return actions.append(.resume(child.waiter, exit)) }
         lingering[token] = LingeringStop(
-            tree: child.tree, waiter: child.waiter, exit: exit, deadline: deadline, furtherGrace: child.gracePeriod / 2)
+            tree: child.tree, waiter: child.waiter, exit: exit, deadline: child.killDeadline, furtherGrace: child.gracePeriod)
     }
 
     /// Looks at the lingering stops when due at `now` (or at once after a second interrupt): resumes the tasks of
     /// those whose tree is gone, signals those whose deadline has come.
     mutating func watchLingeringStops(now: Instant, snapshot: () -> ProcessSnapshot, into actions: inout [Action]) {
         guard !lingering.isEmpty else { return }
-        guard killsAtOnce || now >= nextLingeringCheck || lingering.values.contains(where: { $0.deadline <= now }) else {
+        guard killsAtOnce || now >= nextLingeringCheck || lingering.values.contains(where: { $0.deadline.map { $0 <= now } ?? false })
+        else {
             return
         }
         nextLingeringCheck = now.advanced(by: Self.lingeringInterval)
@@ -260,7 +281,8 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
         }
     }
 
-    /// Stops every child and launch, and adds `watchers`, waiting for every child to be stopped; tells them how many
+    /// Stops every child and launch (a stop line that one was left to counts as ended now), and adds `watchers`,
+    /// waiting for every child to be stopped; tells them how many
     /// children are left (with the launches not taken in yet) and the longest grace period one of them has left at
     /// `now`, if any is left. The loop reports the outcome of the withdrawals (``Action/withdraw(_:)``) before the
     /// watchers are told.
@@ -269,6 +291,7 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
     ) {
         stopWatchers += watchers
         stop(children.keys.sorted() + launching.keys.sorted(), now: now, snapshot: snapshot, into: &actions)
+        stopLinesEnded(children.keys.sorted() + reaping.keys.sorted() + lingering.keys.sorted(), now: now)
         actions.append(.tellStopWatchers(watchers))
     }
 
@@ -278,7 +301,7 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
         let remaining = children.count + launching.count + lingering.count
         guard remaining > 0 else { return }
         // A launch still underway is stopped when it arrives: its grace period does not count in the longest here.
-        let deadlines = children.values.compactMap { $0.killDeadline } + lingering.values.map { $0.deadline }
+        let deadlines = children.values.compactMap { $0.killDeadline } + lingering.values.compactMap { $0.deadline }
         let longestGrace = max(.zero, deadlines.map { now.duration(to: $0) }.max() ?? .zero)
         for watcher in watchers { actions.append(.tellRemaining(watcher, count: remaining, longestGrace: longestGrace)) }
     }

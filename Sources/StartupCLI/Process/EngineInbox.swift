@@ -86,6 +86,8 @@ struct EngineInbox: Sendable {
     var spawns: [SpawnRequest] = []
     /// Tokens of children whose task was cancelled.
     var stops: [UInt64] = []
+    /// Tokens of children left to a stop line whose line has ended (see ``StopLineEnding``).
+    var stopLinesEnded: [UInt64] = []
     /// Tokens of children a watcher thread saw exit, with 0 or the errno of the failed wait.
     var exits: [(token: UInt64, error: Int32)] = []
     /// Spawns a launch thread made. One whose exit wakes the loop, and whose spawn is not announced, wakes no one:
@@ -110,6 +112,7 @@ struct EngineInbox: Sendable {
         var jobs: [UnownedJob]
         var spawns: [SpawnRequest]
         var stops: [UInt64]
+        var stopLinesEnded: [UInt64]
         var exits: [(token: UInt64, error: Int32)]
         var launched: [LaunchedChild]
         var stopWatchers: [StopWatcher]
@@ -118,20 +121,24 @@ struct EngineInbox: Sendable {
 
         /// Nothing to do but wait (having taken in the launches, which need nothing more before an exit, a stop or
         /// the next round of housekeeping).
-        var isEmpty: Bool { jobs.isEmpty && spawns.isEmpty && stops.isEmpty && exits.isEmpty && stopWatchers.isEmpty }
+        var isEmpty: Bool {
+            jobs.isEmpty && spawns.isEmpty && stops.isEmpty && stopLinesEnded.isEmpty && exits.isEmpty && stopWatchers.isEmpty
+        }
     }
 
     /// Takes everything queued; marks the loop as sleeping when there was nothing but arrived launches (it takes
     /// them in, then sleeps).
     mutating func take() -> Batch {
         let batch = Batch(
-            jobs: jobs, spawns: spawns, stops: stops, exits: exits, launched: launched, stopWatchers: stopWatchers,
+            jobs: jobs, spawns: spawns, stops: stops, stopLinesEnded: stopLinesEnded, exits: exits, launched: launched,
+            stopWatchers: stopWatchers,
             killsAtOnce: killsAtOnce, reapsOrphans: reapsOrphans)
         sleeping = batch.isEmpty
         if !batch.isEmpty {
             jobs = []
             spawns = []
             stops = []
+            stopLinesEnded = []
             exits = []
             stopWatchers = []
         }

@@ -78,6 +78,7 @@ struct EngineLoop {
                     let now = clock.now
                     perform { $0.stop(batch.stops, now: now, snapshot: ProcessSnapshot.current, into: &$1) }
                 }
+                if !batch.stopLinesEnded.isEmpty { stops.stopLinesEnded(batch.stopLinesEnded, now: clock.now) }
                 if !batch.jobs.isEmpty {
                     runJobs(batch.jobs)
                     for request in engine.inbox.withLock({ $0.takeSpawns() }) { start(request) }

@@ -62,7 +62,9 @@ package final class ProcessEngine: Sendable {
     }
 
     /// Starts `request`'s child and suspends until it has been reaped. Cancelling the calling task stops the
-    /// child (see `EngineLoop`); a task cancelled before the request is handed over starts nothing. With
+    /// child (see `EngineLoop`); a task cancelled before the request is handed over starts nothing. A child that
+    /// `signalsWhenStopped` false leaves to its stop line gets its grace period once `stopLineEnding` says the line
+    /// has ended. With
     /// `stopsTreeOnExit`, a child that exits by itself is stopped as it exits (what it left gets SIGTERM, and SIGKILL
     /// after the grace period), and the call returns once that is done.
     func run(
@@ -72,6 +74,7 @@ package final class ProcessEngine: Sendable {
         signalsWhenStopped: Bool,
         directoryStrategy: ChildLauncher.DirectoryStrategy,
         exitStrategy: ExitWatcher.Strategy,
+        stopLineEnding: StopLineEnding? = nil,
         onSpawned: (@Sendable () -> Void)? = nil,
         stopsTreeOnExit: Bool = false
     ) async -> ChildExit {
@@ -79,6 +82,7 @@ package final class ProcessEngine: Sendable {
             inbox.lastToken += 1
             return inbox.lastToken
         }
+        stopLineEnding?.bind(token)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (waiter: CheckedContinuation<ChildExit, Never>) in
                 let request = SpawnRequest(

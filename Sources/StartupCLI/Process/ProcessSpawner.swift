@@ -13,7 +13,8 @@ package enum ProcessSpawner {
     /// reaped. Never throws: a spawn failure is a `.failedToStart` outcome.
     ///
     /// With `signalsWhenStopped` false (a service stopped by its stop line), cancelling sends no SIGTERM: the child is
-    /// left to its stop line, and its group and tree get SIGKILL when it exits or when the grace period ends.
+    /// left to its stop line, and its group and tree get SIGKILL when it exits; once `stopLineEnding` says the line
+    /// has ended, what is left has the grace period, then SIGTERM, and SIGKILL after a further grace period.
     /// `onSpawned` is called (on the engine's thread) once the child exists, never when it could not be started.
     ///
     /// With `stopsTreeOnExit` (a service), a child that exits by itself is stopped as it exits, as if the task had
@@ -25,15 +26,17 @@ package enum ProcessSpawner {
         terminationGracePeriod: Duration = .seconds(2),
         signalsWhenStopped: Bool = true,
         stopsTreeOnExit: Bool = false,
+        stopLineEnding: StopLineEnding? = nil,
         onSpawned: (@Sendable () -> Void)? = nil
     ) async -> ProcessOutcome {
         await run(
             spec, terminationGracePeriod: terminationGracePeriod, signalsWhenStopped: signalsWhenStopped,
-            directoryStrategy: .automatic, stopsTreeOnExit: stopsTreeOnExit, onSpawned: onSpawned)
+            directoryStrategy: .automatic, stopsTreeOnExit: stopsTreeOnExit, stopLineEnding: stopLineEnding,
+            onSpawned: onSpawned)
     }
 
-    /// `run(_:terminationGracePeriod:signalsWhenStopped:)` with explicit platform strategies (tests force the
-    /// fallbacks).
+    /// `run(_:terminationGracePeriod:signalsWhenStopped:stopLineEnding:onSpawned:)` with explicit platform strategies
+    /// (tests force the fallbacks).
     static func run(
         _ spec: ProcessSpec,
         terminationGracePeriod: Duration,
@@ -41,14 +44,15 @@ package enum ProcessSpawner {
         directoryStrategy: ChildLauncher.DirectoryStrategy,
         exitStrategy: ExitWatcher.Strategy = .automatic,
         stopsTreeOnExit: Bool = false,
+        stopLineEnding: StopLineEnding? = nil,
         onSpawned: (@Sendable () -> Void)? = nil
     ) async -> ProcessOutcome {
         let engine = ProcessEngine.shared
         guard spec.output == .capture else {
             let exit = await engine.run(
                 spec, captureDescriptor: nil, gracePeriod: terminationGracePeriod, signalsWhenStopped: signalsWhenStopped,
-                directoryStrategy: directoryStrategy, exitStrategy: exitStrategy, onSpawned: onSpawned,
-                stopsTreeOnExit: stopsTreeOnExit)
+                directoryStrategy: directoryStrategy, exitStrategy: exitStrategy, stopLineEnding: stopLineEnding,
+                onSpawned: onSpawned, stopsTreeOnExit: stopsTreeOnExit)
             return ProcessOutcome(termination: exit.termination, cancellation: exit.cancellation, kill: exit.kill)
         }
         let capture: CaptureFile
@@ -60,7 +64,7 @@ package enum ProcessSpawner {
         let exit = await engine.run(
             spec, captureDescriptor: capture.descriptor, gracePeriod: terminationGracePeriod,
             signalsWhenStopped: signalsWhenStopped, directoryStrategy: directoryStrategy, exitStrategy: exitStrategy,
-            onSpawned: onSpawned, stopsTreeOnExit: stopsTreeOnExit)
+            stopLineEnding: stopLineEnding, onSpawned: onSpawned, stopsTreeOnExit: stopsTreeOnExit)
         let tail = capture.readTail()
         return ProcessOutcome(
             termination: exit.termination, output: tail.bytes, outputTruncated: tail.truncated,

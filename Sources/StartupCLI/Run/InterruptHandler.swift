@@ -83,6 +83,11 @@ final class InterruptHandler {
         route.withLock { $0.count > 0 }
     }
 
+    /// How many interrupts have come since the handler started, a closed standard output counting as one.
+    var interruptCount: Int {
+        route.withLock { $0.count }
+    }
+
     /// Interrupts are remembered again, not acted on.
     func unroute() {
         route.withLock { $0.action = nil }

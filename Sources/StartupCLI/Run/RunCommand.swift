@@ -121,7 +121,8 @@ enum RunCommand {
             }
 
         let session = RunSession(
-            run: run, report: report, stops: execution.stopModules(for: manifest), options: options,
+            run: run, report: report, stops: execution.stopModules(for: manifest),
+            serviceStopBound: execution.serviceStopBound(for: manifest), options: options,
             console: console, style: style, outputs: outputs, processEndings: processEndings, interrupts: interrupts,
             sessionEnd: watcher.sessionEnd,
             environment: environment)
@@ -182,6 +183,7 @@ enum RunCommand {
         // SIGTERM, a stop line or service over its shutdown timeout): the binary stops it (SIGKILL after the grace
         // period, or at once on Ctrl-C: the run is over, nothing is left to wait for) before it exits, and says so.
         if let interrupts {
+            let interruptedBefore = interrupts.interruptCount
             interrupts.route { ProcessEngine.shared.killAtOnce() }
             // The engine counts its children (a command's process, a stop line), not what each of them started.
             await ProcessEngine.shared.stopEveryChild { count, longestGrace in
@@ -191,6 +193,8 @@ enum RunCommand {
                     ? "SIGKILL in \(DurationText.format(longestGrace)) at most, or at once on Ctrl-C" : "SIGKILL sent"
                 console.err("startup: waiting for what \(commands) the run gave up on left running (\(kill))\n")
             }
+            // An interrupt during this wait ends it, and the run, as an interrupt: exit 130 (141 for a closed output).
+            if interrupts.interruptCount > interruptedBefore { exitCode = console.isOutputClosed ? .outputClosed : .interrupted }
         }
         // What the commands' pipes still hold, and what waits to be written to the logs.
         await logs?.finish()

@@ -21,6 +21,8 @@ struct RunSession {
     let run: StartupRun
     let report: StartupReport
     let stops: [CommandID: any LifecycleModule]
+    /// The shutdown's bound of a service's stop, a backstop (see ``ShellExecution/serviceStopBound(for:)``).
+    let serviceStopBound: Duration
     let options: RunOptions
     let console: Console
     let style: Style
@@ -128,7 +130,7 @@ struct RunSession {
     /// The one shutdown walk, in a task of its own: the interrupt that began it must not cancel
     /// it (a second one makes the process engine kill what it is stopping at once).
     private func shutDown() async -> ShutdownReport {
-        let stopping = Task { [run, stops] in await run.shutdown(modules: stops) }
+        let stopping = Task { [run, stops, serviceStopBound] in await run.shutdown(modules: stops, stopTimeout: serviceStopBound) }
         let stopped = await stopping.value
         if options.format == .text, !stopped.modules.isEmpty {
             console.out(ShutdownRenderer(report: stopped, outputs: outputs, endings: processEndings, style: style).render())

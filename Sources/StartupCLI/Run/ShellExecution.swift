@@ -104,6 +104,7 @@ struct ShellExecution: Sendable {
             let timeoutNear = ContinuousClock.now.advanced(by: readyTimeout - Self.timerSkew)
             try await ServiceRunner.run(
                 spec, readiness: readiness, alive: command.alive, stop: stop, gracePeriod: gracePeriod,
+                stopTimeout: command.stopTimeout ?? ManifestCommand.defaultStopTimeout,
                 onLine: { line in serviceLines.show(line, of: id) }, onReady: { ready() },
                 onStopped: { ending in processEndings.record(ending, for: id) },
                 onNotReady: { sentence in
@@ -133,10 +134,21 @@ extension ShellExecution {
         var specs = specMaker(for: manifest)
         for command in manifest.commands where !command.isService {
             guard let line = command.stop else { continue }
-            modules[command.id] = ShellStopModule(
-                id: command.id, spec: specs.spec(for: command, line: line),
-                gracePeriod: gracePeriod, outputs: outputs, stopTimeout: command.timeout ?? manifest.defaults.timeout)
+            let stopLine = StopLine(
+                spec: specs.spec(for: command, line: line), stopTimeout: command.stopTimeout ?? ManifestCommand.defaultStopTimeout,
+                gracePeriod: gracePeriod)
+            modules[command.id] = ShellStopModule(id: command.id, line: stopLine, outputs: outputs)
         }
         return modules
+    }
+
+    /// The shutdown's bound of a stop that sets none of its own, a service's: a backstop that never comes before the
+    /// service's own bounds, which are its stop line's `stopTimeout` (the longest of the manifest), a grace period
+    /// after it for the line, two for the service's processes after the line, and time to reap them.
+    func serviceStopBound(for manifest: Manifest) -> Duration {
+        let longestLine =
+            manifest.commands.lazy.filter(\.isService).map { $0.stopTimeout ?? ManifestCommand.defaultStopTimeout }.max()
+            ?? ManifestCommand.defaultStopTimeout
+        return longestLine + gracePeriod * 3 + StopLine.reapAllowance
     }
 }

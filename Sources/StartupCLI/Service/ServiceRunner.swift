@@ -14,13 +14,15 @@ package enum ServiceRunner {
     /// `exec` try again; `log` looks at each line as it arrives), and `onReady` is called once, as soon as it
     /// succeeds.
     ///
-    /// Cancelling the calling task stops the service: with a `stop` line, the line runs (its output goes to
-    /// `onLine` too; SIGKILL if it takes longer than `gracePeriod`), and the service gets no signal: twice
-    /// `gracePeriod` after the stop began, what is left of its process group and what left it get SIGTERM, and
-    /// SIGKILL after a further `gracePeriod`; without one, the group and what left it get SIGTERM, and whatever of
-    /// them is still there after `gracePeriod` gets SIGKILL, whichever process ends first. A second interrupt
-    /// (``ProcessEngine/killAtOnce()``) kills the stop line and the service at once instead. The probe is cancelled too (an `exec` attempt in flight is stopped and reaped,
-    /// a socket closed). The call returns once every process it started has been reaped. A service that ends by itself
+    /// Cancelling the calling task stops the service: with a `stop` line, the line runs (``StopLine``: its output goes
+    /// to `onLine` too; SIGTERM if it still runs at `stopTimeout`, SIGKILL after a further `gracePeriod`), and the
+    /// service gets no signal while it runs; once it has ended, what is left of the service's process group and what
+    /// left it have `gracePeriod` to end, then get SIGTERM, and SIGKILL after a further `gracePeriod`. Without a stop
+    /// line, the group and what left it get SIGTERM, and whatever of them is still there after `gracePeriod` gets
+    /// SIGKILL, whichever process ends first. A second interrupt (``ProcessEngine/killAtOnce()``) kills the stop line
+    /// and the service at once instead, and a stop line that has not started by then never starts. The probe is
+    /// cancelled too (an `exec` attempt in flight is stopped and reaped, a socket closed). The call returns once every
+    /// process it started has been reaped. A service that ends by itself
     /// is stopped as it ends: what it left running (the rest of its process group, what left the group) gets SIGTERM,
     /// and SIGKILL after the grace period, before the call returns, so nothing of it blocks its restart (its port)
     /// or outlives `startup`.
@@ -31,7 +33,9 @@ package enum ServiceRunner {
     ///   - alive: How the service is checked once ready (`LivenessCheck`); after its failures in a row it is stopped
     ///     as on cancellation, and the call throws `ServiceRunnerError` `.notAlive`.
     ///   - stop: The service's `stop` line, if it has one (its `output` is replaced by the pipe).
-    ///   - gracePeriod: How long a stop may take before SIGKILL.
+    ///   - gracePeriod: How long a stop may take before SIGKILL (a stop line's SIGTERM to SIGKILL; after the stop line,
+    ///     the time the service's processes have to end before SIGTERM, and from it to SIGKILL).
+    ///   - stopTimeout: How long the stop line may run before it gets SIGTERM.
     ///   - onLine: Called with each line of output, in order, on the reading thread.
     ///   - onReady: Called once, when the probe first succeeds.
     ///   - onStopped: Called once the service has been stopped by the caller, with how its processes ended.
@@ -41,10 +45,11 @@ package enum ServiceRunner {
     ///     on the reading thread, after its lines.
     /// - Throws: `CancellationError` once stopped as asked; `ServiceRunnerError` when the service ended by itself
     ///   (`exited with status 3 before it was ready`, `exited with status 1`), could not be started, or its stop
-    ///   line failed; `StopCutShort` when a second interrupt killed its stop line or kept it from starting, or
-    ///   killed the service while it was stopping.
+    ///   line failed; `StopLineTimedOut` when its stop line was still running at `stopTimeout`; `StopCutShort` when a
+    ///   second interrupt killed its stop line or kept it from starting, or killed the service while it was stopping.
     package static func run(
         _ spec: ProcessSpec, readiness: ManifestReadiness, alive: ManifestLiveness? = nil, stop: ProcessSpec?, gracePeriod: Duration,
+        stopTimeout: Duration = ManifestCommand.defaultStopTimeout,
         onLine: @escaping @Sendable (String) -> Void,
         onReady: @escaping @Sendable () -> Void,
         onStopped: @escaping @Sendable (ProcessEndings.StopEnding) -> Void = { _ in },
@@ -72,12 +77,13 @@ package enum ServiceRunner {
         let serviceSpec = writingTo(reader.writeEnd, spec)
         let stopSpec = stop.map { writingTo(reader.writeEnd, $0) }
         // Not a child task: the caller's cancellation must not stop the service itself. With a stop line, the service is
-        // left to it (no SIGTERM) for its grace period and one more; see `stopService`.
+        // left to it (no SIGTERM) until it has ended, then has its grace period; see `stopService`.
         let spawned = AwaitableFlag()
+        let lineEnding = stopSpec.map { _ in StopLineEnding() }
         let service = Task {
             await ProcessSpawner.run(
-                serviceSpec, terminationGracePeriod: stop == nil ? gracePeriod : gracePeriod.scaled(by: 2),
-                signalsWhenStopped: stop == nil, stopsTreeOnExit: true, onSpawned: { spawned.raise() })
+                serviceSpec, terminationGracePeriod: gracePeriod, signalsWhenStopped: stop == nil, stopsTreeOnExit: true,
+                stopLineEnding: lineEnding, onSpawned: { spawned.raise() })
         }
         let probe = ServiceProbe(readiness: readiness, service: spec, gracePeriod: gracePeriod, doorbell: doorbell, spawned: spawned)
         /// Guards whether the service's one stop has begun (the caller's cancellation or a failed liveness check),
@@ -92,7 +98,8 @@ package enum ServiceRunner {
                 })
             else { return nil }
             // Not a child task, so the stop line can start although the asking task is cancelled.
-            return await Task { await stopService(service, stop: stopSpec, gracePeriod: gracePeriod, notice: notice) }.value
+            let line = stopSpec.map { StopLine(spec: $0, stopTimeout: stopTimeout, gracePeriod: gracePeriod) }
+            return await Task { await stopService(service, line: line, lineEnding: lineEnding, notice: notice) }.value
         }
         /// Guards what the last liveness check saw, once `failures` checks in a row have failed.
         let notAlive = Locked<String?>(nil)
@@ -126,9 +133,11 @@ package enum ServiceRunner {
         // The caller's stop (a shutdown, a timeout) is reported as such; a liveness stop ends the incarnation instead.
         if Task.isCancelled, let ending { onStopped(ending) }
         if Task.isCancelled, !latch.isReady, let sentence = probe.lastResultSentence { onNotReady(sentence) }
-        if let stop, !stop.outcome.termination.isSuccess {
-            if let cutShort = StopCutShort(stopLine: stop.outcome, noticeWasSent: stop.noticeWasSent) { throw cutShort }
-            throw ServiceRunnerError(.stopFailed(stop.outcome.termination))
+        if let stop,
+            let problem = stop.end.problem(
+                stopTimeout: stopTimeout, noticeWasSent: stop.noticeWasSent, failed: { ServiceRunnerError(.stopFailed($0)) })
+        {
+            throw problem
         }
         if Task.isCancelled {
             if let cutShort = StopCutShort(service: outcome) { throw cutShort }
@@ -164,30 +173,27 @@ package enum ServiceRunner {
         return spec
     }
 
-    /// Stops the service: with a stop line, the service is marked as stopping first, with no signal (what is left
-    /// of its group and tree gets SIGTERM from the engine twice the grace period after the stop began, and SIGKILL
-    /// after a further grace period), then the line runs (bounded by the grace period); without one, SIGTERM, and
-    /// SIGKILL to whatever of its tree is still there after the grace period (the engine's stop). A second interrupt ends the stop line's wait and the service's:
-    /// SIGKILL at once.
-    /// Returns how the stop line ended.
+    /// Stops the service: with a stop line, the service is marked as stopping first, with no signal, then the line
+    /// runs (``StopLine``: SIGTERM at its `stopTimeout`, SIGKILL after the grace period; not at all after a second
+    /// interrupt), and once it has ended the engine is told (`lineEnding`): what is left of the service's group and
+    /// tree has the grace period, then gets SIGTERM, and SIGKILL after a further grace period. Without a stop line,
+    /// SIGTERM, and SIGKILL to whatever of its tree is still there after the grace period (the engine's stop). A second
+    /// interrupt kills the stop line and the service at once. Returns how the stop line ended.
     private static func stopService(
-        _ service: Task<ProcessOutcome, Never>, stop: ProcessSpec?, gracePeriod: Duration, notice: KillAtOnceNotice
+        _ service: Task<ProcessOutcome, Never>, line: StopLine?, lineEnding: StopLineEnding?, notice: KillAtOnceNotice
     ) async -> StopLineEnd? {
-        guard let stop else {
-            service.cancel()
-            return nil
-        }
         service.cancel()
-        let stopLine = Task { await ProcessSpawner.run(stop, terminationGracePeriod: .zero) }
-        if await !BoundedWait.finishes(stopLine, within: gracePeriod, unlessSent: notice) { stopLine.cancel() }
-        let end = StopLineEnd(outcome: await stopLine.value, noticeWasSent: notice.isSent)
+        guard let line else { return nil }
+        let end = await line.run(notice: notice)
+        let noticeWasSent = notice.isSent
+        lineEnding?.lineEnded()
         _ = await service.value
-        return end
+        return StopLineEnd(end: end, noticeWasSent: noticeWasSent)
     }
 
     /// How a service's stop line ended, and whether a second interrupt had come by then.
     private struct StopLineEnd: Sendable {
-        let outcome: ProcessOutcome
+        let end: StopLine.End
         let noticeWasSent: Bool
     }
 }

@@ -1,30 +1,33 @@
 import StartupKit
 
-/// A manifest command's `stop` line as a lifecycle module: at shutdown it runs the line, after
-/// every command that depends on this one has stopped. A second interrupt kills the line at once
-/// (or keeps it from starting): the stop throws ``StopCutShort``.
+/// A manifest command's `stop` line as a lifecycle module: at shutdown it runs the line (``StopLine``), after every
+/// command that depends on this one has stopped. The line has its command's `stopTimeout` (SIGTERM then, SIGKILL
+/// after the grace period); a second interrupt kills it at once, or keeps it from starting: the stop throws
+/// ``StopCutShort``.
 struct ShellStopModule: LifecycleModule {
     let id: CommandID
-    let spec: ProcessSpec
-    let gracePeriod: Duration
+    let line: StopLine
     let outputs: CommandOutputs
-    let stopTimeout: Duration?
+
+    /// The shutdown's own bound of this stop, a backstop that never comes first: the line's `stopTimeout`, its grace
+    /// period after the SIGTERM, and time to reap it on a loaded machine.
+    var stopTimeout: Duration? {
+        line.stopTimeout + line.gracePeriod + StopLine.reapAllowance
+    }
 
     func stop() async throws {
-        let line = Task { [spec, gracePeriod] in await ProcessSpawner.run(spec, terminationGracePeriod: gracePeriod) }
         let notice = ProcessEngine.shared.killAtOnceNotice
-        let outcome = await withTaskCancellationHandler {
-            await notice.whileWaiting(for: { await line.value }, onNotice: { line.cancel() })
-        } onCancel: {
-            line.cancel()
-        }
+        let end = await line.run(notice: notice)
         let noticeWasSent = notice.isSent
+        guard case .ran(let outcome, _) = end else { throw StopCutShort.stopLineNotRun }
         outputs.record(String(decoding: outcome.output, as: UTF8.self), for: id)
-        // Stopped for the shutdown's timeout (which reports it), or by a second interrupt.
+        // Stopped for the shutdown's cancellation, or by a second interrupt.
         if outcome.wasTerminated && Task.isCancelled { throw CancellationError() }
-        if let cutShort = StopCutShort(stopLine: outcome, noticeWasSent: noticeWasSent) { throw cutShort }
-        guard outcome.termination.isSuccess else {
-            throw ShellCommandError(termination: outcome.termination, isStopLine: true)
+        if let problem = end.problem(
+            stopTimeout: line.stopTimeout, noticeWasSent: noticeWasSent,
+            failed: { ShellCommandError(termination: $0, isStopLine: true) })
+        {
+            throw problem
         }
     }
 }

@@ -24,6 +24,14 @@ struct StopCutShort: Error, Sendable, CustomStringConvertible {
     /// What was cut short.
     let kind: Kind
 
+    /// A stop line that never started: the second interrupt had come first.
+    static let stopLineNotRun = StopCutShort(kind: .stopLineNotRun)
+
+    /// The error for `kind`.
+    private init(kind: Kind) {
+        self.kind = kind
+    }
+
     /// The cut-short error for `outcome`, a stop line's: killed by the second interrupt (as the engine recorded), or
     /// never started because the notice had been sent by the time the line ended (`noticeWasSent`, read then);
     /// `nil` if the line ended by itself or was killed when its time was up.

@@ -40,6 +40,14 @@ public struct ManifestCommand: Sendable, Hashable {
     /// order when the run is shut down.
     public var stop: String?
 
+    /// How long the `stop` line may run before it gets SIGTERM, and SIGKILL after the grace period (`"stopTimeout"`);
+    /// `nil` for ``defaultStopTimeout``. The same for every kind of command; the library's
+    /// `CommandOptions.stopTimeout` is the same bound for a service's stop.
+    public var stopTimeout: Duration?
+
+    /// The bound of a `stop` line that sets no `"stopTimeout"`: 10 seconds, as the library's default stop timeout.
+    public static let defaultStopTimeout = Duration.seconds(10)
+
     /// How the command's readiness is probed (`"ready"`); set, it makes the command a service,
     /// started and kept running, whose dependents start once it is ready.
     public var ready: ManifestReadiness?
@@ -61,7 +69,7 @@ public struct ManifestCommand: Sendable, Hashable {
         estimate: Duration? = nil, budget: Duration? = nil, timeout: Duration? = nil, retries: Int? = nil, isOptional: Bool = false,
         isOnDemand: Bool = false, priority: CommandPriority = .normal, environment: [String: String] = [:],
         environmentFiles: [String] = [], workingDirectory: String? = nil, stop: String? = nil, ready: ManifestReadiness? = nil,
-        restart: RestartPolicy? = nil, alive: ManifestLiveness? = nil
+        restart: RestartPolicy? = nil, alive: ManifestLiveness? = nil, stopTimeout: Duration? = nil
     ) {
         self.id = id
         self.summary = summary
@@ -81,6 +89,7 @@ public struct ManifestCommand: Sendable, Hashable {
         self.ready = ready
         self.restart = restart
         self.alive = alive
+        self.stopTimeout = stopTimeout
     }
 
     /// The StartupKit options of this command, with the manifest's defaults filled in.

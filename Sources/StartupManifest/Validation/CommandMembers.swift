@@ -18,6 +18,7 @@ struct CommandMembers {
     var envFile: JSONMember?
     var cwd: JSONMember?
     var stop: JSONMember?
+    var stopTimeout: JSONMember?
     var ready: JSONMember?
     var restart: JSONMember?
     var alive: JSONMember?
@@ -50,6 +51,7 @@ struct CommandMembers {
         case "envFile": Self.place(member, in: &envFile)
         case "cwd": Self.place(member, in: &cwd)
         case "stop": Self.place(member, in: &stop)
+        case "stopTimeout": Self.place(member, in: &stopTimeout)
         case "ready": Self.place(member, in: &ready)
         case "restart": Self.place(member, in: &restart)
         case "alive": Self.place(member, in: &alive)

@@ -33,6 +33,18 @@ extension ManifestDecoder {
         positiveDuration(member, path: path(), what: "timeout")
     }
 
+    /// A `"stopTimeout"`: a duration longer than zero, on a command that has a `"stop"` line (it bounds that line).
+    mutating func stopTimeout(_ member: JSONMember, path: @autoclosure () -> String, hasStop: Bool) -> Duration? {
+        guard let value = positiveDuration(member, path: path(), what: "stopTimeout") else { return nil }
+        guard hasStop else {
+            report(
+                member.keyLocation, path(),
+                "\"stopTimeout\" bounds the command's \"stop\" line, and it has none; add \"stop\" or leave \"stopTimeout\" out")
+            return nil
+        }
+        return value
+    }
+
     mutating func budget(_ member: JSONMember, path: @autoclosure () -> String) -> Duration? {
         positiveDuration(member, path: path(), what: "budget")
     }

@@ -14,7 +14,7 @@ struct ManifestDecoder {
     /// The keys of a command.
     static let commandKeys = [
         "id", "summary", "dependencies", "run", "estimate", "budget", "timeout", "retries",
-        "optional", "onDemand", "priority", "env", "envFile", "cwd", "stop", "ready", "restart", "alive",
+        "optional", "onDemand", "priority", "env", "envFile", "cwd", "stop", "stopTimeout", "ready", "restart", "alive",
     ]
     /// Words people write for a key, mapped to the key they meant.
     static let keySynonyms = [
@@ -29,7 +29,7 @@ struct ManifestDecoder {
         "envFiles": "envFile", "env_file": "envFile", "env-file": "envFile", "envfile": "envFile", "dotenv": "envFile",
         "environmentFile": "envFile", "env_files": "envFile",
         "restartPolicy": "restart", "restart_policy": "restart", "liveness": "alive", "livenessProbe": "alive",
-        "healthCheck": "alive",
+        "healthCheck": "alive", "stop_timeout": "stopTimeout", "stopTimeoutSec": "stopTimeout", "stopGracePeriod": "stopTimeout",
     ]
 
     private(set) var problems: [ManifestProblem] = []
@@ -208,7 +208,8 @@ struct ManifestDecoder {
             },
             ready: members.ready.flatMap { readiness($0, path: path() + ".ready", hasRun: members.run != nil) },
             restart: members.restart.flatMap { restartPolicy($0, path: path() + ".restart", isService: members.ready != nil) },
-            alive: members.alive.flatMap { liveness($0, path: path() + ".alive", isService: members.ready != nil) })
+            alive: members.alive.flatMap { liveness($0, path: path() + ".alive", isService: members.ready != nil) },
+            stopTimeout: members.stopTimeout.flatMap { stopTimeout($0, path: path() + ".stopTimeout", hasStop: members.stop != nil) })
         let source = CommandSource(
             id: command.id, dependencies: command.dependencies, manifestIndex: index, idLocation: idMember.valueLocation,
             dependencyIndexes: dependencies.map(\.index), dependencyLocations: dependencies.map(\.location),

@@ -67,7 +67,7 @@ import Testing
         (["graph", "--format", "text"], #"--format must be one of dot, mermaid, not "text""#),
         (
             ["run", "--grace-period", "2"],
-            #"invalid duration "2" for --grace-period: write a non-negative number with a unit, ms, s or m, such as "250ms" or "1.5s""#
+            #"invalid duration "2" for --grace-period: write a non-negative number with a unit, ms, s, m or h, such as "250ms" or "1.5s""#
         ),
         (["run", "--fail-fast=yes"], #"unexpected value "yes""#),
     ])

@@ -148,7 +148,7 @@ import Testing
                                   .startup/last-run.json beside the manifest)
           --no-report             Neither save the report nor use the last one
           --grace-period <time>   Between SIGTERM and SIGKILL for all of a stopped command's processes
-                                  (default: 2s)
+                                  (default: 2s, at most 1h)
           --keep-running          After the run, stay up until Ctrl-C or SIGTERM, then run the stop lines
           --log-dir <dir>         Also append each command's and service's output (both streams, byte for
                                   byte) to dir/ID.log, a header line before each start; dir is made if
@@ -167,7 +167,10 @@ import Testing
           A command's "stop" line undoes it. When the run shuts down after its start-up (Ctrl-C, a service
           ending by itself, the end of -- CMD or of --keep-running), the stop lines of the commands that
           succeeded run in the same walk as the services: a command stops only after everything depending on it has;
-          independent ones at once. A plain run that ends by itself runs no stop lines.
+          independent ones at once. A plain run that ends by itself runs no stop lines. A stop line still
+          running at its command's "stopTimeout" (default 10s) gets SIGTERM, and SIGKILL after the grace
+          period; a service's processes then have the grace period to end, before SIGTERM and SIGKILL.
+          A second Ctrl-C kills what is stopping at once and starts no other stop line.
 
         ON DEMAND:
           A command with "onDemand": true runs only when a command that runs depends on it, or when it is

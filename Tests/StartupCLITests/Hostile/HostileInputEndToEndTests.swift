@@ -39,7 +39,7 @@ import Testing
         #expect(result.status == 65)
         #expect(
             result.error.contains(
-                #"commands.json:4:50: commands[2] ("c").estimate: invalid duration "9000000000s": too long; a duration is at most 525600m (365 days)"#
+                #"commands.json:4:50: commands[2] ("c").estimate: invalid duration "9000000000s": too long; a duration is at most 8760h (365 days)"#
             ))
     }
 

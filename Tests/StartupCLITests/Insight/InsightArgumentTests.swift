@@ -44,7 +44,7 @@ import Testing
     @Test(arguments: [
         (
             ["run", "--budget", "800"],
-            #"invalid duration "800" for --budget: write a non-negative number with a unit, ms, s or m, such as "250ms" or "1.5s""#
+            #"invalid duration "800" for --budget: write a non-negative number with a unit, ms, s, m or h, such as "250ms" or "1.5s""#
         ),
         (["run", "--budget", "0s"], "--budget must be longer than zero"),
         (["run", "--budegt", "1s"], "unknown option --budegt (did you mean --budget?)"),

@@ -89,22 +89,27 @@ import Testing
         expectReapedAsKilled(&stops, ProcessKill(processes: 3, cause: .noGracePeriod))
     }
 
-    @Test func stop_leftToTheStopLine_sendsTermAtTheDeadlineThenKillAfterHalfTheGracePeriod() {
+    @Test func stop_leftToTheStopLine_waitsForTheLine_thenSendsTermAfterTheGracePeriod_andKillAfterAnother() {
         var stops = TestStops(start: .seconds(0))
         let leader: ProcessSnapshot = [madeUpProcess(100, parent: 1, group: 100)]
         let tree = NumberTree(leader: 100)
         stops.childStarted(madeUpChild(pid: 100, waiter: 10, grace: .seconds(4), signalsWhenStopped: false), token: 1)
 
         #expect(stops.stop([1], now: .seconds(0)) { leader } == [])
-        #expect(stops.escalateOverdueStops(now: .seconds(3.9)) { leader } == [])
+        // The stop line runs as long as it needs: no deadline until it has ended.
+        #expect(stops.nextDeadline == nil)
+        #expect(stops.escalateOverdueStops(now: .seconds(30)) { leader } == [])
+        stops.stopLinesEnded([1], now: .seconds(30))
+        #expect(stops.nextDeadline == .seconds(34))
+        #expect(stops.escalateOverdueStops(now: .seconds(33.9)) { leader } == [])
         #expect(
-            stops.escalateOverdueStops(now: .seconds(4)) { leader } == [
+            stops.escalateOverdueStops(now: .seconds(34)) { leader } == [
                 .signalGroup(-100, SIGTERM), .signalTree(tree, SIGTERM, outsideGroup: 100),
             ])
-        #expect(stops.nextDeadline == .seconds(6))
-        #expect(stops.escalateOverdueStops(now: .seconds(5.9)) { leader } == [])
+        #expect(stops.nextDeadline == .seconds(38))
+        #expect(stops.escalateOverdueStops(now: .seconds(37.9)) { leader } == [])
         #expect(
-            stops.escalateOverdueStops(now: .seconds(6)) { leader } == [
+            stops.escalateOverdueStops(now: .seconds(38)) { leader } == [
                 .signalGroup(-100, SIGKILL), .signalTree(tree, SIGKILL, outsideGroup: 100),
             ])
         expectReapedAsKilled(&stops, ProcessKill(processes: 1, cause: .gracePeriodEnded))
@@ -246,9 +251,13 @@ import Testing
         _ = stops.leaderReaped(1, waitStatus: 0)
 
         let tree = NumberTree(leader: 100, members: [101], leaderReaped: true)
-        #expect(stops.watchLingeringStops(now: .seconds(4)) { rest } == [.signalTree(tree, SIGTERM, outsideGroup: nil)])
-        #expect(stops.watchLingeringStops(now: .seconds(5)) { rest } == [])
-        #expect(stops.watchLingeringStops(now: .seconds(6)) { rest } == [.signalTree(tree, SIGKILL, outsideGroup: nil)])
+        // What is left waits for the stop line, however long it runs, then has the grace period.
+        #expect(stops.watchLingeringStops(now: .seconds(20)) { rest } == [])
+        stops.stopLinesEnded([1], now: .seconds(20))
+        #expect(stops.watchLingeringStops(now: .seconds(23.9)) { rest } == [])
+        #expect(stops.watchLingeringStops(now: .seconds(24)) { rest } == [.signalTree(tree, SIGTERM, outsideGroup: nil)])
+        #expect(stops.watchLingeringStops(now: .seconds(27.9)) { rest } == [])
+        #expect(stops.watchLingeringStops(now: .seconds(28)) { rest } == [.signalTree(tree, SIGKILL, outsideGroup: nil)])
     }
 
     @Test func killAtOnce_killsALingeringTreeAtOnce_andNoStopLingersAfterIt() {

@@ -234,9 +234,10 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(1)))
-    func finalWait_saysWhatItWaitsFor_andAFirstInterruptThenKillsAtOnce() async throws {
+    func finalWait_saysWhatItWaitsFor_andAFirstInterruptThenKillsAtOnce_exits130() async throws {
         // The run ends while its timed-out command is in a grace period far longer than the time limit: startup
-        // says it waits, and an interrupt then (the run's first) ends the wait with SIGKILL.
+        // says it waits, and an interrupt then (the run's first) ends the wait with SIGKILL, and the run as an
+        // interrupt (it used to exit 1, the failed run's status).
         let folder = try folder(
             #"""
             {"version": 1, "commands": [{"id": "stubborn", "timeout": "200ms",
@@ -255,7 +256,7 @@ import Testing
         #expect(shown.contains("or at once on Ctrl-C)"))
         kill(running.process.processIdentifier, SIGINT)
         _ = await LineReader.readLines(from: running.output, through: nil, closes: true)
-        #expect(await running.exit.value() == 1)
+        #expect(await running.exit.value() == 130)
         #expect(kill(pids[0], 0) == -1 && errno == ESRCH, "the command was left running")
     }
 
@@ -419,19 +420,21 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(2)))
-    func stopLineOverItsTimeout_thatIgnoresSIGTERM_isKilledBeforeStartupExits() async throws {
-        // The shutdown gives up on the stop line at its command's timeout; startup used to exit with it running.
+    func stopLineOverItsStopTimeout_thatIgnoresSIGTERM_isKilledAfterTheGrace_andSaysSo() async throws {
+        // The stop line gets SIGTERM at its stopTimeout and SIGKILL a grace period later; startup used to exit with it
+        // running, and then to give up on it at its command's timeout.
         let folder = try folder(
             #"""
-            {"version": 1, "commands": [{"id": "job", "run": "true", "timeout": "1s",
+            {"version": 1, "commands": [{"id": "job", "run": "true", "stopTimeout": "1s",
               "stop": "trap '' TERM; echo $$ > ready; exec sleep 100"}]}
             """#)
-        let running = try StartupBinary.start(["run", "--grace-period", "1s", "--", "true"], in: folder.path)
+        let running = try StartupBinary.start(["run", "--no-report", "--grace-period", "1s", "--", "true"], in: folder.path)
         let pids = await readyPids(in: folder)
         defer { cleanUp(pids, folder) }
         try #require(pids.count == 1)
-        _ = await running.finish()
+        let result = await running.finish()
         #expect(kill(pids[0], 0) == -1 && errno == ESRCH, "the stop line was left running")
+        #expect(result.output.contains("stop line stopped at its 1s stopTimeout, killed after the grace period"), "\(result.output)")
     }
 
     @Test(.timeLimit(.minutes(2)))
