@@ -30,6 +30,8 @@ package struct ExitCode: RawRepresentable, Error, Sendable, Hashable {
     package static let manifestUnreadable = ExitCode(rawValue: 66)
     /// A file could not be written (such as the trace), or the `--log-dir` folder could not be made or written to.
     package static let cannotCreate = ExitCode(rawValue: 73)
+    /// The system would not give what any run needs (no file descriptor left for a pipe: `ulimit -n`).
+    package static let outOfResources = ExitCode(rawValue: 71)
     /// Standard output could not be written (a full disk, `> /dev/full`).
     package static let outputFailed = ExitCode(rawValue: 74)
     /// The run was interrupted (Ctrl-C, SIGTERM or SIGHUP).

@@ -57,6 +57,12 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
         nextLingeringCheck = start
     }
 
+    /// Whether the child `token`, which the loop is reaping (``Action/reap(_:pid:)``), ended by itself: it was not
+    /// stopped, so what it left running stays, as with make.
+    func endedByItself(_ token: UInt64) -> Bool {
+        reaping[token].map { $0.child.signal == nil } ?? false
+    }
+
     /// The token of the running child `pid`, if it is one.
     func token(ofPid pid: pid_t) -> UInt64? {
         tokensByPid[pid]

@@ -147,7 +147,9 @@ struct EngineLoop {
             case .closeTree(let tree): tree.close()
             case .closeDescriptor(let descriptor): _ = closeDescriptor(descriptor)
             case .reap(let token, let pid):
+                let endedByItself = stops.endedByItself(token)
                 let status = Self.reapLeader(pid)
+                if endedByItself, case .success = status { RunGuardian.commandEnded(token: token) }
                 perform {
                     switch status {
                     case .success(let waitStatus): $0.leaderReaped(token, waitStatus: waitStatus, into: &$1)

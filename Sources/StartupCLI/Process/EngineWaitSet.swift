@@ -22,18 +22,18 @@ struct EngineWaitSet: ~Copyable {
     /// The signalfd that reads SIGCHLD, in the epoll set, or -1 when the set watches each child's pidfd instead.
     private let childSignals: Int32
 
-    /// Creates the pipe (and on Linux the epoll set); stops the process if there are no descriptors left, as
-    /// no child could be run anyway. With `readingChildSignals` (SIGCHLD must then be blocked in every thread of
+    /// Creates the pipe (and on Linux the epoll set); exits 71 if there are no descriptors left
+    /// (``OutOfResources``), as no child could be run anyway. With `readingChildSignals` (SIGCHLD must then be blocked in every thread of
     /// the process, see ``ProcessEngine/ownEveryChild()``), it watches SIGCHLD rather than pidfds where it can.
     init(readingChildSignals: Bool) {
         guard let ends = makeCloseOnExecPipe(nonBlockingRead: true, nonBlockingWrite: true) else {
-            preconditionFailure("startup: cannot create the process engine's wake pipe: \(errnoDescription(errno))")
+            OutOfResources.exit(cannot: "create the process engine's wake pipe", errno: errno)
         }
         (wakeRead, wakeWrite) = ends
         #if os(Linux)
             let epoll = SpawnExtensions.epollCreate1.map { $0(Self.closeOnExec) } ?? -1
             if epoll >= 0, !Self.control(epoll, Self.controlAdd, wakeRead, token: Self.wakeToken) {
-                preconditionFailure("startup: cannot watch the process engine's wake pipe: \(errnoDescription(errno))")
+                OutOfResources.exit(cannot: "watch the process engine's wake pipe", errno: errno)
             }
             self.epoll = epoll
             childSignals = readingChildSignals && epoll >= 0 ? Self.openChildSignals(into: epoll) : -1

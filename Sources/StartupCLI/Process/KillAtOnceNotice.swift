@@ -17,13 +17,16 @@ package final class KillAtOnceNotice: Sendable {
         state.withLock { $0.sent }
     }
 
-    /// Sends the notice: runs the action of every wait in progress (outside the lock), each once.
-    func send() {
+    /// Sends the notice: marks it sent, runs `whenMarked`, then the action of every wait in progress (outside the
+    /// lock), each once. What `whenMarked` ends (the engine's kills) can let a stop go on to its next wait only once
+    /// that wait would find the notice sent.
+    func send(whenMarked: () -> Void = {}) {
         let actions = state.withLock { state in
             state.sent = true
             defer { state.actions = [:] }
             return state.actions.values
         }
+        whenMarked()
         for action in actions { action() }
     }
 

@@ -106,8 +106,9 @@ package final class ProcessEngine: Sendable {
     /// interrupt: the user does not want to wait for the grace period), and sends ``killAtOnceNotice`` to the waits
     /// in progress (the stop lines running are stopped, so killed too).
     package func killAtOnce() {
-        post { $0.killsAtOnce = true }
-        killAtOnceNotice.send()
+        // The notice first: a service the engine kills ends its stop, and the shutdown's next stop line must then
+        // find the notice sent, or it would start.
+        killAtOnceNotice.send { post { $0.killsAtOnce = true } }
     }
 
     /// Stops every child still running, as a cancelled task's (SIGTERM to its group and tree, SIGKILL when its

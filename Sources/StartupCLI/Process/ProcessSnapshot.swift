@@ -78,16 +78,6 @@ struct ProcessSnapshot {
         }
     }
 
-    /// Whether the environment `pid` started with holds a `STARTUP_PROCESS_TOKEN` entry that starts with `prefix`
-    /// (read from `/proc` on each call); `false` where it cannot be read.
-    static func environment(of pid: pid_t, holdsMarkerStartingWith prefix: [UInt8]) -> Bool {
-        #if os(Linux)
-            ProcFiles.processTokenEntry(of: pid)?.starts(with: prefix) ?? false
-        #else
-            false
-        #endif
-    }
-
     /// Every process visible in `/proc` (none elsewhere than Linux). Costs a read of each process's `stat`.
     static func current() -> ProcessSnapshot {
         #if os(Linux)

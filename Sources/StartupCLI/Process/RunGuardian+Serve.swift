@@ -18,25 +18,21 @@ extension RunGuardian {
         /// How often the guardian looks whether what it stopped is gone.
         private static let lookInterval = Duration.milliseconds(50)
 
-        /// Waits for the run to end; if it ended without saying so, stops what it left (see ``RunGuardian``) and
-        /// exits.
+        /// Waits for the run to end, reading what it says; if it ended without saying so, stops what it left (see
+        /// ``RunGuardian``) and exits.
         private static func serve(markerPrefix: String, gracePeriod: Duration) -> Never {
             _ = setsid()
             for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE] { Glibc.signal(signal, SIG_IGN) }
-            var byte: UInt8 = 0
-            var count: Int
-            repeat {
-                count = read(0, &byte, 1)
-            } while count < 0 && errno == EINTR
-            guard count <= 0 else { exit(0) }  // the run ended by itself
+            var lines = RunLines()
+            guard !lines.readUntilTheRunEnds() else { exit(0) }  // the run ended by itself
 
             let clock = ContinuousClock()
             let deadline = clock.now.advanced(by: gracePeriod)
-            var left = LeftBehind(markerPrefix: Array(markerPrefix.utf8))
+            var left = LeftBehind(markerPrefix: Array(markerPrefix.utf8), sparing: lines.ended)
             var processes = ProcessSnapshot.current()
             left.find(in: processes, signalling: SIGTERM)
             guard !left.isEmpty else { exit(0) }
-            say("startup ended without stopping what it started; stopping \(left.count) processes it left")
+            say("the run ended without stopping what it started; SIGTERM to the \(left.count) processes it left")
             while clock.now < deadline {
                 sleepUninterrupted(for: min(lookInterval, clock.now.duration(to: deadline)))
                 processes = ProcessSnapshot.current()
@@ -45,7 +41,7 @@ extension RunGuardian {
             }
             let killed = left.running(in: processes).count
             left.signal(SIGKILL)
-            say("killed \(killed) processes still there after the grace period")
+            say("SIGKILL to the \(killed) still running after the grace period")
             exit(0)
         }
 
@@ -64,3 +60,56 @@ extension RunGuardian {
         }
     #endif
 }
+
+#if os(Linux)
+    /// What the run tells its guardian on standard input, one line each: the commands that ended by themselves, and
+    /// at last that it exits by itself. Read once a second, and at once when the run's end closes the pipe, so the run's
+    /// lines cost it no wake-up of the guardian.
+    struct RunLines {
+        /// The spawn tokens of the commands that ended by themselves.
+        private(set) var ended: Set<UInt64> = []
+        /// A line not complete yet.
+        private var partial: [UInt8] = []
+
+        /// Reads until the pipe closes: `true` if the run said it exits by itself, `false` if it vanished.
+        mutating func readUntilTheRunEnds() -> Bool {
+            _ = fcntl(0, F_SETFL, fcntl(0, F_GETFL) | O_NONBLOCK)
+            while true {
+                var watch = pollfd(fd: 0, events: 0, revents: 0)  // a hang-up is reported unasked
+                _ = poll(&watch, 1, 1_000)
+                switch drain() {
+                case .dismissed: return true
+                case .closed: return false
+                case .open: continue
+                }
+            }
+        }
+
+        /// What a drain of the pipe found.
+        private enum Drained {
+            case dismissed, closed, open
+        }
+
+        /// Reads every line available.
+        private mutating func drain() -> Drained {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = read(0, &buffer, buffer.count)
+                if count == 0 { return .closed }
+                if count < 0 { return errno == EINTR ? drain() : (errno == EAGAIN ? .open : .closed) }
+                for byte in buffer[..<count] {
+                    guard byte == UInt8(ascii: "\n") else {
+                        partial.append(byte)
+                        continue
+                    }
+                    let line = String(decoding: partial, as: UTF8.self)
+                    partial.removeAll(keepingCapacity: true)
+                    if line == RunGuardian.dismissal { return .dismissed }
+                    if line.hasPrefix(RunGuardian.endedPrefix), let token = UInt64(line.dropFirst(RunGuardian.endedPrefix.count)) {
+                        ended.insert(token)
+                    }
+                }
+            }
+        }
+    }
+#endif

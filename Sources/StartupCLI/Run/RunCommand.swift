@@ -78,6 +78,7 @@ enum RunCommand {
                 whenAServiceEnds: .keepRunning,
                 eventBatchWindow: progressInterval(output: options.output, hasServices: manifest.commands.contains(where: \.isService))))
 
+        if handlesSignals { OutOfResources.requireOpenFiles() }  // the binary: before its first pipe
         let interrupts = handlesSignals ? InterruptHandler() : nil
         defer { interrupts?.stop() }
         if let interrupts {

@@ -36,11 +36,11 @@ final class SignalPipe: Sendable {
     private let receiver = Locked(Receiver.first(missed: 0))
 
     /// Forwards those of `signals` not ignored now, counting them until ``forward(to:)``. A signal has one handler
-    /// per process: make one pipe, once, for a set of signals no other code handles. Stops the process if there are
-    /// no descriptors left, as nothing could be run anyway.
+    /// per process: make one pipe, once, for a set of signals no other code handles. Exits 71 if there
+    /// are no descriptors left (``OutOfResources``), as nothing could be run anyway.
     init(forwarding signals: [Int32]) {
         guard let ends = makeCloseOnExecPipe(nonBlockingWrite: true) else {
-            preconditionFailure("startup: cannot create the pipe for signals: \(errnoDescription(errno))")
+            OutOfResources.exit(cannot: "create the pipe for signals", errno: errno)
         }
         writeEnd = ends.write
         let forwarded = signals.filter { startup_forward_signal($0, ends.write) == 1 }

@@ -58,6 +58,7 @@ import Testing
           65   the manifest or report file was read but is invalid (every problem is listed)
           66   the manifest or report file is missing, a directory, unreadable, or over 256 MiB
           73   a file could not be written (trace, report, plot), or the --log-dir folder made
+          71   no file descriptor was left for what any run needs (ulimit -n too low); nothing was started
           74   standard output could not be written (a full disk, > /dev/full)
           130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
           141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
@@ -106,6 +107,7 @@ import Testing
           65   the manifest or report file was read but is invalid (every problem is listed)
           66   the manifest or report file is missing, a directory, unreadable, or over 256 MiB
           73   a file could not be written (trace, report, plot), or the --log-dir folder made
+          71   no file descriptor was left for what any run needs (ulimit -n too low); nothing was started
           74   standard output could not be written (a full disk, > /dev/full)
           130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
           141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
@@ -189,6 +191,7 @@ import Testing
           65   the manifest or report file was read but is invalid (every problem is listed)
           66   the manifest or report file is missing, a directory, unreadable, or over 256 MiB
           73   a file could not be written (trace, report, plot), or the --log-dir folder made
+          71   no file descriptor was left for what any run needs (ulimit -n too low); nothing was started
           74   standard output could not be written (a full disk, > /dev/full)
           130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
           141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
@@ -214,6 +217,7 @@ import Testing
           65   the manifest or report file was read but is invalid (every problem is listed)
           66   the manifest or report file is missing, a directory, unreadable, or over 256 MiB
           73   a file could not be written (trace, report, plot), or the --log-dir folder made
+          71   no file descriptor was left for what any run needs (ulimit -n too low); nothing was started
           74   standard output could not be written (a full disk, > /dev/full)
           130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
           141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
@@ -244,6 +248,7 @@ import Testing
           65   the manifest or report file was read but is invalid (every problem is listed)
           66   the manifest or report file is missing, a directory, unreadable, or over 256 MiB
           73   a file could not be written (trace, report, plot), or the --log-dir folder made
+          71   no file descriptor was left for what any run needs (ulimit -n too low); nothing was started
           74   standard output could not be written (a full disk, > /dev/full)
           130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
           141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
@@ -274,6 +279,7 @@ import Testing
           65   the manifest or report file was read but is invalid (every problem is listed)
           66   the manifest or report file is missing, a directory, unreadable, or over 256 MiB
           73   a file could not be written (trace, report, plot), or the --log-dir folder made
+          71   no file descriptor was left for what any run needs (ulimit -n too low); nothing was started
           74   standard output could not be written (a full disk, > /dev/full)
           130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
           141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
@@ -308,6 +314,7 @@ import Testing
           65   the manifest or report file was read but is invalid (every problem is listed)
           66   the manifest or report file is missing, a directory, unreadable, or over 256 MiB
           73   a file could not be written (trace, report, plot), or the --log-dir folder made
+          71   no file descriptor was left for what any run needs (ulimit -n too low); nothing was started
           74   standard output could not be written (a full disk, > /dev/full)
           130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
           141  standard output was closed (e.g. piped into head); the run was stopped, the report saved

@@ -11,7 +11,8 @@ import Testing
 
 /// End-to-end: when `startup` itself is killed with SIGKILL, what it started is still stopped, by its guardian:
 /// SIGTERM first (a process that handles it records it), SIGKILL after the grace period to what ignores it, and
-/// what left its process group and session too. A run that ends by itself leaves what a command started on purpose.
+/// what left its process group and session too; what a command that ended by itself left running stays, as it does
+/// when the run ends by itself.
 @Suite struct RunGuardianEndToEndTests {
     #if os(Linux)
         @Test(.timeLimit(.minutes(2)))
@@ -23,14 +24,21 @@ import Testing
                 {"version": 1, "commands": [
                   {"id": "handles", "run": "sh -c 'trap \"echo handles >> termed; exit 0\" TERM; echo $$ > ready; while :; do sleep 1; done'"},
                   {"id": "ignores", "run": "sh -c 'trap \"\" TERM; echo $$ > ready; exec sleep 600'"},
-                  {"id": "detached", "run": "sh -c 'setsid sh -c \"trap \\\"echo detached >> termed; exit 0\\\" TERM; echo \\$\\$ > ready; while :; do sleep 1; done\" & wait'"}
+                  {"id": "detached", "run": "sh -c 'setsid sh -c \"trap \\\"echo detached >> termed; exit 0\\\" TERM; echo \\$\\$ > ready; while :; do sleep 1; done\" & wait'"},
+                  {"id": "daemon", "run": "sh -c 'sleep 600 > /dev/null 2>&1 & echo $! > daemon.pid'"},
+                  {"id": "after-daemon", "run": "sh -c 'echo $$ > ready; exec sleep 600'", "dependencies": ["daemon"]}
                 ]}
                 """#)
             try LineReader.makeFIFO(folder.file("ready"))
-            let running = try StartupBinary.start(["run", "--no-report", "--grace-period", "1s"], in: folder.path)
-            let pids = await LineReader.readLines(3, fromFIFO: folder.file("ready")).compactMap { pid_t($0) }
+            // The grace period leaves a loaded machine time to run the handlers.
+            let running = try StartupBinary.start(["run", "--no-report", "--grace-period", "3s"], in: folder.path)
+            // `after-daemon` starts once `daemon` has ended by itself, and the run has told its guardian so.
+            let pids = await LineReader.readLines(4, fromFIFO: folder.file("ready")).compactMap { pid_t($0) }
             defer { for pid in pids { _ = kill(pid, SIGKILL) } }
-            try #require(pids.count == 3, "not every command started")
+            try #require(pids.count == 4, "not every command started")
+            let daemon = try #require(
+                pid_t(String(contentsOfFile: folder.file("daemon.pid"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+            defer { _ = kill(daemon, SIGKILL) }
 
             kill(running.pid, SIGKILL)
             for pid in pids {
@@ -38,9 +46,10 @@ import Testing
             }
             let termed = (try? String(contentsOfFile: folder.file("termed"), encoding: .utf8)) ?? ""
             #expect(termed.split(separator: "\n").sorted() == ["detached", "handles"], "SIGTERM did not come first: \(termed)")
+            #expect(SpawnTestSupport.isRunningAndUnsignalled(daemon), "what a command that ended by itself left was stopped")
             let result = await running.finish()
             #expect(result.status == SIGKILL)
-            #expect(result.error.contains("startup ended without stopping what it started"), "\(result.error)")
+            #expect(result.error.contains("the run ended without stopping what it started"), "\(result.error)")
         }
 
         @Test(.timeLimit(.minutes(2)))

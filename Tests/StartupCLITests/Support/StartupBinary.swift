@@ -47,6 +47,12 @@ enum StartupBinary {
         return folder.appendingPathComponent("startup").path
     }
 
+    /// How many times slower than a plain build the binary may be: 4 for the thread sanitizer's build (`make
+    /// test-tsan`), 1 otherwise. Loose time bounds of end-to-end tests are multiplied by it.
+    static var slowness: Double {
+        path.contains("/.build-tsan/") ? 4 : 1
+    }
+
     /// Starts the binary in `directory`.
     static func start(_ arguments: [String], in directory: String, environment: [String: String] = [:]) throws -> Running {
         try launch(path, arguments, in: directory, environment: environment)
