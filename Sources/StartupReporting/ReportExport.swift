@@ -5,12 +5,14 @@ import StartupKit
 /// chrome://tracing).
 public enum ReportExport {
     /// The report as JSON: `{"status", "wallMs", "commands": [{"id", "status", "startMs", "endMs",
-    /// "durationMs", "attempts", "slackMs", "optional", "critical", "service", "readyMs", "detail", "skipReason",
-    /// "timeoutMs", "dependencies", "budgetMs"}], "criticalPath", "criticalPathMs", "totalMs",
+    /// "durationMs", "attempts", "slackMs", "optional", "critical", "service", "readyMs", "priority",
+    /// "effectivePriority", "detail", "skipReason", "timeoutMs", "dependencies", "budgetMs"}], "criticalPath", "criticalPathMs", "totalMs",
     /// "parallelism", "manifest", "simulated", "jobs", "wallBudgetMs", "budgetViolations"}`.
     ///
     /// A service's `durationMs` and `readyMs` are its time to ready (`readyMs` is `null` for a
-    /// command, and for a service that never became ready). A command that never started has `startMs` and `endMs` `null`; `detail` (the reason in
+    /// command, and for a service that never became ready). `priority` (the declared one) and
+    /// `effectivePriority` (the one it was started with) are written where the report knows them,
+    /// as `"low"`, `"normal"`, `"high"` or a number. A command that never started has `startMs` and `endMs` `null`; `detail` (the reason in
     /// words), `skipReason` (`{"failedCommand", "dependency"}`), `timeoutMs` and `budgetMs` appear
     /// only where they apply. ``SavedRun/decode(_:file:)`` reads it back to an equal report.
     ///
@@ -86,6 +88,7 @@ public enum ReportExport {
         sink.bool("service", command.isService)
         sink.milliseconds("readyMs", command.timeToReady)
         if command.ranOnBlockingPool { sink.bool("blocking", true) }
+        if let priority = command.priority { sink.priority("priority", priority) }
         if let priority = command.effectivePriority { sink.priority("effectivePriority", priority) }
         if let detail = command.status.detail { sink.string("detail", detail) }
         switch command.status {

@@ -43,7 +43,8 @@ struct RunResult: Sendable {
                 slack: timing.slack(position),
                 isOnCriticalPath: isCritical[position], dependencies: commands[position].dependencies, isAbandoned: record.abandoned,
                 isService: commands[position].serve != nil, ranOnBlockingPool: commands[position].isBlocking,
-                effectivePriority: plan.raisedPriority(at: position))
+                effectivePriority: plan.raisedPriority(at: position) ?? commands[position].options.priority,
+                priority: commands[position].options.priority)
         }
         let status: StartupReport.Status =
             if stopReason == .cancelled { .cancelled } else if anyRequiredFailed { .failed } else { .succeeded }

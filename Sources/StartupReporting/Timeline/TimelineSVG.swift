@@ -318,7 +318,9 @@ public struct TimelineSVG: Sendable {
         if let detail = command.status.detail, command.startOffset != nil { lines.append(detail) }
         if command.isService { lines.append("service: the bar is its time to ready; it kept running after") }
         if command.ranOnBlockingPool { lines.append("blocking: ran on the blocking pool") }
-        if let priority = command.effectivePriority { lines.append("priority \(priority), raised by a dependent") }
+        if let priority = command.effectivePriority, command.isPriorityRaised {
+            lines.append("priority \(priority), raised by a dependent" + (command.priority.map { " from \($0)" } ?? ""))
+        }
         if command.isOptional { lines.append("optional") }
         if let budget = run.settings.budgets[command.id] {
             lines.append(
