@@ -62,7 +62,7 @@ let package = Package(
         .testTarget(name: "StartupManifestTests", dependencies: ["StartupManifest", "StartupTestSupport", "StartupSeededRandom"]),
         .testTarget(
             name: "StartupReportingTests",
-            dependencies: ["StartupReporting", "StartupManifest", "StartupTestSupport", "StartupSeededRandom"]),
+            dependencies: ["StartupReporting", "StartupManifest", "StartupTestSupport", "StartupSeededRandom", "StartupKitTesting"]),
         .testTarget(
             name: "StartupCLITests",
             dependencies: [

@@ -31,13 +31,15 @@ public enum ReportExport {
 
     /// The report as JSON: `{"status", "wallMs", "commands": [{"id", "status", "startMs", "endMs",
     /// "durationMs", "attempts", "slackMs", "optional", "critical", "service", "readyMs", "priority",
-    /// "effectivePriority", "detail", "skipReason", "timeoutMs", "dependencies", "budgetMs"}], "criticalPath", "criticalPathMs", "totalMs",
+    /// "effectivePriority", "estimateMs", "estimateLaunches", "detail", "skipReason", "timeoutMs", "dependencies", "budgetMs"}], "criticalPath", "criticalPathMs", "totalMs",
     /// "parallelism", "manifest", "simulated", "jobs", "wallBudgetMs", "budgetViolations"}`.
     ///
     /// A service's `durationMs` and `readyMs` are its time to ready (`readyMs` is `null` for a
     /// command, and for a service that never became ready). `priority` (the declared one) and
     /// `effectivePriority` (the one it was started with) are written where the report knows them,
-    /// as `"low"`, `"normal"`, `"high"` or a number. A command that never started has `startMs` and `endMs` `null`; `detail` (the reason in
+    /// as `"low"`, `"normal"`, `"high"` or a number. `estimateMs` is the estimate the run was
+    /// planned with, where there was one, and `estimateLaunches` the number of past launches it was
+    /// learned from, where it was learned (a declared one has none). A command that never started has `startMs` and `endMs` `null`; `detail` (the reason in
     /// words), `skipReason` (`{"failedCommand", "dependency"}`), `timeoutMs` and `budgetMs` appear
     /// only where they apply. ``SavedRun/decode(_:file:)`` reads it back to an equal report.
     ///
@@ -115,6 +117,10 @@ public enum ReportExport {
         if command.ranOnBlockingPool { sink.bool("blocking", true) }
         if let priority = command.priority { sink.priority("priority", priority) }
         if let priority = command.effectivePriority { sink.priority("effectivePriority", priority) }
+        if let estimate = command.estimate {
+            sink.milliseconds("estimateMs", estimate.duration)
+            if let launches = estimate.launches { sink.integer("estimateLaunches", launches) }
+        }
         if let detail = command.status.detail { sink.string("detail", detail) }
         switch command.status {
         case .skipped(let reason):

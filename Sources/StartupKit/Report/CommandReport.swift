@@ -36,6 +36,9 @@ public struct CommandReport: Sendable, Hashable {
     /// `nil` only in a report that does not know it (made by hand, or saved before reports carried
     /// it).
     public let priority: CommandPriority?
+    /// The estimate the run was planned with and where it came from (declared, or learned from
+    /// past launches); `nil` for a command without one.
+    public let estimate: CommandEstimate?
 
     /// Creates a command's report, as the orchestrator does at the end of a run, or as a reader
     /// of a saved report does. A command that never started has neither offset.
@@ -43,7 +46,7 @@ public struct CommandReport: Sendable, Hashable {
         id: CommandID, status: CommandStatus, startOffset: Duration? = nil, endOffset: Duration? = nil,
         attempts: Int = 0, isOptional: Bool = false, slack: Duration = .zero, isOnCriticalPath: Bool = false,
         dependencies: [CommandID] = [], isAbandoned: Bool = false, isService: Bool = false, ranOnBlockingPool: Bool = false,
-        effectivePriority: CommandPriority? = nil, priority: CommandPriority? = nil
+        effectivePriority: CommandPriority? = nil, priority: CommandPriority? = nil, estimate: CommandEstimate? = nil
     ) {
         self.id = id
         self.status = status
@@ -59,6 +62,7 @@ public struct CommandReport: Sendable, Hashable {
         self.ranOnBlockingPool = ranOnBlockingPool
         self.effectivePriority = effectivePriority
         self.priority = priority
+        self.estimate = estimate
     }
 
     /// Whether a command that depends on it raised its effective priority above its own. In a
