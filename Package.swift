@@ -50,7 +50,8 @@ let package = Package(
         .executableTarget(name: "startup-test-server", path: "Sources/StartupTestServer"),
 
         // Benchmarks, side by side with peers: `make bench`. Never part of the tests.
-        .executableTarget(name: "StartupBench", dependencies: ["StartupKit", "StartupCLI", "StartupSeededRandom"]),
+        .executableTarget(
+            name: "StartupBench", dependencies: ["StartupKit", "StartupCLI", "StartupReporting", "StartupSeededRandom"]),
 
         // Tests.
         // What the test suites share: the mutation fuzzer, hand-made saved runs, an SVG reader.
@@ -62,7 +63,7 @@ let package = Package(
         .testTarget(name: "StartupManifestTests", dependencies: ["StartupManifest", "StartupTestSupport", "StartupSeededRandom"]),
         .testTarget(
             name: "StartupReportingTests",
-            dependencies: ["StartupReporting", "StartupManifest", "StartupTestSupport", "StartupSeededRandom"]),
+            dependencies: ["StartupReporting", "StartupManifest", "StartupTestSupport", "StartupSeededRandom", "StartupKitTesting"]),
         .testTarget(
             name: "StartupCLITests",
             dependencies: [

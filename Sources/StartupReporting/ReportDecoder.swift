@@ -46,6 +46,8 @@ struct ReportDecoder: JSONChecking {
         var isService: Bool
         var ranOnBlockingPool: Bool
         var effectivePriority: CommandPriority?
+        var priority: CommandPriority?
+        var estimate: CommandEstimate?
 
         /// From start to end; zero if it never started.
         var duration: Duration {
@@ -106,7 +108,8 @@ struct ReportDecoder: JSONChecking {
                 id: draft.id, status: statuses[position], startOffset: draft.startOffset, endOffset: draft.endOffset,
                 attempts: draft.attempts, isOptional: draft.isOptional, slack: draft.slack,
                 isOnCriticalPath: draft.isOnCriticalPath ?? onPath.contains(draft.id), dependencies: draft.dependencies,
-                isService: draft.isService, ranOnBlockingPool: draft.ranOnBlockingPool, effectivePriority: draft.effectivePriority)
+                isService: draft.isService, ranOnBlockingPool: draft.ranOnBlockingPool, effectivePriority: draft.effectivePriority,
+                priority: draft.priority, estimate: draft.estimate)
         }
         var budgets: [CommandID: Duration] = [:]
         for draft in drafts { if let budget = draft.budget { budgets[draft.id] = budget } }
@@ -167,8 +170,19 @@ struct ReportDecoder: JSONChecking {
             budget: present(members, "budgetMs").flatMap { milliseconds($0, path: path + ".budgetMs") },
             isService: present(members, "service").flatMap { boolean($0, path: path + ".service") } ?? false,
             ranOnBlockingPool: present(members, "blocking").flatMap { boolean($0, path: path + ".blocking") } ?? false,
-            effectivePriority: present(members, "effectivePriority").flatMap { priority($0, path: path + ".effectivePriority") })
+            effectivePriority: present(members, "effectivePriority").flatMap { priority($0, path: path + ".effectivePriority") },
+            priority: present(members, "priority").flatMap { priority($0, path: path + ".priority") },
+            estimate: estimate(members, path: path))
         return problems.count == problemsBefore ? draft : nil
+    }
+
+    /// `estimateMs`, learned from `estimateLaunches` launches where that is given, else declared.
+    private mutating func estimate(_ members: JSONMembers, path: String) -> CommandEstimate? {
+        let launches = present(members, "estimateLaunches").flatMap { positiveInteger($0, path: path + ".estimateLaunches") }
+        guard let duration = present(members, "estimateMs").flatMap({ milliseconds($0, path: path + ".estimateMs") }) else {
+            return nil
+        }
+        return launches.map { .learned(duration, launches: $0) } ?? .declared(duration)
     }
 
     private mutating func skipReason(_ member: JSONMember, path: String) -> SkipReason? {
@@ -243,51 +257,6 @@ struct ReportDecoder: JSONChecking {
     }
 
     // MARK: - Values
-
-    private mutating func milliseconds(_ member: JSONMember, path: String) -> Duration? {
-        guard case .number(let number) = member.value else {
-            report(member.valueLocation, path, "expected milliseconds as a number, found \(member.value.kindName)")
-            return nil
-        }
-        let value = number.doubleValue
-        let maximum = Double(DurationText.maximum.components.seconds) * 1_000
-        guard value.isFinite, value >= 0, value <= maximum else {
-            report(
-                member.valueLocation, path,
-                "expected a number of milliseconds from 0 to \(Int64(maximum)) (365 days), found \(MessageQuoting.escaped(number.text))")
-            return nil
-        }
-        return .nanoseconds(Self.exactNanoseconds(milliseconds: number.text) ?? Int64((value * 1_000_000).rounded()))
-    }
-
-    /// Plain decimal milliseconds (`12.345678`, as the report writes them) read exactly to the
-    /// nanosecond, where a `Double` loses them past about 52 days; `nil` for other forms
-    /// (exponents), which are read through a `Double`. The caller has checked the range.
-    private static func exactNanoseconds(milliseconds text: String) -> Int64? {
-        guard let first = text.utf8.first, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9") else { return nil }
-        var whole: Int64 = 0
-        var nanoseconds: Int64 = 0
-        var fractionDigits = -1  // -1 before the decimal point
-        for byte in text.utf8 {
-            if byte == UInt8(ascii: "."), fractionDigits < 0 {
-                fractionDigits = 0
-                continue
-            }
-            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-            let digit = Int64(byte - UInt8(ascii: "0"))
-            if fractionDigits < 0 {
-                let (scaled, overflow) = whole.multipliedReportingOverflow(by: 10)
-                guard !overflow else { return nil }
-                whole = scaled + digit
-            } else if fractionDigits < 6 {
-                nanoseconds = nanoseconds * 10 + digit
-                fractionDigits += 1
-            }
-        }
-        for _ in max(fractionDigits, 0)..<6 { nanoseconds *= 10 }
-        let (scaled, overflow) = whole.multipliedReportingOverflow(by: 1_000_000)
-        return overflow ? nil : scaled.addingReportingOverflow(nanoseconds).partialValue
-    }
 
     private mutating func count(_ member: JSONMember, path: String) -> Int? {
         guard case .number(let number) = member.value, let value = number.integerValue, value >= 0 else {

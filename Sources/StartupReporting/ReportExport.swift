@@ -1,16 +1,45 @@
 import StartupKit
 
-/// Machine-readable forms of a run's report: JSON (what ``SavedRun`` saves, and what the CLI
-/// prints for machines) and the Chrome Trace Event Format (opens in Perfetto and
-/// chrome://tracing).
+/// Forms of a run's report: JSON (what ``SavedRun`` saves, and what the CLI prints for machines),
+/// the Chrome Trace Event Format (opens in Perfetto and chrome://tracing), and the summary a
+/// person reads (what the CLI prints after a run).
 public enum ReportExport {
+    /// The report as a person reads it, as `startup run` prints it: the outcome with the wall time
+    /// and the statuses counted, the sum of durations and the parallelism, the critical path with
+    /// each step's duration, then a table of every command by start (those that never started
+    /// last) with its start, duration and slack, `*` on the critical path, and its status with why
+    /// it did not succeed:
+    ///
+    /// ```
+    /// Succeeded in 60ms: 3 succeeded
+    ///   sum of durations 90ms, parallelism 1.5x
+    ///   critical path 60ms: config 10ms -> screen 50ms
+    ///
+    ///    start duration    slack   command  status
+    ///      0ms     10ms      0ms * config   succeeded
+    ///     10ms     30ms     20ms   cache    succeeded
+    ///     10ms     50ms      0ms * screen   succeeded
+    /// ```
+    ///
+    /// Plain text, no colours, ending in a line break.
+    ///
+    /// - Complexity: O(*n* log *n*) in the commands.
+    public static func summary(_ report: StartupReport) -> String {
+        let summary = ReportSummary(report: report)
+        return (summary.headline + [""] + summary.table).joined(separator: "\n") + "\n"
+    }
+
     /// The report as JSON: `{"status", "wallMs", "commands": [{"id", "status", "startMs", "endMs",
-    /// "durationMs", "attempts", "slackMs", "optional", "critical", "service", "readyMs", "detail", "skipReason",
-    /// "timeoutMs", "dependencies", "budgetMs"}], "criticalPath", "criticalPathMs", "totalMs",
+    /// "durationMs", "attempts", "slackMs", "optional", "critical", "service", "readyMs", "priority",
+    /// "effectivePriority", "estimateMs", "estimateLaunches", "detail", "skipReason", "timeoutMs", "dependencies", "budgetMs"}], "criticalPath", "criticalPathMs", "totalMs",
     /// "parallelism", "manifest", "simulated", "jobs", "wallBudgetMs", "budgetViolations"}`.
     ///
     /// A service's `durationMs` and `readyMs` are its time to ready (`readyMs` is `null` for a
-    /// command, and for a service that never became ready). A command that never started has `startMs` and `endMs` `null`; `detail` (the reason in
+    /// command, and for a service that never became ready). `priority` (the declared one) and
+    /// `effectivePriority` (the one it was started with) are written where the report knows them,
+    /// as `"low"`, `"normal"`, `"high"` or a number. `estimateMs` is the estimate the run was
+    /// planned with, where there was one, and `estimateLaunches` the number of past launches it was
+    /// learned from, where it was learned (a declared one has none). A command that never started has `startMs` and `endMs` `null`; `detail` (the reason in
     /// words), `skipReason` (`{"failedCommand", "dependency"}`), `timeoutMs` and `budgetMs` appear
     /// only where they apply. ``SavedRun/decode(_:file:)`` reads it back to an equal report.
     ///
@@ -29,7 +58,7 @@ public enum ReportExport {
     ///
     /// Up to `parts` tasks write side by side, each writing the JSON of a run of the commands one at a time, with no
     /// JSON value made for them: the report of a run of thousands is never held as a tree of values.
-    public static func text(_ report: StartupReport, settings: RunSettings = RunSettings(), parts: Int = 1) async -> String {
+    public static func jsonText(_ report: StartupReport, settings: RunSettings = RunSettings(), parts: Int = 1) async -> String {
         let (head, tail) = members(report, settings: settings)
         return await JSONOutput.text(
             object: head + [("commands", .array([]))] + tail, arrayAt: head.count, count: report.commands.count,
@@ -72,7 +101,7 @@ public enum ReportExport {
         )
     }
 
-    /// One command's members, for ``json(_:settings:)`` and ``text(_:settings:parts:)`` alike.
+    /// One command's members, for ``json(_:settings:)`` and ``jsonText(_:settings:parts:)`` alike.
     private static func write(_ command: CommandReport, budget: Duration?, to sink: inout some JSONMemberSink) {
         sink.string("id", command.id.rawValue)
         sink.string("status", command.status.name)
@@ -86,7 +115,12 @@ public enum ReportExport {
         sink.bool("service", command.isService)
         sink.milliseconds("readyMs", command.timeToReady)
         if command.ranOnBlockingPool { sink.bool("blocking", true) }
+        if let priority = command.priority { sink.priority("priority", priority) }
         if let priority = command.effectivePriority { sink.priority("effectivePriority", priority) }
+        if let estimate = command.estimate {
+            sink.milliseconds("estimateMs", estimate.duration)
+            if let launches = estimate.launches { sink.integer("estimateLaunches", launches) }
+        }
         if let detail = command.status.detail { sink.string("detail", detail) }
         switch command.status {
         case .skipped(let reason):

@@ -29,8 +29,8 @@ public struct SavedRun: Sendable, Hashable {
     }
 
     /// The saved form's text, as ``save(to:)`` writes it: ``json()`` pretty, ending in a line break, written
-    /// by up to `parts` tasks side by side (``ReportExport/text(_:settings:parts:)``).
+    /// by up to `parts` tasks side by side (``ReportExport/jsonText(_:settings:parts:)``).
     public func text(parts: Int = 1) async -> String {
-        await ReportExport.text(report, settings: settings, parts: parts)
+        await ReportExport.jsonText(report, settings: settings, parts: parts)
     }
 }

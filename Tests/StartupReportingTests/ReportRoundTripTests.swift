@@ -20,10 +20,10 @@ import Testing
             commands: [
                 CommandReport(
                     id: "config", status: .succeeded, startOffset: .nanoseconds(1_234), endOffset: .nanoseconds(40_000_017),
-                    attempts: 1, slack: .zero, isOnCriticalPath: true, effectivePriority: .high),
+                    attempts: 1, slack: .zero, isOnCriticalPath: true, effectivePriority: .high, priority: .normal),
                 CommandReport(
                     id: "keychain", status: .succeeded, startOffset: .nanoseconds(1_234), endOffset: .nanoseconds(9_000_000),
-                    attempts: 1, slack: .nanoseconds(31_000_017), ranOnBlockingPool: true, effectivePriority: 7),
+                    attempts: 1, slack: .nanoseconds(31_000_017), ranOnBlockingPool: true, effectivePriority: 7, priority: 7),
                 CommandReport(
                     id: "database", status: .timedOut(after: .nanoseconds(120_000_001)), startOffset: .nanoseconds(40_000_017),
                     endOffset: .nanoseconds(400_000_999), attempts: 3, isOnCriticalPath: true, dependencies: ["config"]),
@@ -114,9 +114,10 @@ import Testing
         builder.add("bad", options: CommandOptions(retry: RetryPolicy(maxRetries: 1, initialDelay: .zero))) { _ in throw Failure() }
         builder.add("optional", options: CommandOptions(isOptional: true)) { _ in throw Failure() }
         builder.add("after-bad", dependsOn: ["bad", "database"]) { _ in }
-        builder.add("after-after", dependsOn: ["after-bad"]) { _ in }
+        builder.add("after-after", dependsOn: ["after-bad"], options: CommandOptions(priority: .high)) { _ in }
         let report = await StartupOrchestrator(try builder.build(), options: .init(maxConcurrency: 2)).run()
         #expect(report["bad"]?.attempts == 2)
+        #expect(report["bad"].map { ($0.priority, $0.effectivePriority) } ?? (nil, nil) == (.normal, .high))
         #expect(report["after-bad"]?.dependencies == ["bad", "database"])
         let original = SavedRun(report: report, settings: RunSettings(jobs: 2))
         #expect(try roundTrip(original) == original)
@@ -155,6 +156,29 @@ import Testing
         #expect(read.report["database"]?.status == .timedOut(after: .milliseconds(120)))
         #expect(read.report["cache"]?.status == .skipped(SkipReason(failedCommand: "database", dependency: "database")))
         #expect(read.report["api"]?.status == .skipped(SkipReason(failedCommand: "database", dependency: "cache")))
+    }
+
+    @Test func decode_reportSavedBeforeDeclaredPriorities_readsTheRaisedOnesAsRaised() throws {
+        // As the previous version saved it: `effectivePriority` only where a dependent raised it, no `priority`.
+        let read = try SavedRun.decode(
+            Array(
+                """
+                {"status": "succeeded", "wallMs": 20, "criticalPath": ["config", "screen"], "criticalPathMs": 20, "commands": [
+                  {"id": "config", "status": "succeeded", "startMs": 0, "endMs": 10, "durationMs": 10, "effectivePriority": "high",
+                   "dependencies": []},
+                  {"id": "screen", "status": "succeeded", "startMs": 10, "endMs": 20, "durationMs": 10, "dependencies": ["config"]}
+                ]}
+                """.utf8))
+        let config = try #require(read.report["config"])
+        #expect(config.priority == nil && config.effectivePriority == .high && config.isPriorityRaised)
+        let screen = try #require(read.report["screen"])
+        #expect(screen.priority == nil && screen.effectivePriority == nil && !screen.isPriorityRaised)
+    }
+
+    @Test func savedJSON_carriesEveryCommandsDeclaredAndEffectivePriority() throws {
+        let text = SavedRun(report: handMadeReport()).json().text(pretty: false)
+        #expect(text.contains(#""id":"config","#) && text.contains(#""priority":"normal","effectivePriority":"high""#))
+        #expect(text.contains(#""priority":7,"effectivePriority":7"#))
     }
 
     @Test func save_writesWhatLoadReads() throws {

@@ -87,12 +87,17 @@ struct LaunchGraph: Sendable {
 
     /// The plan StartupKit runs: blocking steps added as blocking, the first screen on the main
     /// actor and marked `.high` (as the documentation says), every step estimated at its length.
-    func plan() -> StartupPlan {
+    ///
+    /// - Parameter isMarked: `false` for a plan that declares neither estimates nor a `.high`
+    ///   first screen, whose order only a launch profile can learn.
+    func plan(isMarked: Bool = true) -> StartupPlan {
         var builder = StartupPlanBuilder()
         for (position, step) in steps.enumerated() {
             let dependencies = step.dependencies.map { steps[$0].id }
-            let options = CommandOptions(
-                priority: position == firstScreen ? .high : .normal, estimate: .milliseconds(step.work.milliseconds))
+            let options =
+                isMarked
+                ? CommandOptions(priority: position == firstScreen ? .high : .normal, estimate: .milliseconds(step.work.milliseconds))
+                : CommandOptions()
             switch step.work {
             case .blocking(let ms):
                 builder.addBlocking(step.id, dependsOn: dependencies, options: options) { _ in usleep(useconds_t(ms * 1_000)) }
@@ -156,6 +161,25 @@ extension LaunchGraph {
         steps.append(Step(id: "feed", dependencies: [chain + 1], work: .async(milliseconds: 10)))
         steps.append(Step(id: "first-screen", dependencies: [chain + 2], work: .mainActor(milliseconds: 10)))
         return LaunchGraph(name: "slots-4", steps: steps, slots: 4)
+    }
+
+    /// `maxConcurrency` 2, for a plan that declares nothing (``plan(isMarked:)``): 8 chains of three
+    /// 10 ms async loads declared first (the longest chains by count), then a 180 ms and a 60 ms
+    /// load declared last. Unlearned, the chains go first and the 180 ms load ends alone; learned,
+    /// it starts first.
+    static func learnedOrder() -> LaunchGraph {
+        var steps: [Step] = []
+        for chain in 0..<8 {
+            for link in 0..<3 {
+                steps.append(
+                    Step(
+                        id: CommandID("chain-\(chain)-\(link)"), dependencies: link == 0 ? [] : [steps.count - 1],
+                        work: .async(milliseconds: 10)))
+            }
+        }
+        steps.append(Step(id: "index", dependencies: [], work: .async(milliseconds: 60)))
+        steps.append(Step(id: "catalog", dependencies: [], work: .async(milliseconds: 180)))
+        return LaunchGraph(name: "learned-order", steps: steps, slots: 2)
     }
 
     /// 8 blocking initialisers of 50 ms beside an async chain of five 8 ms loads ending in a

@@ -1,9 +1,11 @@
 import StartupKit
+import StartupReporting
 
 /// An app's launch: from `start()` to the first screen's `wait(for:)` returning, on launch graphs
 /// with blocking SDK initialisers, async loads, CPU work and a main-actor first screen marked
 /// `.high`, against the first screen's lower bound (its own chain alone) and the peers an app
-/// would write instead: the flat AppDelegate, the same list hand-ordered, a naive `TaskGroup`.
+/// would write instead: the flat AppDelegate, the same list hand-ordered, a naive `TaskGroup`. And
+/// a launch that declares nothing, run once to learn a ``LaunchProfile`` and again with it applied.
 struct LaunchScenario: Scenario {
     let key = "launch"
     let title = "8. Launch: start() to the first screen, against its own chain alone and the hand-written launches"
@@ -44,7 +46,42 @@ struct LaunchScenario: Scenario {
                 .number("launch-naive-taskgroup-vs-lower-bound-\(name)", outcome.naive.firstScreen / outcome.bound),
             ]
         }
+        figures += await learned(options)
         return figures
+    }
+
+    /// `launch-learned-end-vs-lower-bound`: a launch with a slot limit, an adversarial declaration
+    /// order and no estimates, run once to learn, then again with the profile applied; its end
+    /// against its lower bound (the critical path, or all work over the slots), the first run's
+    /// figure beside it.
+    private func learned(_ options: BenchOptions) async -> [Figure] {
+        let graph = LaunchGraph.learnedOrder()
+        let slots = graph.slots ?? 1
+        let bound = max(Double(graph.criticalPathMilliseconds), Double(graph.totalMilliseconds) / Double(slots))
+        Console.line(
+            "  \(graph.name): \(graph.steps.count) steps, maxConcurrency \(slots), no estimates declared; "
+                + "the lower bound is \(Format.fixed(bound, 0)) ms (critical path \(graph.criticalPathMilliseconds) ms, "
+                + "all work \(graph.totalMilliseconds) ms)")
+        let plan = graph.plan(isMarked: false)
+        let runOptions = StartupOrchestrator.Options(maxConcurrency: slots)
+        var unlearned = Samples()
+        var learned = Samples()
+        for round in 0...options.repetitions {
+            let first = await StartupOrchestrator(plan, options: runOptions).run()
+            var profile = LaunchProfile()
+            profile.record(first)
+            let second = await StartupOrchestrator(profile.applied(to: plan), options: runOptions).run()
+            guard round > 0 else { continue }  // The first round warms up.
+            unlearned.append(first.wallTime)
+            learned.append(second.wallTime)
+        }
+        let perBound = { (samples: Samples) in "  = \(Format.fixed(samples.median / bound, 3)) x bound" }
+        printSamples("first run (unlearned)", unlearned, extra: perBound(unlearned))
+        printSamples("with the profile", learned, extra: perBound(learned))
+        return [
+            .number("launch-learned-end-vs-lower-bound", learned.median / bound, target: .atMost(1.05)),
+            .number("launch-unlearned-end-vs-lower-bound", unlearned.median / bound),
+        ]
     }
 
     /// Runs every contender on one graph in interleaved rounds, after one untimed round; prints a

@@ -127,7 +127,7 @@ package enum HelpText {
         status, the critical path highlighted, slack as a lighter tail, dependencies as thin lines (and on
         hover in a browser), details in each bar's tooltip.
 
-        USAGE: startup plot [<report>] [--output <path>]
+        USAGE: startup plot [<report>] [--output <path>] [--to <id>]
 
         ARGUMENTS:
           <report>                A report saved by startup run (default: .startup/last-run.json)

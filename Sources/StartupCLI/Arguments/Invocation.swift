@@ -125,6 +125,8 @@ package struct PlotOptions: Equatable, Sendable {
     package var report = ".startup/last-run.json"
     /// Where to write the SVG; `nil` for the report's path with `.svg`, `-` for standard output.
     package var output: String?
+    /// The milestone whose critical path and slack to draw (`--to`); `nil` for the whole run's.
+    package var milestone: CommandID?
 }
 
 /// The options of `startup completions`, before the parser checks them: the scripts call back

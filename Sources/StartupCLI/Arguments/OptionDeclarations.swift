@@ -1,3 +1,5 @@
+import StartupKit
+
 /// Every subcommand's options, each declared once, in the order `--help` lists them: the parser
 /// reads through these, and `--help` and the completion scripts show their descriptors.
 enum OptionDeclarations {
@@ -95,7 +97,14 @@ enum OptionDeclarations {
     static let plot: [OptionSpec<PlotOptions>] = [
         .path("--output", short: "-o", help: "Where to write the SVG (default: the report's path with .svg;\n- for standard output)") {
             $0.output = $1
-        }
+        },
+        OptionSpec(
+            OptionDescriptor(
+                "--to", value: .init(name: "id", completion: .freeText),
+                help: "Draw the critical path to this command (a milestone, such as the first screen) and slack before it")
+        ) { reader, name, options throws(UsageError) in
+            options.milestone = CommandID(try reader.value(for: name))
+        },
     ]
 
     /// `startup diff`.

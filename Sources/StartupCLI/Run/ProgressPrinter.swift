@@ -1,5 +1,6 @@
 import StartupKit
 import StartupManifest
+import StartupReporting
 
 /// Prints each command as it finishes (status, duration, and in grouped mode its output), each
 /// service as it becomes ready (its time to ready; its output streams on its own), each retry,

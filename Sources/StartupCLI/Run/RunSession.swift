@@ -1,4 +1,5 @@
 import StartupKit
+import StartupReporting
 
 /// What follows a run's start-up: holding the services (and `--keep-running`) until Ctrl-C,
 /// SIGTERM, SIGHUP or a service ending by itself, then the one shutdown walk, which stops every

@@ -1,8 +1,10 @@
 import StartupKit
 import StartupManifest
+import StartupReporting
 
 /// The text after a run: the outcome, wall time, sum of durations, parallelism, the critical path
-/// with each step's duration, and the failures with their captured output.
+/// with each step's duration (``ReportSummary/headline``, as `ReportExport.summary` gives it), and
+/// the failures with their captured output.
 struct RunSummaryRenderer {
     let report: StartupReport
     let outputs: CommandOutputs
@@ -11,26 +13,7 @@ struct RunSummaryRenderer {
     let outputAlreadyShown: Bool
 
     func render() -> String {
-        var counts: [String: Int] = [:]
-        for command in report.commands { counts[command.status.name, default: 0] += 1 }
-        let breakdown = ["succeeded", "failed", "timedOut", "skipped", "cancelled", "notRequested"].compactMap { name in
-            counts[name].map { "\($0) \(name == "timedOut" ? "timed out" : name == "notRequested" ? "not requested" : name)" }
-        }.joined(separator: ", ")
-        let headline =
-            switch report.status {
-            case .succeeded: style.green("Succeeded")
-            case .failed: style.red("Failed")
-            case .cancelled: style.yellow("Interrupted")
-            }
-        var lines = [
-            "",
-            "\(style.bold(headline)) in \(DurationText.format(report.wallTime)): \(breakdown)",
-            "  sum of durations \(DurationText.format(report.totalDuration)), parallelism \(parallelism)x",
-            "  critical path \(DurationText.format(report.criticalPathDuration)): "
-                + report.criticalPath.map { id in
-                    "\(id) \(DurationText.format(report[id]!.duration))"
-                }.joined(separator: " -> "),
-        ]
+        var lines = [""] + ReportSummary(report: report, style: style).headline
         let failures = report.commands.filter { $0.status.isFailure && !isSkippedOrCancelled($0.status) }
         if !failures.isEmpty {
             lines.append("")
@@ -45,11 +28,6 @@ struct RunSummaryRenderer {
             }
         }
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    private var parallelism: String {
-        let tenths = Int((report.parallelism * 10).rounded())
-        return "\(tenths / 10).\(tenths % 10)"
     }
 
     private func isSkippedOrCancelled(_ status: CommandStatus) -> Bool {

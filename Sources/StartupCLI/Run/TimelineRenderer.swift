@@ -1,8 +1,10 @@
 import StartupKit
 import StartupManifest
+import StartupReporting
 
 /// The `--trace` timeline: one row per command by start time, with start offset, duration, slack
-/// and a bar on a shared time axis scaled to the terminal; critical-path rows are marked `*`.
+/// (the columns of ``ReportSummary``'s table) and a bar on a shared time axis scaled to the
+/// terminal; critical-path rows are marked `*`.
 struct TimelineRenderer {
     let report: StartupReport
     let style: Style
@@ -11,14 +13,14 @@ struct TimelineRenderer {
     func render() -> String {
         let rows = report.commandsByStart.filter { $0.startOffset != nil }
         guard !rows.isEmpty else { return "" }
-        let idWidth = min(32, rows.map(\.id.rawValue.count).max() ?? 0)
+        let idWidth = ReportSummary.idWidth(rows)
         let prefixWidth = 8 + 9 + 9 + 3 + idWidth + 2
         let barWidth = max(10, width - prefixWidth - 1)
         let scale = max(report.wallTime.fractionalMilliseconds, 0.001) / Double(barWidth)
         var lines = [
             "",
             "Timeline (by start; * critical path, █ running, ░ slack):",
-            "   start duration    slack   " + "command".padded(to: idWidth) + "  " + "0".padded(to: barWidth - 6)
+            ReportSummary.head(idWidth: idWidth) + "  " + "0".padded(to: barWidth - 6)
                 + DurationText.format(report.wallTime).leftPadded(to: 6),
         ]
         for command in rows {
@@ -30,13 +32,7 @@ struct TimelineRenderer {
             var bar = String(repeating: " ", count: from) + String(repeating: "█", count: length)
             let barText = command.isOnCriticalPath ? style.red(bar) : bar
             bar = String(repeating: "░", count: slackLength)
-            let marker = command.isOnCriticalPath ? "*" : " "
-            lines.append(
-                DurationText.format(command.startOffset!).leftPadded(to: 8)
-                    + DurationText.format(command.duration).leftPadded(to: 9)
-                    + DurationText.format(command.slack).leftPadded(to: 9)
-                    + " \(marker) " + command.id.rawValue.padded(to: idWidth) + "  "
-                    + barText + style.dim(bar))
+            lines.append(ReportSummary.columns(command, idWidth: idWidth) + "  " + barText + style.dim(bar))
         }
         return lines.joined(separator: "\n") + "\n"
     }

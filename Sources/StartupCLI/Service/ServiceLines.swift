@@ -1,4 +1,5 @@
 import StartupKit
+import StartupReporting
 
 /// Shows services' output while the stack runs: each line prefixed with the service's id
 /// (`api | listening on 8080`, the prefix coloured on a terminal), on standard output, or on

@@ -1,5 +1,6 @@
 import StartupKit
 import StartupManifest
+import StartupReporting
 
 /// The text after the `stop` lines ran: one line per stop in the order they ended, with how a
 /// service's processes ended (a `!` where some had to be killed) and how often it was restarted, its output when

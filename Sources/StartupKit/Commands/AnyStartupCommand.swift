@@ -37,6 +37,13 @@ struct AnyStartupCommand: Sendable {
         self.execute = execute
     }
 
+    /// The same command with other options.
+    func with(options: CommandOptions) -> AnyStartupCommand {
+        AnyStartupCommand(
+            id: id, dependencies: dependencies, options: options, producesOutput: producesOutput, isGate: isGate,
+            isBlocking: isBlocking, serve: serve, execute: execute)
+    }
+
     /// A command whose work is async: traced where the worker runs it.
     init<Output: Sendable>(
         id: CommandID,

@@ -26,14 +26,10 @@ struct RunResult: Sendable {
     /// - Complexity: O(commands + edges).
     func report(plan: StartupPlan) -> StartupReport {
         let commands = plan.storage.commands
-        let durations = records.map { record in record.start < 0 || record.end < 0 ? 0 : record.end - record.start }
-        let sweep = TimingSweep(graph: plan.storage.graph, durations: durations)
-        // Commands that never started (skipped after a failure, cancelled first) take no time and do not end the
-        // path; they can only be at its end, since what depends on them never started either.
-        var criticalPath = sweep.criticalPath
-        while let last = criticalPath.last, records[last].start < 0 { criticalPath.removeLast() }
+        let durations = records.map { record in record.start < 0 ? nil : max(0, record.end - record.start) }
+        let timing = MeasuredTiming(graph: plan.storage.graph, durations: durations)
         var isCritical = [Bool](repeating: false, count: commands.count)
-        for position in criticalPath { isCritical[position] = true }
+        for position in timing.criticalPath { isCritical[position] = true }
         var anyRequiredFailed = false
         let reports = records.indices.map { position in
             let record = records[position]
@@ -44,15 +40,16 @@ struct RunResult: Sendable {
             return CommandReport(
                 id: commands[position].id, status: status, startOffset: record.startOffset, endOffset: record.endOffset,
                 attempts: Int(record.attempts), isOptional: isOptional,
-                slack: .nanoseconds(sweep.latestStart(position) - sweep.earliestStart[position]),
+                slack: timing.slack(position),
                 isOnCriticalPath: isCritical[position], dependencies: commands[position].dependencies, isAbandoned: record.abandoned,
                 isService: commands[position].serve != nil, ranOnBlockingPool: commands[position].isBlocking,
-                effectivePriority: plan.raisedPriority(at: position))
+                effectivePriority: plan.raisedPriority(at: position) ?? commands[position].options.priority,
+                priority: commands[position].options.priority, estimate: plan.estimate(at: position))
         }
         let status: StartupReport.Status =
             if stopReason == .cancelled { .cancelled } else if anyRequiredFailed { .failed } else { .succeeded }
         return StartupReport(
-            status: status, commands: reports, wallTime: .nanoseconds(endedAt), criticalPath: criticalPath.map { commands[$0].id },
-            criticalPathDuration: .nanoseconds(sweep.end), index: plan.storage.index)
+            status: status, commands: reports, wallTime: .nanoseconds(endedAt), criticalPath: timing.criticalPath.map { commands[$0].id },
+            criticalPathDuration: .nanoseconds(timing.sweep.end), index: plan.storage.index)
     }
 }

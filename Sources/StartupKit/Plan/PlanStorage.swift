@@ -16,11 +16,15 @@ final class PlanStorage: Sendable {
     let hasServices: Bool
     /// Whether any command blocks its thread (and so a run needs a blocking pool).
     let hasBlocking: Bool
+    /// For each command whose estimate was learned from past launches, by position, how many;
+    /// the others' estimates, if any, are declared.
+    let learnedLaunches: [Int: Int]
 
-    init(commands: [AnyStartupCommand], index: [CommandID: Int], graph: DependencyGraph) {
+    init(commands: [AnyStartupCommand], index: [CommandID: Int], graph: DependencyGraph, learnedLaunches: [Int: Int] = [:]) {
         self.commands = commands
         self.index = index
         self.graph = graph
+        self.learnedLaunches = learnedLaunches
         self.readyKeys = ReadyKey.keys(for: commands, graph: graph)
         // Known once per plan, so a run need not scan its commands to choose its paths.
         var hasOnDemand = false

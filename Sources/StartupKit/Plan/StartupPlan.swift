@@ -92,6 +92,42 @@ public struct StartupPlan: Sendable {
         return estimates
     }
 
+    /// A command's estimate and where it came from: declared in its options, or learned from
+    /// past launches (``replacingEstimates(_:)``); `nil` if it has none.
+    ///
+    /// - Precondition: The plan contains `id`.
+    public func estimate(of id: CommandID) -> CommandEstimate? {
+        estimate(at: position(of: id))
+    }
+
+    /// The estimate at `position` and where it came from.
+    func estimate(at position: Int) -> CommandEstimate? {
+        guard let duration = storage.commands[position].options.estimate else { return nil }
+        return storage.learnedLaunches[position].map { .learned(duration, launches: $0) } ?? .declared(duration)
+    }
+
+    /// The same plan with other estimates for some commands: the same commands, graph and
+    /// options otherwise. The scheduler's critical-path-first order follows the new estimates;
+    /// the report says where each came from (``CommandReport/estimate``). A launch profile
+    /// applies what it learned this way.
+    ///
+    /// - Parameter estimates: The new estimates by id; ids the plan does not have are ignored.
+    /// - Complexity: O(commands + edges).
+    public func replacingEstimates(_ estimates: [CommandID: CommandEstimate]) -> StartupPlan {
+        guard !estimates.isEmpty else { return self }
+        var commands = storage.commands
+        var learned = storage.learnedLaunches
+        for (id, estimate) in estimates {
+            guard let position = storage.index[id] else { continue }
+            var options = commands[position].options
+            options.estimate = estimate.duration
+            commands[position] = commands[position].with(options: options)
+            learned[position] = estimate.launches
+        }
+        return StartupPlan(
+            storage: PlanStorage(commands: commands, index: storage.index, graph: storage.graph, learnedLaunches: learned))
+    }
+
     /// Likely mistakes that are not errors, in declaration order: a required command that depends
     /// on an optional one, an on-demand command that an eager one needs.
     ///

@@ -27,9 +27,18 @@ public struct CommandReport: Sendable, Hashable {
     /// Whether it is a blocking command (``BlockingStartupCommand``), run on the run's blocking
     /// pool rather than on Swift's cooperative pool.
     public let ranOnBlockingPool: Bool
-    /// Its effective priority, where it is above its own: the highest priority of the commands
-    /// that depend on it, directly or not. `nil` where it is its own.
+    /// Its effective priority, the one it was started with: the highest of its own and that of
+    /// every command that depends on it, directly or not. A run's report gives it for every
+    /// command; `nil` only in a report that does not know it (made by hand, or saved by a version
+    /// that wrote it only where it was raised, and this command's was not).
     public let effectivePriority: CommandPriority?
+    /// Its own priority, as declared in its options. A run's report gives it for every command;
+    /// `nil` only in a report that does not know it (made by hand, or saved before reports carried
+    /// it).
+    public let priority: CommandPriority?
+    /// The estimate the run was planned with and where it came from (declared, or learned from
+    /// past launches); `nil` for a command without one.
+    public let estimate: CommandEstimate?
 
     /// Creates a command's report, as the orchestrator does at the end of a run, or as a reader
     /// of a saved report does. A command that never started has neither offset.
@@ -37,7 +46,7 @@ public struct CommandReport: Sendable, Hashable {
         id: CommandID, status: CommandStatus, startOffset: Duration? = nil, endOffset: Duration? = nil,
         attempts: Int = 0, isOptional: Bool = false, slack: Duration = .zero, isOnCriticalPath: Bool = false,
         dependencies: [CommandID] = [], isAbandoned: Bool = false, isService: Bool = false, ranOnBlockingPool: Bool = false,
-        effectivePriority: CommandPriority? = nil
+        effectivePriority: CommandPriority? = nil, priority: CommandPriority? = nil, estimate: CommandEstimate? = nil
     ) {
         self.id = id
         self.status = status
@@ -52,6 +61,16 @@ public struct CommandReport: Sendable, Hashable {
         self.isService = isService
         self.ranOnBlockingPool = ranOnBlockingPool
         self.effectivePriority = effectivePriority
+        self.priority = priority
+        self.estimate = estimate
+    }
+
+    /// Whether a command that depends on it raised its effective priority above its own. In a
+    /// report without the declared ``priority`` (one saved by an earlier version), an effective
+    /// priority was only written where it was raised, and counts as raised.
+    public var isPriorityRaised: Bool {
+        guard let effectivePriority else { return false }
+        return effectivePriority != priority
     }
 
     /// A service's time to ready, from the start of its first attempt; `nil` for a command, or a

@@ -63,6 +63,11 @@ public struct StartupReport: Sendable, Hashable {
         index[id].map { commands[$0] }
     }
 
+    /// The position of a command in ``commands``, or `nil` if the run had no such command.
+    func index(of id: CommandID) -> Int? {
+        index[id]
+    }
+
     /// The sum of every command's duration: the time one slot would have needed.
     public var totalDuration: Duration {
         commands.reduce(.zero) { $0 + $1.duration }

@@ -21,13 +21,30 @@ extension TimelineSVG {
         let rowsTop: Double
         let axis: TimeAxis
         let edgeCount: Int
+        /// The critical path drawn: the whole run's, or the one to the milestone.
+        let criticalPath: [CommandID]
+        /// The sum of the durations along ``criticalPath``.
+        let criticalPathDuration: Duration
+        private let onCriticalPath: Set<CommandID>
+        /// The slack relative to the milestone of the commands that lead to it; `nil` for the whole run.
+        private let milestoneSlack: [CommandID: Duration]?
         private let rowOf: [CommandID: Int]
         /// For each command that never started: when it was skipped or cancelled (when the last
         /// of its dependencies ended or was itself given up) and the command that failed first.
         private let notStarted: [CommandID: (at: Duration, cause: CommandID?)]
 
-        init(report: StartupReport) {
+        init(report: StartupReport, milestone: CommandID?) {
             rows = report.commandsByStart
+            let milestoneSlack = milestone.map(report.slack(to:))
+            self.milestoneSlack = milestoneSlack
+            if let milestone {
+                criticalPath = report.criticalPath(to: milestone)
+                criticalPathDuration = report.criticalPathDuration(to: milestone)
+            } else {
+                criticalPath = report.criticalPath
+                criticalPathDuration = report.criticalPathDuration
+            }
+            onCriticalPath = Set(criticalPath)
             let compact = rows.count > 60
             rowHeight = compact ? 16 : 22
             barHeight = compact ? 11 : 15
@@ -41,7 +58,8 @@ extension TimelineSVG {
             rowsTop = Double(Self.margin + Self.headerHeight)
             let bottomAxis = rows.count > 25 ? 24 : 8
             height = Int(rowsTop) + rows.count * rowHeight + bottomAxis + Self.margin
-            let latest = rows.compactMap { row in row.endOffset.map { ($0 + row.slack).fractionalMilliseconds } }.max() ?? 0
+            let slack = { (row: CommandReport) in milestoneSlack.map { $0[row.id] ?? .zero } ?? row.slack }
+            let latest = rows.compactMap { row in row.endOffset.map { ($0 + slack(row)).fractionalMilliseconds } }.max() ?? 0
             axis = TimeAxis(span: max(report.wallTime.fractionalMilliseconds, latest), target: compact ? 14 : 10)
             edgeCount = rows.reduce(0) { $0 + $1.dependencies.count }
             var rowOf: [CommandID: Int] = [:]
@@ -75,6 +93,17 @@ extension TimelineSVG {
         }
 
         var rowsBottom: Double { rowsTop + Double(rows.count * rowHeight) }
+
+        /// Whether the command is on the critical path drawn.
+        func isCritical(_ command: CommandReport) -> Bool {
+            milestoneSlack == nil ? command.isOnCriticalPath : onCriticalPath.contains(command.id)
+        }
+
+        /// The command's slack: relative to the milestone if there is one, `nil` for a command the
+        /// milestone does not wait for.
+        func slack(of command: CommandReport) -> Duration? {
+            milestoneSlack.map { $0[command.id] } ?? command.slack
+        }
 
         func rowTop(_ row: Int) -> Double { rowsTop + Double(row * rowHeight) }
 

@@ -5,6 +5,10 @@ import StartupKit
 /// the critical path on a highlighted band with its links drawn, dependencies as thin lines (for
 /// large graphs only when hovering a row in a browser), and every detail in the row's tooltip.
 ///
+/// Drawn to a milestone (``init(run:title:milestone:)``), the highlighted path is the critical
+/// path to that command (`StartupReport.criticalPath(to:)`), slack is relative to its end, and
+/// the commands it does not wait for have no slack tail.
+///
 /// Every command's row is a `<g class="command">` with `data-id`, `data-status` and
 /// `data-critical`; its bar is the `<rect>` of class `bar`. Rows, font and ticks are sized to stay
 /// readable at 300 commands.
@@ -13,15 +17,31 @@ public struct TimelineSVG: Sendable {
     public let run: SavedRun
     /// The heading, such as `startup run commands.json`.
     public let title: String
+    /// The command whose critical path and slack are drawn; `nil` for the whole run's.
+    public let milestone: CommandID?
 
-    /// Prepares the drawing of a run.
+    /// Prepares the drawing of a run, with the whole run's critical path.
     ///
     /// - Parameters:
     ///   - run: The report with its settings; budgets are drawn as ticks.
     ///   - title: The heading, such as `startup run commands.json`.
     public init(run: SavedRun, title: String) {
+        self.init(run: run, title: title, milestone: nil)
+    }
+
+    /// Prepares the drawing of a run with the critical path to a milestone, such as the first
+    /// screen, and slack relative to its end.
+    ///
+    /// - Parameters:
+    ///   - run: The report with its settings; budgets are drawn as ticks.
+    ///   - title: The heading, such as `startup run commands.json`.
+    ///   - milestone: The command whose critical path and slack are drawn; `nil` for the whole run's.
+    /// - Precondition: The report has a command `milestone`.
+    public init(run: SavedRun, title: String, milestone: CommandID?) {
+        precondition(milestone.map { run.report[$0] != nil } ?? true, "the report has no command \(milestone.map(\.rawValue) ?? "")")
         self.run = run
         self.title = title
+        self.milestone = milestone
     }
 
     /// Graphs with more dependency lines than this draw them only on hover.
@@ -31,7 +51,7 @@ public struct TimelineSVG: Sendable {
     ///
     /// - Complexity: O(commands + edges).
     public func render() -> String {
-        let layout = Layout(report: run.report)
+        let layout = Layout(report: run.report, milestone: milestone)
         var svg = SVGText()
         svg.line("<?xml version='1.0' encoding='UTF-8'?>")
         svg.line(
@@ -82,7 +102,8 @@ public struct TimelineSVG: Sendable {
             "\(run.report.commands.count) command\(run.report.commands.count == 1 ? "" : "s")",
             "sum of durations \(DurationText.format(run.report.totalDuration))",
             "parallelism \(format(run.report.parallelism, decimals: 1))x",
-            "critical path \(DurationText.format(run.report.criticalPathDuration)) (\(run.report.criticalPath.count) command\(run.report.criticalPath.count == 1 ? "" : "s"))",
+            (milestone.map { "critical path to \($0)" } ?? "critical path")
+                + " \(DurationText.format(layout.criticalPathDuration)) (\(layout.criticalPath.count) command\(layout.criticalPath.count == 1 ? "" : "s"))",
         ]
         if let jobs = run.settings.jobs { facts.append("\(jobs) job\(jobs == 1 ? "" : "s")") }
         if run.settings.isSimulated { facts.append("simulated") }
@@ -130,7 +151,7 @@ public struct TimelineSVG: Sendable {
         let width = Double(layout.width - 2 * Layout.margin)
         for (row, command) in layout.rows.enumerated() {
             let y = layout.rowTop(row)
-            if command.isOnCriticalPath, command.startOffset != nil {
+            if layout.isCritical(command), command.startOffset != nil {
                 svg.line(
                     "<rect x='\(format(left))' y='\(format(y))' width='\(format(width))' height='\(layout.rowHeight)' fill='\(Palette.criticalBand)'/>"
                 )
@@ -184,12 +205,12 @@ public struct TimelineSVG: Sendable {
         let barTop = top + (Double(layout.rowHeight) - layout.barHeight) / 2
         let middle = top + Double(layout.rowHeight) / 2
         let textBaseline = middle + layout.fontSize * 0.36
-        let critical = command.isOnCriticalPath && command.startOffset != nil
+        let critical = layout.isCritical(command) && command.startOffset != nil
         let classes = "command \(command.status.name)" + (critical ? " critical" : "")
         svg.line(
-            "<g class='\(classes)' data-id='\(XMLText.escape(command.id.rawValue))' data-status='\(command.status.name)' data-critical='\(command.isOnCriticalPath)'>"
+            "<g class='\(classes)' data-id='\(XMLText.escape(command.id.rawValue))' data-status='\(command.status.name)' data-critical='\(layout.isCritical(command))'>"
         )
-        svg.line("<title>\(XMLText.escape(tooltip(command)))</title>")
+        svg.line("<title>\(XMLText.escape(tooltip(command, layout)))</title>")
         svg.line(
             "<rect class='hit' x='\(Layout.margin)' y='\(format(top))' width='\(layout.width - 2 * Layout.margin)' height='\(layout.rowHeight)' fill='#ffffff' fill-opacity='0'/>"
         )
@@ -208,8 +229,8 @@ public struct TimelineSVG: Sendable {
             let x = layout.x(start.fractionalMilliseconds)
             let endX = layout.x(end.fractionalMilliseconds)
             let width = max(1.5, endX - x)
-            if command.slack > .zero {
-                let slackEnd = min(layout.x((end + command.slack).fractionalMilliseconds), layout.chartX + layout.chartWidth)
+            if let slack = layout.slack(of: command), slack > .zero {
+                let slackEnd = min(layout.x((end + slack).fractionalMilliseconds), layout.chartX + layout.chartWidth)
                 if slackEnd > endX + 0.5 {
                     svg.line(
                         "<rect class='slack' x='\(format(endX))' y='\(format(barTop))' width='\(format(slackEnd - endX))' height='\(format(layout.barHeight))' fill='\(fill)' fill-opacity='\(Palette.slackOpacity)'/>"
@@ -266,7 +287,7 @@ public struct TimelineSVG: Sendable {
 
     private func criticalLinks(_ svg: inout SVGText, _ layout: Layout) {
         svg.line("<g class='critical-path' fill='none' stroke='\(Palette.criticalLink)' stroke-width='1.8' marker-end='url(#arrow)'>")
-        for (from, to) in zip(run.report.criticalPath, run.report.criticalPath.dropFirst()) {
+        for (from, to) in zip(layout.criticalPath, layout.criticalPath.dropFirst()) {
             if let path = layout.edgePath(from: from, to: to) { svg.line("<path d='\(path)'/>") }
         }
         svg.line("</g>")
@@ -277,20 +298,29 @@ public struct TimelineSVG: Sendable {
     }
 
     /// The row's tooltip: status, times, slack, dependencies, budget.
-    private func tooltip(_ command: CommandReport) -> String {
+    private func tooltip(_ command: CommandReport, _ layout: Layout) -> String {
         var lines = [command.id.rawValue]
         if let start = command.startOffset, let end = command.endOffset {
             lines.append(
                 "\(Palette.word(command.status)) in \(DurationText.format(command.duration)) (\(DurationText.format(start)) to \(DurationText.format(end)))"
                     + (command.attempts > 1 ? ", \(command.attempts) attempts" : ""))
-            lines.append(command.isOnCriticalPath ? "on the critical path" : "slack \(DurationText.format(command.slack))")
+            let path = milestone.map { "the critical path to \($0)" } ?? "the critical path"
+            if layout.isCritical(command) {
+                lines.append("on \(path)")
+            } else if let slack = layout.slack(of: command) {
+                lines.append("slack \(DurationText.format(slack))" + (milestone.map { " before \($0)" } ?? ""))
+            } else {
+                lines.append("not on the way to \(milestone.map(\.rawValue) ?? "")")
+            }
         } else {
             lines.append(Palette.word(command.status))
         }
         if let detail = command.status.detail, command.startOffset != nil { lines.append(detail) }
         if command.isService { lines.append("service: the bar is its time to ready; it kept running after") }
         if command.ranOnBlockingPool { lines.append("blocking: ran on the blocking pool") }
-        if let priority = command.effectivePriority { lines.append("priority \(priority), raised by a dependent") }
+        if let priority = command.effectivePriority, command.isPriorityRaised {
+            lines.append("priority \(priority), raised by a dependent" + (command.priority.map { " from \($0)" } ?? ""))
+        }
         if command.isOptional { lines.append("optional") }
         if let budget = run.settings.budgets[command.id] {
             lines.append(

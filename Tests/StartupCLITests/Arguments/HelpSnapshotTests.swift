@@ -228,7 +228,7 @@ import Testing
         status, the critical path highlighted, slack as a lighter tail, dependencies as thin lines (and on
         hover in a browser), details in each bar's tooltip.
 
-        USAGE: startup plot [<report>] [--output <path>]
+        USAGE: startup plot [<report>] [--output <path>] [--to <id>]
 
         ARGUMENTS:
           <report>                A report saved by startup run (default: .startup/last-run.json)
@@ -236,6 +236,8 @@ import Testing
         OPTIONS:
           -o, --output <path>     Where to write the SVG (default: the report's path with .svg;
                                   - for standard output)
+          --to <id>               Draw the critical path to this command (a milestone, such as the first
+                                  screen) and slack before it
           -h, --help              Show this help
 
         EXIT CODES:

@@ -225,6 +225,24 @@ import Testing
         #expect(try SVGDocument.parse(standard.capturedOutput).commandGroups.count == 4)
     }
 
+    @Test func plot_to_drawsTheCriticalPathToTheMilestone_notTheWholeRuns() async throws {
+        let folder = try TemporaryDirectory()
+        let report = try folder.write("r.json", try measuredReport())
+        let (code, console) = await run(["plot", report, "--to", "cache"])
+        #expect(code == .success)
+        #expect(
+            console.capturedOutput
+                == "Timeline drawn in \(folder.file("r.svg")): 4 commands, critical path to cache 70ms: configuration -> cache\n")
+        let document = try SVGDocument.parse(try String(contentsOfFile: folder.file("r.svg"), encoding: .utf8))
+        let critical = document.commandGroups.filter { $0.attributes["data-critical"] == "true" }.compactMap { $0.attributes["data-id"] }
+        #expect(critical == ["configuration", "cache"])
+        #expect(document.titles.contains { $0.hasPrefix("database\n") && $0.contains("not on the way to cache") })
+
+        let (typoCode, typo) = await run(["plot", report, "--to", "cahce"])
+        #expect(typoCode == .usage)
+        #expect(typo.capturedError == "error: --to: no command \"cahce\" in the report \(report) (did you mean \"cache\"?)\n")
+    }
+
     @Test func run_plot_drawsEveryCommand() async throws {
         let folder = try TemporaryDirectory()
         let file = try folder.write("commands.json", sample)

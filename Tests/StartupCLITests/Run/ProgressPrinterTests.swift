@@ -1,4 +1,5 @@
 import StartupKit
+import StartupReporting
 import Testing
 
 @testable import StartupCLI

@@ -7,16 +7,34 @@ enum PlotCommand {
     /// Writes the SVG; throws the exit code when the report is unusable or the file cannot be written.
     static func execute(_ options: PlotOptions, console: Console) throws(ExitCode) {
         let run = try ReportFiles.load(options.report, console: console)
-        let svg = TimelineSVG(run: run, title: title(of: run, report: options.report)).render()
+        if let milestone = options.milestone, run.report[milestone] == nil {
+            let hint =
+                IdentifierSuggestion.closest(to: milestone.rawValue, in: run.report.commands.map(\.id.rawValue))
+                .map { " (did you mean \(MessageQuoting.quoted($0))?)" } ?? ""
+            console.err(
+                "error: --to: no command \(MessageQuoting.quoted(milestone)) in the report \(MessageQuoting.escaped(options.report))\(hint)\n"
+            )
+            throw .usage
+        }
+        let svg = TimelineSVG(run: run, title: title(of: run, report: options.report), milestone: options.milestone).render()
         if options.output == "-" {
             console.out(svg)
             return
         }
         let path = options.output ?? defaultOutput(for: options.report)
         guard ReportFiles.write(svg, to: path, what: "plot", console: console) else { throw .cannotCreate }
-        console.out(
-            "Timeline drawn in \(path): \(run.report.commands.count) command\(run.report.commands.count == 1 ? "" : "s"), "
-                + "critical path \(DurationText.format(run.report.criticalPathDuration)) of \(DurationText.format(run.report.wallTime))\n")
+        let count = "\(run.report.commands.count) command\(run.report.commands.count == 1 ? "" : "s")"
+        if let milestone = options.milestone {
+            let steps = run.report.criticalPath(to: milestone)
+            console.out(
+                "Timeline drawn in \(path): \(count), critical path to \(milestone) \(DurationText.format(run.report.criticalPathDuration(to: milestone))): "
+                    + steps.map(\.rawValue).joined(separator: " -> ") + "\n")
+        } else {
+            console.out(
+                "Timeline drawn in \(path): \(count), "
+                    + "critical path \(DurationText.format(run.report.criticalPathDuration)) of \(DurationText.format(run.report.wallTime))\n"
+            )
+        }
     }
 
     /// `startup run commands.json`, after the manifest the report names.

@@ -1,9 +1,18 @@
 import StartupKit
 
-/// ANSI colours for a terminal, or plain text when colours are off.
+/// ANSI colours for a terminal, or plain text when colours are off: the CLI's, and plain for
+/// ``ReportExport/summary(_:)``, which shares its text.
 package struct Style: Sendable {
     /// Whether to colour at all.
     package let enabled: Bool
+
+    /// Colours, or plain text when `enabled` is false.
+    package init(enabled: Bool) {
+        self.enabled = enabled
+    }
+
+    /// No colours.
+    package static let plain = Style(enabled: false)
 
     package func green(_ text: String) -> String { paint(text, "32") }
     package func red(_ text: String) -> String { paint(text, "31") }
@@ -29,12 +38,12 @@ package struct Style: Sendable {
 
 extension String {
     /// The text padded with spaces to `width` characters (never cut).
-    func padded(to width: Int) -> String {
+    package func padded(to width: Int) -> String {
         count >= width ? self : self + String(repeating: " ", count: width - count)
     }
 
     /// The text right-aligned in `width` characters (never cut).
-    func leftPadded(to width: Int) -> String {
+    package func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: " ", count: width - count) + self
     }
 }

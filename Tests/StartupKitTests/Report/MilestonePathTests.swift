@@ -1,0 +1,80 @@
+import StartupKit
+import Testing
+
+/// The critical path and slack to a milestone, by the measured times a report holds: the path
+/// that decided when the first screen came, which is not the whole run's.
+@Suite struct MilestonePathTests {
+    struct Boom: Error {}
+
+    /// A command that ran from `start` to `end` milliseconds.
+    private func ran(_ id: CommandID, _ start: Int, _ end: Int, after dependencies: [CommandID] = []) -> CommandReport {
+        CommandReport(
+            id: id, status: .succeeded, startOffset: .milliseconds(start), endOffset: .milliseconds(end), attempts: 1,
+            dependencies: dependencies)
+    }
+
+    /// `config -> auth -> screen` bounds the first screen; `flags` and `logging` had slack before it;
+    /// a long optional `retry-upload` after `config` ends the whole run; `analytics` never touches it.
+    private var launch: StartupReport {
+        StartupReport(
+            status: .succeeded,
+            commands: [
+                ran("logging", 0, 5),
+                ran("config", 0, 10),
+                ran("analytics", 0, 60),
+                ran("flags", 10, 25, after: ["config"]),
+                ran("auth", 10, 30, after: ["config"]),
+                ran("screen", 30, 40, after: ["auth", "flags", "logging"]),
+                ran("retry-upload", 10, 100, after: ["config"]),
+            ],
+            wallTime: .milliseconds(100), criticalPath: ["config", "retry-upload"], criticalPathDuration: .milliseconds(100))
+    }
+
+    @Test func criticalPathToAMilestone_followsWhatItWaitedFor_notTheWholeRunsPath() {
+        let report = launch
+        #expect(report.criticalPath(to: "screen") == ["config", "auth", "screen"])
+        #expect(report.criticalPath(to: "retry-upload") == ["config", "retry-upload"])
+        #expect(report.criticalPath(to: "analytics") == ["analytics"])
+    }
+
+    @Test func slackToAMilestone_coversWhatItWaitedFor_andNothingElse() {
+        #expect(
+            launch.slack(to: "screen") == [
+                "config": .zero, "auth": .zero, "screen": .zero, "flags": .milliseconds(5), "logging": .milliseconds(25),
+            ])
+        #expect(launch.slack(to: "config") == ["config": .zero])
+    }
+
+    @Test func aMilestoneThatNeverStarted_hasThePathUpToTheLastCommandThatDid() {
+        let report = StartupReport(
+            status: .failed,
+            commands: [
+                ran("config", 0, 10),
+                CommandReport(
+                    id: "database", status: .failed(Boom()), startOffset: .milliseconds(10), endOffset: .milliseconds(12),
+                    attempts: 1, dependencies: ["config"]),
+                CommandReport(
+                    id: "screen", status: .skipped(SkipReason(failedCommand: "database", dependency: "database")),
+                    dependencies: ["database"]),
+            ],
+            wallTime: .milliseconds(12), criticalPath: ["config", "database"], criticalPathDuration: .milliseconds(12))
+        #expect(report.criticalPath(to: "screen") == ["config", "database"])
+        #expect(report.slack(to: "screen").keys.sorted() == ["config", "database", "screen"])
+    }
+
+    @Test func aRunsCriticalPath_isThePathToItsLastCommand() async throws {
+        var builder = StartupPlanBuilder()
+        builder.add("config") { _ in }
+        builder.add("cache", dependsOn: ["config"]) { _ in }
+        builder.add("auth", dependsOn: ["config"]) { _ in }
+        builder.add("screen", dependsOn: ["auth", "cache"]) { _ in }
+        builder.add("prefetch", dependsOn: ["screen"]) { _ in }
+        builder.add("analytics") { _ in }
+        let report = await StartupOrchestrator(try builder.build()).run()
+        let last = try #require(report.criticalPath.last)
+        #expect(report.criticalPath(to: last) == report.criticalPath)
+        for (id, slack) in report.slack(to: last) {
+            #expect(slack == report[id]?.slack, "\(id)")
+        }
+    }
+}
