@@ -24,8 +24,9 @@ enum TimedAttempt {
         // Guards the grace's timer once the time is up; `nil` once the attempt is over.
         let graceTimer = Locked<RunTimer?>(RunTimer.none)
         let timer = clock.timer(after: timeout) {
-            command.cancel()
+            // Before the cancellation, so the worker learns of the time-out before the return.
             continuation.yield(.timeUp)
+            command.cancel()
             let armed = clock.timer(after: grace) { continuation.yield(.graceOver) }
             let kept = graceTimer.withLock { stored in
                 guard stored != nil else { return false }
