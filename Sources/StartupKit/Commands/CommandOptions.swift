@@ -27,7 +27,14 @@ public struct CommandOptions: Sendable, Hashable {
     /// by itself after it was ready; ``RestartPolicy/never`` by default. Commands ignore it.
     public var restart: RestartPolicy
 
-    /// Creates options; every parameter has the default a plain command needs.
+    /// Creates options; every parameter has the default a plain command needs. Leave out any
+    /// of them, keeping the rest in this order:
+    ///
+    /// ```swift
+    /// CommandOptions(
+    ///     priority: .high, isOptional: true, timeout: .seconds(2), retry: .retry(times: 2),
+    ///     estimate: .milliseconds(40), activation: .eager)
+    /// ```
     public init(
         priority: CommandPriority = .normal,
         isOptional: Bool = false,

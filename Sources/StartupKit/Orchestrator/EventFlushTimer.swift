@@ -3,7 +3,7 @@
 final class EventFlushTimer: Sendable {
     private enum State: Sendable {
         case idle
-        case armed(Task<Void, Never>)
+        case armed(RunTimer)
         /// The run is over: a timer armed now is cancelled at once.
         case finished
     }
@@ -13,7 +13,7 @@ final class EventFlushTimer: Sendable {
 
     /// Keeps `timer` as the one armed, or cancels it if the run is over. An earlier timer has
     /// flushed already: the state machine asks for no flush before the last one is done.
-    func arm(_ timer: Task<Void, Never>) {
+    func arm(_ timer: RunTimer) {
         let kept = state.withLock { state in
             guard case .finished = state else {
                 state = .armed(timer)
@@ -26,7 +26,7 @@ final class EventFlushTimer: Sendable {
 
     /// The run is over: the armed timer, if any, is cancelled, and so is any armed later.
     func finish() {
-        let armed = state.withLock { state -> Task<Void, Never>? in
+        let armed = state.withLock { state -> RunTimer? in
             defer { state = .finished }
             guard case .armed(let timer) = state else { return nil }
             return timer

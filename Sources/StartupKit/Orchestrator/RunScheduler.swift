@@ -31,8 +31,14 @@ final class RunScheduler: Sendable {
         case finished
     }
 
-    /// Guards the run's scheduling decisions: the state machine, nothing else.
-    private let machine: Locked<Machine>
+    /// The state machine and how many decisions it has made (for a test clock).
+    private struct Decisions: Sendable {
+        var machine: Machine
+        var count: UInt64 = 0
+    }
+
+    /// Guards the run's scheduling decisions: the state machine and its count of decisions.
+    private let decisions: Locked<Decisions>
     /// What the owning task must do, in the order decided.
     private let owner = OwnerMailbox<OwnerMessage>()
     /// The timer that flushes held-back events.
@@ -68,11 +74,12 @@ final class RunScheduler: Sendable {
         blockingPool = plan.storage.hasBlocking ? BlockingPool(maxThreads: options.blockingThreads) : nil
         tracer = options.tracer
         outputs = OutputStore(count: plan.count)
-        machine = Locked(
-            Machine(
-                plan: plan, maxConcurrency: options.maxConcurrency, failurePolicy: options.failurePolicy,
-                recordsEvents: recordsEvents, opensGates: opensGates, serviceEndPolicy: options.whenAServiceEnds,
-                eventBatchWindow: options.eventBatchWindow, blockingThreads: options.blockingThreads))
+        decisions = Locked(
+            Decisions(
+                machine: Machine(
+                    plan: plan, maxConcurrency: options.maxConcurrency, failurePolicy: options.failurePolicy,
+                    recordsEvents: recordsEvents, opensGates: opensGates, serviceEndPolicy: options.whenAServiceEnds,
+                    eventBatchWindow: options.eventBatchWindow, blockingThreads: options.blockingThreads)))
     }
 
     // MARK: - The owner
@@ -117,7 +124,7 @@ final class RunScheduler: Sendable {
     ///
     /// - Precondition: ``drive()`` has returned.
     var finalReport: StartupReport {
-        guard let report = machine.withLock({ $0.report }) else { preconditionFailure("the report of a run that has not settled") }
+        guard let report = withMachine({ $0.report }) else { preconditionFailure("the report of a run that has not settled") }
         return report
     }
 
@@ -126,13 +133,13 @@ final class RunScheduler: Sendable {
     ///
     /// - Complexity: O(commands + edges), outside the lock.
     private func makeReport() {
-        let snapshot = machine.withLock { machine -> (RunResult, Int)? in
+        let snapshot = withMachine { machine -> (RunResult, Int)? in
             guard case .settled(let settlement) = machine.state, settlement.report == nil else { return nil }
             return (RunResult(machine), settlement.number)
         }
         guard let (result, settlement) = snapshot else { return }
         let report = result.report(plan: plan)
-        perform(machine.withLock { $0.reportMade(report, settlement: settlement) })
+        perform(withMachine { $0.reportMade(report, settlement: settlement) })
     }
 
     // MARK: - Inputs
@@ -141,19 +148,19 @@ final class RunScheduler: Sendable {
     /// cancelled before it began.
     func begin(cancelled: Bool) {
         let now = clock.elapsed()
-        perform(machine.withLock { $0.begin(at: now, cancelled: cancelled) })
+        perform(withMachine { $0.begin(at: now, cancelled: cancelled) })
     }
 
     /// Cancels the run: nothing more starts; the attempts in flight are cancelled.
     func cancel() {
         let now = clock.elapsed()
-        perform(machine.withLock { $0.cancel(at: now) })
+        perform(withMachine { $0.cancel(at: now) })
     }
 
     /// Nobody will request commands or open gates any more.
     func close() {
         let now = clock.elapsed()
-        perform(machine.withLock { $0.close(at: now) })
+        perform(withMachine { $0.close(at: now) })
     }
 
     /// Shuts the run down once (``RunServices/shutdown(modules:stopTimeout:scheduler:)``).
@@ -167,7 +174,7 @@ final class RunScheduler: Sendable {
     /// cancelled.
     func shutdownBegan() {
         let now = clock.elapsed()
-        perform(machine.withLock { $0.beginShutdown(at: now).actions })
+        perform(withMachine { $0.beginShutdown(at: now).actions })
     }
 
     /// Shuts the run down in a task of its own, which the cause (a cancelled owner, a service
@@ -179,32 +186,27 @@ final class RunScheduler: Sendable {
     /// Requests the commands at `positions` (and what they need).
     func request(_ positions: [Int]) {
         let now = clock.elapsed()
-        perform(machine.withLock { $0.request(positions, at: now) })
+        perform(withMachine { $0.request(positions, at: now) })
     }
 
     /// Opens the gate at `position`.
     func open(_ position: Int) {
         let now = clock.elapsed()
-        perform(machine.withLock { $0.open(position, at: now) })
+        perform(withMachine { $0.open(position, at: now) })
     }
 
     /// Waits until the commands at `positions` have ended (requesting them), at most `timeout`
     /// by the run's clock. Cancelling the calling task ends the wait with `.cancelled`.
     func wait(for positions: [Int], timeout: Duration?) async -> WaitOutcome {
-        let id = machine.withLock { $0.reserveWait() }
+        let id = withMachine { $0.reserveWait() }
         // Not a child task: the waiter returns the moment it is resumed, without waiting for the
         // cancelled timer to wind down.
-        let timer = timeout.map { timeout in
-            Task { [clock] in
-                guard (try? await clock.sleep(timeout)) != nil else { return }
-                self.endWait(id, as: .timedOut)
-            }
-        }
+        let timer = timeout.map { timeout in clock.timer(after: timeout) { self.endWait(id, as: .timedOut) } }
         defer { timer?.cancel() }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: WaiterContinuation) in
                 let now = clock.elapsed()
-                let (outcome, actions) = machine.withLock { $0.wait(id, for: positions, waiter: continuation, at: now) }
+                let (outcome, actions) = withMachine { $0.wait(id, for: positions, waiter: continuation, at: now) }
                 perform(actions)
                 if let outcome { continuation.resume(returning: outcome) }
             }
@@ -216,7 +218,7 @@ final class RunScheduler: Sendable {
     /// The report, once the run has settled.
     func report() async -> StartupReport {
         await withCheckedContinuation { (continuation: ReaderContinuation) in
-            if let report = machine.withLock({ $0.waitForReport(continuation) }) {
+            if let report = withMachine({ $0.waitForReport(continuation) }) {
                 continuation.resume(returning: report)
             }
         }
@@ -224,7 +226,7 @@ final class RunScheduler: Sendable {
 
     private func endWait(_ id: Int, as preemption: WaitBook<WaiterContinuation>.Preemption) {
         let now = clock.elapsed()
-        perform(machine.withLock { $0.endWait(id, as: preemption, at: now) })
+        perform(withMachine { $0.endWait(id, as: preemption, at: now) })
     }
 
     // MARK: - Workers and services
@@ -251,7 +253,7 @@ final class RunScheduler: Sendable {
         let now = clock.elapsed()
         var takenAtOnce: WorkerStep?
         let handedOver = await withUnsafeContinuation { (continuation: WorkerContinuation) in
-            let (step, actions) = machine.withLock { $0.park(continuation, at: now) }
+            let (step, actions) = withMachine { $0.park(continuation, at: now) }
             perform(actions)
             if let step {
                 takenAtOnce = step
@@ -261,7 +263,7 @@ final class RunScheduler: Sendable {
         if let takenAtOnce { return takenAtOnce }
         if case .run = handedOver {
             let arrival = clock.elapsed()
-            perform(machine.withLock { $0.wokenWorkerArrived(at: arrival) })
+            perform(withMachine { $0.wokenWorkerArrived(at: arrival) })
         }
         return handedOver
     }
@@ -269,13 +271,13 @@ final class RunScheduler: Sendable {
     /// The service of `job` signalled ready.
     func serviceReady(_ job: Job) {
         let now = clock.elapsed()
-        perform(machine.withLock { $0.serviceReady(job, at: now) })
+        perform(withMachine { $0.serviceReady(job, at: now) })
     }
 
     /// A ready service ended by itself and will be restarted.
     func serviceRestarting(_ ended: ServiceEndedError) {
         let now = clock.elapsed()
-        perform(machine.withLock { $0.serviceRestarting(ended, at: now) })
+        perform(withMachine { $0.serviceRestarting(ended, at: now) })
     }
 
     /// A ready service has ended for good; returns the worker's next step.
@@ -303,7 +305,7 @@ final class RunScheduler: Sendable {
     /// The next events for the listeners, or `nil` after the last.
     private func nextEvents() async -> [StartupEvent]? {
         await withCheckedContinuation { (continuation: ListenerContinuation) in
-            switch machine.withLock({ $0.takeEvents(continuation) }) {
+            switch withMachine({ $0.takeEvents(continuation) }) {
             case .events(let events): continuation.resume(returning: events)
             case .end: continuation.resume(returning: nil)
             case .wait: break
@@ -314,15 +316,26 @@ final class RunScheduler: Sendable {
     /// Flushes the held-back events at `due` (run time), by a timer on the run's clock.
     private func flushEvents(at due: Duration) {
         flushTimer.arm(
-            Task { [clock] in
-                guard (try? await clock.sleep(due - clock.elapsed())) != nil else { return }
+            clock.timer(after: due - clock.elapsed()) { [clock] in
                 let now = clock.elapsed()
-                self.perform(self.machine.withLock { $0.flushEvents(at: now) })
+                self.perform(self.withMachine { $0.flushEvents(at: now) })
             })
     }
 
+    /// Runs one input of the state machine under its lock. On a test clock, the clock then learns
+    /// how many attempts are in flight, so that a test can wait until all of them sleep on it.
+    private func withMachine<Result>(_ input: (inout Machine) -> Result) -> Result {
+        guard clock.driving != nil else { return decisions.withLock { input(&$0.machine) } }
+        let (result, inFlight, decision) = decisions.withLock { decisions in
+            decisions.count &+= 1
+            return (input(&decisions.machine), decisions.machine.attemptsInFlight, decisions.count)
+        }
+        clock.attemptsInFlight(inFlight, decision: decision)
+        return result
+    }
+
     private func decide(_ input: (inout Machine) -> (WorkerStep, Actions)) -> WorkerStep {
-        let (step, actions) = machine.withLock(input)
+        let (step, actions) = withMachine(input)
         perform(actions)
         return step
     }

@@ -23,7 +23,7 @@ struct RunWorker: Sendable {
                     step = await scheduler.services.run(job, serve: serve, resources: resources, scheduler: scheduler)
                     continue
                 }
-                let outcome = await runAttempt(job)
+                let outcome = await runMarkedAttempt(job)
                 if case .timedOut(_, abandoned: true) = outcome, let blockingPool = resources.blockingPool,
                     plan.storage.commands[job.position].isBlocking
                 {
@@ -36,6 +36,14 @@ struct RunWorker: Sendable {
                 return
             }
         }
+    }
+
+    /// Runs one attempt; on a test clock, marked as an attempt's work (``RunActivity``), so that
+    /// the clock counts its sleeps as the attempt's.
+    @inline(__always)
+    private func runMarkedAttempt(_ job: Job) async -> AttemptOutcome {
+        guard scheduler.clock.driving != nil else { return await runAttempt(job) }
+        return await RunActivity.$isAttempt.withValue(true) { await runAttempt(job) }
     }
 
     /// Runs one attempt at the task priority of its command's effective priority: inline in the

@@ -120,6 +120,16 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
         mailbox = EventMailbox(enabled: recordsEvents, window: eventBatchWindow)
     }
 
+    /// The attempts in flight: started and not yet ended (or, for a service, not yet ready),
+    /// blocking ones included, and one more while a worker is on its way to start a ready one.
+    var attemptsInFlight: Int {
+        switch state {
+        case .running(let running): running.busy + (running.wakePending ? 1 : 0)
+        case .stopping(let stopping): stopping.busy
+        case .notStarted, .settled, .finished: 0
+        }
+    }
+
     /// The latest settlement's report, once made.
     var report: StartupReport? {
         switch state {

@@ -2,6 +2,9 @@
 /// the command runs in a task of its own, raced against the run's clock. When the time is up it
 /// is cancelled; if it has not returned within the run's cancellation grace after that, it is
 /// abandoned (left running, its output never used) and the run goes on without it.
+///
+/// The timers' actions cancel the command and arm the grace themselves, so on a test clock both
+/// happen while the clock is advanced, and one advance past the timeout and the grace ends it.
 enum TimedAttempt {
     private enum Event: Sendable {
         case returned(Result<any Sendable, any Error>)
@@ -17,14 +20,27 @@ enum TimedAttempt {
             continuation.yield(.returned(result))
             return result
         }
-        let timer = Task {
-            guard (try? await clock.sleep(timeout)) != nil else { return }
+        let grace = context.run.cancellationGrace
+        // Guards the grace's timer once the time is up; `nil` once the attempt is over.
+        let graceTimer = Locked<RunTimer?>(RunTimer.none)
+        let timer = clock.timer(after: timeout) {
+            // Before the cancellation, so the worker learns of the time-out before the return.
             continuation.yield(.timeUp)
+            command.cancel()
+            let armed = clock.timer(after: grace) { continuation.yield(.graceOver) }
+            let kept = graceTimer.withLock { stored in
+                guard stored != nil else { return false }
+                stored = armed
+                return true
+            }
+            if !kept { armed.cancel() }
         }
-        var graceTimer: Task<Void, Never>?
         defer {
             timer.cancel()
-            graceTimer?.cancel()
+            graceTimer.withLock { stored in
+                defer { stored = nil }
+                return stored
+            }?.cancel()
         }
         var timedOut = false
         for await event in events {
@@ -33,12 +49,6 @@ enum TimedAttempt {
                 return timedOut ? .timedOut(timeout, abandoned: false) : AttemptRunner.store(result, of: context)
             case .timeUp:
                 timedOut = true
-                command.cancel()
-                let grace = context.run.cancellationGrace
-                graceTimer = Task {
-                    guard (try? await clock.sleep(grace)) != nil else { return }
-                    continuation.yield(.graceOver)
-                }
             case .graceOver:
                 return .timedOut(timeout, abandoned: true)
             }
@@ -46,14 +56,12 @@ enum TimedAttempt {
         // The worker was cancelled (the run is stopping), which ends the stream: the command is
         // cancelled and given the grace, as after a timeout, so a stop is bounded too.
         command.cancel()
-        let grace = context.run.cancellationGrace
+        var stopGrace = RunTimer.none
         let stopped = await FirstOf<Event>.await { first in
             Task { first.resolve(.returned(await command.value)) }
-            Task {
-                try? await clock.sleep(grace)
-                first.resolve(.graceOver)
-            }
+            stopGrace = clock.timer(after: grace) { first.resolve(.graceOver) }
         }
+        stopGrace.cancel()
         switch stopped {
         case .returned(let result):
             return timedOut ? .timedOut(timeout, abandoned: false) : AttemptRunner.store(result, of: context)

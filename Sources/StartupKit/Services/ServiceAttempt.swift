@@ -88,13 +88,8 @@ final class ServiceAttempt: Sendable {
         }
         if stopRequested { body.cancel() }
         let grace = context.run.cancellationGrace
-        let timer = timeout.map { timeout in
-            Task {
-                guard (try? await clock.sleep(timeout)) != nil else { return }
-                startingContinuation.yield(.timeUp)
-            }
-        }
-        var graceTimer: Task<Void, Never>?
+        let timer = timeout.map { timeout in clock.timer(after: timeout) { [startingContinuation] in startingContinuation.yield(.timeUp) } }
+        var graceTimer: RunTimer?
         defer {
             timer?.cancel()
             graceTimer?.cancel()
@@ -111,10 +106,7 @@ final class ServiceAttempt: Sendable {
             case .timeUp:
                 timedOut = true
                 body.cancel()
-                graceTimer = Task {
-                    guard (try? await clock.sleep(grace)) != nil else { return }
-                    startingContinuation.yield(.graceOver)
-                }
+                graceTimer = clock.timer(after: grace) { [startingContinuation] in startingContinuation.yield(.graceOver) }
             case .graceOver:
                 return .ended(.timedOut(timeout ?? .zero, abandoned: true))
             case .stopAbandoned:
@@ -123,10 +115,7 @@ final class ServiceAttempt: Sendable {
         }
         // The worker was cancelled before the service was ready (the start-up is stopping).
         body.cancel()
-        let graceOver = Task {
-            guard (try? await clock.sleep(grace)) != nil else { return }
-            ending.resolve(.abandoned)
-        }
+        let graceOver = clock.timer(after: grace) { [ending] in ending.resolve(.abandoned) }
         defer { graceOver.cancel() }
         switch await ending.value() {
         case .returned(let result, _):
