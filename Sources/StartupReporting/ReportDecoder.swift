@@ -46,6 +46,7 @@ struct ReportDecoder: JSONChecking {
         var isService: Bool
         var ranOnBlockingPool: Bool
         var effectivePriority: CommandPriority?
+        var module: String?
 
         /// From start to end; zero if it never started.
         var duration: Duration {
@@ -106,7 +107,8 @@ struct ReportDecoder: JSONChecking {
                 id: draft.id, status: statuses[position], startOffset: draft.startOffset, endOffset: draft.endOffset,
                 attempts: draft.attempts, isOptional: draft.isOptional, slack: draft.slack,
                 isOnCriticalPath: draft.isOnCriticalPath ?? onPath.contains(draft.id), dependencies: draft.dependencies,
-                isService: draft.isService, ranOnBlockingPool: draft.ranOnBlockingPool, effectivePriority: draft.effectivePriority)
+                isService: draft.isService, ranOnBlockingPool: draft.ranOnBlockingPool, effectivePriority: draft.effectivePriority,
+                module: draft.module)
         }
         var budgets: [CommandID: Duration] = [:]
         for draft in drafts { if let budget = draft.budget { budgets[draft.id] = budget } }
@@ -167,7 +169,8 @@ struct ReportDecoder: JSONChecking {
             budget: present(members, "budgetMs").flatMap { milliseconds($0, path: path + ".budgetMs") },
             isService: present(members, "service").flatMap { boolean($0, path: path + ".service") } ?? false,
             ranOnBlockingPool: present(members, "blocking").flatMap { boolean($0, path: path + ".blocking") } ?? false,
-            effectivePriority: present(members, "effectivePriority").flatMap { priority($0, path: path + ".effectivePriority") })
+            effectivePriority: present(members, "effectivePriority").flatMap { priority($0, path: path + ".effectivePriority") },
+            module: present(members, "module").flatMap { text($0, path: path + ".module") })
         return problems.count == problemsBefore ? draft : nil
     }
 

@@ -87,6 +87,7 @@ public enum ReportExport {
         sink.milliseconds("readyMs", command.timeToReady)
         if command.ranOnBlockingPool { sink.bool("blocking", true) }
         if let priority = command.effectivePriority { sink.priority("effectivePriority", priority) }
+        if let module = command.module { sink.string("module", module) }
         if let detail = command.status.detail { sink.string("detail", detail) }
         switch command.status {
         case .skipped(let reason):

@@ -47,7 +47,7 @@ struct RunResult: Sendable {
                 slack: .nanoseconds(sweep.latestStart(position) - sweep.earliestStart[position]),
                 isOnCriticalPath: isCritical[position], dependencies: commands[position].dependencies, isAbandoned: record.abandoned,
                 isService: commands[position].serve != nil, ranOnBlockingPool: commands[position].isBlocking,
-                effectivePriority: plan.raisedPriority(at: position))
+                effectivePriority: plan.raisedPriority(at: position), module: commands[position].module)
         }
         let status: StartupReport.Status =
             if stopReason == .cancelled { .cancelled } else if anyRequiredFailed { .failed } else { .succeeded }

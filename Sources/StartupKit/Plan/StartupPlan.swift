@@ -57,6 +57,13 @@ public struct StartupPlan: Sendable {
         storage.commands[position(of: id)].options
     }
 
+    /// The module that added a command (``StartupModule/name``), or `nil` for the app's own.
+    ///
+    /// - Precondition: The plan contains `id`.
+    public func module(of id: CommandID) -> String? {
+        storage.commands[position(of: id)].module
+    }
+
     /// The priority a command is started with: the highest of its own and that of every command
     /// that depends on it, directly or not. Marking the first screen `.high` raises its whole
     /// chain, so nobody has to find and mark the chain by hand.

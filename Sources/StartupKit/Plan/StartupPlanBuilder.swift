@@ -8,16 +8,75 @@
 /// ```
 public struct StartupPlanBuilder: Sendable {
     private var commands: [AnyStartupCommand] = []
+    /// The module whose ``StartupModule/register(into:)`` is running; `nil` for the app.
+    private var currentModule: String?
+    /// The ids removed so far, with the module that removed each (`nil`: the app), so that a
+    /// dependency on one is reported as a removal rather than as an unknown id.
+    private var removals: [CommandID: Removal] = [:]
 
     /// Creates an empty builder.
     public init() {}
 
-    /// The number of commands added so far.
+    /// The number of commands added so far (and not removed).
     public var count: Int { commands.count }
+
+    /// Whether a command with this id has been added and not removed.
+    ///
+    /// - Complexity: O(commands).
+    public func contains(_ id: CommandID) -> Bool {
+        commands.contains { $0.id == id }
+    }
+
+    /// Removes the command with this id, so the plan runs without it: how an app switches off a
+    /// command that a module added (per build configuration, per launch context). Adding a
+    /// command with the same id afterwards replaces it.
+    ///
+    /// A command that still depends on the removed id fails ``build()`` with
+    /// ``PlanIssue/removedDependency(_:commandIndex:dependency:dependencyIndex:removedBy:)``,
+    /// unless a command with that id is added again; a command that runs `after` it no longer
+    /// waits for it.
+    ///
+    /// ```swift
+    /// builder.add(module: AdsKit())
+    /// #if DEBUG
+    /// builder.remove("ads")
+    /// #endif
+    /// ```
+    ///
+    /// - Parameter id: The command to remove.
+    /// - Returns: Whether a command with this id was there.
+    /// - Complexity: O(commands).
+    @discardableResult
+    public mutating func remove(_ id: CommandID) -> Bool {
+        let before = commands.count
+        commands.removeAll { $0.id == id }
+        guard commands.count < before else { return false }
+        removals[id] = Removal(module: currentModule)
+        return true
+    }
+
+    /// Adds a module's commands (``StartupModule/register(into:)``), attributing each one it adds
+    /// to the module: errors and the report name it.
+    ///
+    /// - Parameter module: The module; adding the same module twice adds its commands twice (a
+    ///   duplicate-id error that names it).
+    public mutating func add(module: some StartupModule) {
+        let outer = currentModule
+        currentModule = module.name
+        defer { currentModule = outer }
+        module.register(into: &self)
+    }
+
+    /// Appends a command, attributed to the module being registered.
+    private mutating func append(_ command: AnyStartupCommand) {
+        var command = command
+        command.module = currentModule
+        commands.append(command)
+    }
 
     /// Adds a command.
     public mutating func add<Command: StartupCommand>(_ command: Command) {
-        commands.append(
+        append(
             AnyStartupCommand(
                 id: Command.id, dependencies: command.dependencies, options: command.options,
                 execute: command.execute))
@@ -25,7 +84,7 @@ public struct StartupPlanBuilder: Sendable {
 
     /// Adds a command whose work runs on the main actor.
     public mutating func add<Command: MainActorStartupCommand>(_ command: Command) {
-        commands.append(
+        append(
             AnyStartupCommand(
                 id: Command.id, dependencies: command.dependencies, options: command.options,
                 onMainActor: { context in try await command.execute(context) }))
@@ -34,7 +93,7 @@ public struct StartupPlanBuilder: Sendable {
     /// Adds a command whose work blocks its thread: it runs on the run's blocking pool, never on
     /// Swift's cooperative pool.
     public mutating func add<Command: BlockingStartupCommand>(_ command: Command) {
-        commands.append(
+        append(
             AnyStartupCommand(
                 id: Command.id, dependencies: command.dependencies, options: command.options, blocking: command.execute))
     }
@@ -52,7 +111,7 @@ public struct StartupPlanBuilder: Sendable {
         options: CommandOptions = CommandOptions(),
         execute: @escaping @Sendable (StartupContext) async throws -> Output
     ) {
-        commands.append(AnyStartupCommand(id: id, dependencies: dependencies, options: options, execute: execute))
+        append(AnyStartupCommand(id: id, dependencies: dependencies, options: options, execute: execute))
     }
 
     /// Adds a command given as a closure that runs on the main actor.
@@ -68,7 +127,7 @@ public struct StartupPlanBuilder: Sendable {
         options: CommandOptions = CommandOptions(),
         execute: @escaping @MainActor @Sendable (StartupContext) async throws -> Output
     ) {
-        commands.append(AnyStartupCommand(id: id, dependencies: dependencies, options: options, onMainActor: execute))
+        append(AnyStartupCommand(id: id, dependencies: dependencies, options: options, onMainActor: execute))
     }
 
     /// Adds a command given as a synchronous closure that may block its thread (an SDK's
@@ -90,13 +149,13 @@ public struct StartupPlanBuilder: Sendable {
         options: CommandOptions = CommandOptions(),
         execute: @escaping @Sendable (StartupContext) throws -> Output
     ) {
-        commands.append(AnyStartupCommand(id: id, dependencies: dependencies, options: options, blocking: execute))
+        append(AnyStartupCommand(id: id, dependencies: dependencies, options: options, blocking: execute))
     }
 
     /// Adds a service: it is ready, for its dependents, when it calls its ``ReadySignal``, and
     /// it keeps running until shutdown.
     public mutating func add<Service: StartupService>(_ service: Service) {
-        commands.append(
+        append(
             AnyStartupCommand(
                 id: Service.id, dependencies: service.dependencies, options: service.options,
                 outputType: Service.Output.self, serve: service.run))
@@ -118,7 +177,7 @@ public struct StartupPlanBuilder: Sendable {
         output outputType: Output.Type,
         run: @escaping @Sendable (StartupContext, ReadySignal<Output>) async throws -> Void
     ) {
-        commands.append(
+        append(
             AnyStartupCommand(
                 id: id, dependencies: dependencies, options: options, outputType: outputType, serve: run))
     }
@@ -149,7 +208,7 @@ public struct StartupPlanBuilder: Sendable {
     ///   - id: The gate's identifier.
     ///   - dependencies: The commands that must succeed before the gate can open.
     public mutating func addGate(_ id: CommandID, dependsOn dependencies: [CommandID] = []) {
-        commands.append(AnyStartupCommand(id: id, dependencies: dependencies, options: CommandOptions(), isGate: true) { _ in })
+        append(AnyStartupCommand(id: id, dependencies: dependencies, options: CommandOptions(), isGate: true) { _ in })
     }
 
     /// Validates the commands and sorts them into a plan.
@@ -163,7 +222,9 @@ public struct StartupPlanBuilder: Sendable {
     /// - Complexity: O(commands + edges), without recursion; suggestions for unknown ids cost a
     ///   bounded amount each, after indexing the ids once (`IdentifierSuggestionIndex`).
     public func build() throws(PlanError) -> StartupPlan {
-        let graph = Self.graph(of: commands.map(\.id)) { commands[$0].dependencies }
+        let graph = Self.graph(of: commands.map(\.id), modules: { commands[$0].module }, removals: removals) {
+            commands[$0].dependencies
+        }
         switch graph {
         case .success(let (index, graph)):
             return StartupPlan(storage: PlanStorage(commands: commands, index: index, graph: graph))
@@ -183,8 +244,12 @@ public struct StartupPlanBuilder: Sendable {
 
     /// Each id's position and the sorted graph of the commands `ids` names, `dependencies(i)` being what the i-th
     /// depends on; or every problem, in declaration order.
+    ///
+    /// `modules(i)` names the module that added the i-th (read only to word an error), and
+    /// `removals` the ids removed from the builder.
     private static func graph(
-        of ids: [CommandID], dependencies: (Int) -> [CommandID]
+        of ids: [CommandID], modules: (Int) -> String? = { _ in nil }, removals: [CommandID: Removal] = [:],
+        dependencies: (Int) -> [CommandID]
     ) -> Result<([CommandID: Int], DependencyGraph), PlanError> {
         var issues: [PlanIssue] = []
         var index: [CommandID: Int] = [:]
@@ -197,7 +262,15 @@ public struct StartupPlanBuilder: Sendable {
             if let first = index.updateValue(position, forKey: id) {
                 index[id] = first
                 isDuplicate[position] = true
-                issues.append(.duplicateID(id, firstIndex: first, duplicateIndex: position))
+                let (firstModule, duplicateModule) = (modules(first), modules(position))
+                if firstModule == nil, duplicateModule == nil {
+                    issues.append(.duplicateID(id, firstIndex: first, duplicateIndex: position))
+                } else {
+                    issues.append(
+                        .duplicateIDAcrossModules(
+                            id, firstIndex: first, duplicateIndex: position, firstModule: firstModule,
+                            duplicateModule: duplicateModule))
+                }
             }
         }
 
@@ -212,6 +285,13 @@ public struct StartupPlanBuilder: Sendable {
                 for (dependencyIndex, dependency) in dependencies(position).enumerated() {
                     guard let target = index[dependency] else {
                         let id = ids[position]
+                        if let removal = removals[dependency] {
+                            issues.append(
+                                .removedDependency(
+                                    id, commandIndex: position, dependency: dependency, dependencyIndex: dependencyIndex,
+                                    removedBy: removal.module))
+                            continue
+                        }
                         if suggestions == nil { suggestions = IdentifierSuggestionIndex(ids.map(\.rawValue)) }
                         let suggestion = suggestions?.closest(to: dependency.rawValue, excluding: id.rawValue).map { CommandID($0) }
                         issues.append(
@@ -249,5 +329,13 @@ public struct StartupPlanBuilder: Sendable {
                 issues: issues.enumerated()
                     .sorted { ($0.element.commandIndex, $0.offset) < ($1.element.commandIndex, $1.offset) }
                     .map(\.element)))
+    }
+}
+
+extension StartupPlanBuilder {
+    /// An id removed from the builder, and by whom.
+    struct Removal: Sendable {
+        /// The module whose registration removed it; `nil` for the app.
+        let module: String?
     }
 }

@@ -30,6 +30,9 @@ public struct CommandReport: Sendable, Hashable {
     /// Its effective priority, where it is above its own: the highest priority of the commands
     /// that depend on it, directly or not. `nil` where it is its own.
     public let effectivePriority: CommandPriority?
+    /// The module that added the command (``StartupModule/name``); `nil` for the app's own
+    /// commands, and in a saved report written before modules were recorded.
+    public let module: String?
 
     /// Creates a command's report, as the orchestrator does at the end of a run, or as a reader
     /// of a saved report does. A command that never started has neither offset.
@@ -37,7 +40,7 @@ public struct CommandReport: Sendable, Hashable {
         id: CommandID, status: CommandStatus, startOffset: Duration? = nil, endOffset: Duration? = nil,
         attempts: Int = 0, isOptional: Bool = false, slack: Duration = .zero, isOnCriticalPath: Bool = false,
         dependencies: [CommandID] = [], isAbandoned: Bool = false, isService: Bool = false, ranOnBlockingPool: Bool = false,
-        effectivePriority: CommandPriority? = nil
+        effectivePriority: CommandPriority? = nil, module: String? = nil
     ) {
         self.id = id
         self.status = status
@@ -52,6 +55,7 @@ public struct CommandReport: Sendable, Hashable {
         self.isService = isService
         self.ranOnBlockingPool = ranOnBlockingPool
         self.effectivePriority = effectivePriority
+        self.module = module
     }
 
     /// A service's time to ready, from the start of its first attempt; `nil` for a command, or a
