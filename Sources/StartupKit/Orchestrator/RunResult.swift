@@ -28,10 +28,9 @@ struct RunResult: Sendable {
         let commands = plan.storage.commands
         let durations = records.map { record in record.start < 0 || record.end < 0 ? 0 : record.end - record.start }
         let sweep = TimingSweep(graph: plan.storage.graph, durations: durations)
-        // Commands that never started (skipped after a failure, cancelled first) take no time and do not end the
-        // path; they can only be at its end, since what depends on them never started either.
-        var criticalPath = sweep.criticalPath
-        while let last = criticalPath.last, records[last].start < 0 { criticalPath.removeLast() }
+        // Commands that never started (skipped after a failure, cancelled first, not requested) took no time and are
+        // not on the path; what runs after one of them (an order-only edge) can still be.
+        let criticalPath = sweep.criticalPath.filter { records[$0].start >= 0 }
         var isCritical = [Bool](repeating: false, count: commands.count)
         for position in criticalPath { isCritical[position] = true }
         var anyRequiredFailed = false

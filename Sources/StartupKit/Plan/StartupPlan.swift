@@ -43,6 +43,14 @@ public struct StartupPlan: Sendable {
         storage.graph.dependencies(of: position(of: id)).map { storage.commands[$0].id }
     }
 
+    /// The commands a command runs after if they run (its order-only edges), in declaration order,
+    /// each once; those not in the plan, and those it also depends on, are left out.
+    ///
+    /// - Precondition: The plan contains `id`.
+    public func after(of id: CommandID) -> [CommandID] {
+        storage.graph.orderOnlyPredecessors(of: position(of: id)).map { storage.commands[$0].id }
+    }
+
     /// The commands that depend directly on a command, in declaration order.
     ///
     /// - Precondition: The plan contains `id`.

@@ -67,10 +67,12 @@ public struct StartupPlanBuilder: Sendable {
         module.register(into: &self)
     }
 
-    /// Appends a command, attributed to the module being registered.
-    private mutating func append(_ command: AnyStartupCommand) {
+    /// Appends a command, attributed to the module being registered, with the commands it runs
+    /// after.
+    private mutating func append(_ command: AnyStartupCommand, after: [CommandID]) {
         var command = command
         command.module = currentModule
+        command.after = after
         commands.append(command)
     }
 
@@ -79,7 +81,7 @@ public struct StartupPlanBuilder: Sendable {
         append(
             AnyStartupCommand(
                 id: Command.id, dependencies: command.dependencies, options: command.options,
-                execute: command.execute))
+                execute: command.execute), after: command.after)
     }
 
     /// Adds a command whose work runs on the main actor.
@@ -87,7 +89,7 @@ public struct StartupPlanBuilder: Sendable {
         append(
             AnyStartupCommand(
                 id: Command.id, dependencies: command.dependencies, options: command.options,
-                onMainActor: { context in try await command.execute(context) }))
+                onMainActor: { context in try await command.execute(context) }), after: command.after)
     }
 
     /// Adds a command whose work blocks its thread: it runs on the run's blocking pool, never on
@@ -95,7 +97,8 @@ public struct StartupPlanBuilder: Sendable {
     public mutating func add<Command: BlockingStartupCommand>(_ command: Command) {
         append(
             AnyStartupCommand(
-                id: Command.id, dependencies: command.dependencies, options: command.options, blocking: command.execute))
+                id: Command.id, dependencies: command.dependencies, options: command.options, blocking: command.execute),
+            after: command.after)
     }
 
     /// Adds a command given as a closure.
@@ -103,15 +106,18 @@ public struct StartupPlanBuilder: Sendable {
     /// - Parameters:
     ///   - id: The command's identifier.
     ///   - dependencies: The commands that must succeed first.
+    ///   - after: The commands it runs after if they run, whatever their outcome (order-only
+    ///     edges: their outputs cannot be read, and one that fails or will not run skips nothing).
     ///   - options: Priority, optionality, timeout, retries and estimate.
     ///   - execute: The work; its result is the output dependents can read.
     public mutating func add<Output: Sendable>(
         _ id: CommandID,
         dependsOn dependencies: [CommandID] = [],
+        after: [CommandID] = [],
         options: CommandOptions = CommandOptions(),
         execute: @escaping @Sendable (StartupContext) async throws -> Output
     ) {
-        append(AnyStartupCommand(id: id, dependencies: dependencies, options: options, execute: execute))
+        append(AnyStartupCommand(id: id, dependencies: dependencies, options: options, execute: execute), after: after)
     }
 
     /// Adds a command given as a closure that runs on the main actor.
@@ -119,15 +125,18 @@ public struct StartupPlanBuilder: Sendable {
     /// - Parameters:
     ///   - id: The command's identifier.
     ///   - dependencies: The commands that must succeed first.
+    ///   - after: The commands it runs after if they run, whatever their outcome (order-only
+    ///     edges: their outputs cannot be read, and one that fails or will not run skips nothing).
     ///   - options: Priority, optionality, timeout, retries and estimate.
     ///   - execute: The work, run on the main actor; its result is the output dependents can read.
     public mutating func addOnMainActor<Output: Sendable>(
         _ id: CommandID,
         dependsOn dependencies: [CommandID] = [],
+        after: [CommandID] = [],
         options: CommandOptions = CommandOptions(),
         execute: @escaping @MainActor @Sendable (StartupContext) async throws -> Output
     ) {
-        append(AnyStartupCommand(id: id, dependencies: dependencies, options: options, onMainActor: execute))
+        append(AnyStartupCommand(id: id, dependencies: dependencies, options: options, onMainActor: execute), after: after)
     }
 
     /// Adds a command given as a synchronous closure that may block its thread (an SDK's
@@ -141,15 +150,18 @@ public struct StartupPlanBuilder: Sendable {
     /// - Parameters:
     ///   - id: The command's identifier.
     ///   - dependencies: The commands that must succeed first.
+    ///   - after: The commands it runs after if they run, whatever their outcome (order-only
+    ///     edges: their outputs cannot be read, and one that fails or will not run skips nothing).
     ///   - options: Priority, optionality, timeout, retries and estimate.
     ///   - execute: The work, run on a pool thread; its result is the output dependents can read.
     public mutating func addBlocking<Output: Sendable>(
         _ id: CommandID,
         dependsOn dependencies: [CommandID] = [],
+        after: [CommandID] = [],
         options: CommandOptions = CommandOptions(),
         execute: @escaping @Sendable (StartupContext) throws -> Output
     ) {
-        append(AnyStartupCommand(id: id, dependencies: dependencies, options: options, blocking: execute))
+        append(AnyStartupCommand(id: id, dependencies: dependencies, options: options, blocking: execute), after: after)
     }
 
     /// Adds a service: it is ready, for its dependents, when it calls its ``ReadySignal``, and
@@ -158,7 +170,7 @@ public struct StartupPlanBuilder: Sendable {
         append(
             AnyStartupCommand(
                 id: Service.id, dependencies: service.dependencies, options: service.options,
-                outputType: Service.Output.self, serve: service.run))
+                outputType: Service.Output.self, serve: service.run), after: service.after)
     }
 
     /// Adds a service given as a closure: it calls `ready` once it can serve, then serves until
@@ -167,19 +179,22 @@ public struct StartupPlanBuilder: Sendable {
     /// - Parameters:
     ///   - id: The service's identifier.
     ///   - dependencies: The commands that must succeed first.
+    ///   - after: The commands it runs after if they run, whatever their outcome (order-only
+    ///     edges: their outputs cannot be read, and one that fails or will not run skips nothing).
     ///   - options: Priority, optionality, time-to-ready limit, retries, estimate, stop timeout.
     ///   - outputType: What the service hands its dependents when ready.
     ///   - run: The service's body.
     public mutating func addService<Output: Sendable>(
         _ id: CommandID,
         dependsOn dependencies: [CommandID] = [],
+        after: [CommandID] = [],
         options: CommandOptions = CommandOptions(),
         output outputType: Output.Type,
         run: @escaping @Sendable (StartupContext, ReadySignal<Output>) async throws -> Void
     ) {
         append(
             AnyStartupCommand(
-                id: id, dependencies: dependencies, options: options, outputType: outputType, serve: run))
+                id: id, dependencies: dependencies, options: options, outputType: outputType, serve: run), after: after)
     }
 
     /// Adds a service given as a closure that hands its dependents nothing: it calls `ready()`
@@ -188,15 +203,18 @@ public struct StartupPlanBuilder: Sendable {
     /// - Parameters:
     ///   - id: The service's identifier.
     ///   - dependencies: The commands that must succeed first.
+    ///   - after: The commands it runs after if they run, whatever their outcome (order-only
+    ///     edges: their outputs cannot be read, and one that fails or will not run skips nothing).
     ///   - options: Priority, optionality, time-to-ready limit, retries, estimate, stop timeout.
     ///   - run: The service's body.
     public mutating func addService(
         _ id: CommandID,
         dependsOn dependencies: [CommandID] = [],
+        after: [CommandID] = [],
         options: CommandOptions = CommandOptions(),
         run: @escaping @Sendable (StartupContext, ReadySignal<Void>) async throws -> Void
     ) {
-        addService(id, dependsOn: dependencies, options: options, output: Void.self, run: run)
+        addService(id, dependsOn: dependencies, after: after, options: options, output: Void.self, run: run)
     }
 
     /// Adds a gate: a command with no work that succeeds once the run opens it
@@ -207,8 +225,9 @@ public struct StartupPlanBuilder: Sendable {
     /// - Parameters:
     ///   - id: The gate's identifier.
     ///   - dependencies: The commands that must succeed before the gate can open.
-    public mutating func addGate(_ id: CommandID, dependsOn dependencies: [CommandID] = []) {
-        append(AnyStartupCommand(id: id, dependencies: dependencies, options: CommandOptions(), isGate: true) { _ in })
+    ///   - after: The commands that must have ended, if they run, before it can open.
+    public mutating func addGate(_ id: CommandID, dependsOn dependencies: [CommandID] = [], after: [CommandID] = []) {
+        append(AnyStartupCommand(id: id, dependencies: dependencies, options: CommandOptions(), isGate: true) { _ in }, after: after)
     }
 
     /// Validates the commands and sorts them into a plan.
@@ -222,9 +241,9 @@ public struct StartupPlanBuilder: Sendable {
     /// - Complexity: O(commands + edges), without recursion; suggestions for unknown ids cost a
     ///   bounded amount each, after indexing the ids once (`IdentifierSuggestionIndex`).
     public func build() throws(PlanError) -> StartupPlan {
-        let graph = Self.graph(of: commands.map(\.id), modules: { commands[$0].module }, removals: removals) {
-            commands[$0].dependencies
-        }
+        let graph = Self.graph(
+            of: commands.map(\.id), modules: { commands[$0].module }, removals: removals, after: { commands[$0].after }
+        ) { commands[$0].dependencies }
         switch graph {
         case .success(let (index, graph)):
             return StartupPlan(storage: PlanStorage(commands: commands, index: index, graph: graph))
@@ -235,8 +254,10 @@ public struct StartupPlanBuilder: Sendable {
 
     /// The problems `build()` would report for commands with these ids and dependencies, without
     /// making the plan: how a manifest checks its graph before anything is bound to it.
-    package static func issues(ids: [CommandID], dependencies: (Int) -> [CommandID]) -> [PlanIssue] {
-        switch graph(of: ids, dependencies: dependencies) {
+    package static func issues(
+        ids: [CommandID], after: (Int) -> [CommandID] = { _ in [] }, dependencies: (Int) -> [CommandID]
+    ) -> [PlanIssue] {
+        switch graph(of: ids, after: after, dependencies: dependencies) {
         case .success: []
         case .failure(let error): error.issues
         }
@@ -245,11 +266,13 @@ public struct StartupPlanBuilder: Sendable {
     /// Each id's position and the sorted graph of the commands `ids` names, `dependencies(i)` being what the i-th
     /// depends on; or every problem, in declaration order.
     ///
-    /// `modules(i)` names the module that added the i-th (read only to word an error), and
-    /// `removals` the ids removed from the builder.
+    /// `modules(i)` names the module that added the i-th (read only to word an error),
+    /// `removals` the ids removed from the builder, and `after(i)` the commands the i-th runs
+    /// after: those not in the plan are dropped (nothing to wait for), those it also depends on
+    /// count as dependencies.
     private static func graph(
         of ids: [CommandID], modules: (Int) -> String? = { _ in nil }, removals: [CommandID: Removal] = [:],
-        dependencies: (Int) -> [CommandID]
+        after: (Int) -> [CommandID] = { _ in [] }, dependencies: (Int) -> [CommandID]
     ) -> Result<([CommandID: Int], DependencyGraph), PlanError> {
         var issues: [PlanIssue] = []
         var index: [CommandID: Int] = [:]
@@ -279,6 +302,7 @@ public struct StartupPlanBuilder: Sendable {
         dependencyList.reserveCapacity(ids.count * 4)
         var lastNamedBy = [Int](repeating: -1, count: ids.count)
         var suggestions: IdentifierSuggestionIndex?  // Built at the first unknown dependency.
+        var orderOnlyStart: [Int] = []
         for position in ids.indices {
             // A duplicate keeps no edges: the error already names it, and its edges would confuse.
             if !isDuplicate[position] {
@@ -308,10 +332,31 @@ public struct StartupPlanBuilder: Sendable {
                     }
                 }
             }
+            // Order-only edges follow the dependencies in the same lists; the boundaries are kept
+            // only once some command has one.
+            let orderedAfter = isDuplicate[position] ? [] : after(position)
+            if !orderedAfter.isEmpty, orderOnlyStart.isEmpty {
+                orderOnlyStart.reserveCapacity(ids.count)
+                orderOnlyStart.append(contentsOf: dependencyStart[1..<(position + 1)])
+            }
+            if !orderOnlyStart.isEmpty {
+                orderOnlyStart.append(dependencyList.count)
+                for predecessor in orderedAfter {
+                    guard let target = index[predecessor] else { continue }
+                    if target == position {
+                        issues.append(.cycle([ids[position], ids[position]], commandIndex: position))
+                    } else if lastNamedBy[target] != position {
+                        lastNamedBy[target] = position
+                        dependencyList.append(target)
+                    }
+                }
+            }
             dependencyStart[position + 1] = dependencyList.count
         }
 
-        switch DependencyGraph.make(dependencyStart: dependencyStart, dependencyList: dependencyList) {
+        switch DependencyGraph.make(
+            dependencyStart: dependencyStart, dependencyList: dependencyList, orderOnlyDependencyStart: orderOnlyStart)
+        {
         case .success(let graph) where issues.isEmpty:
             return .success((index, graph))
         case .success:
