@@ -48,6 +48,7 @@ struct ReportDecoder: JSONChecking {
         var effectivePriority: CommandPriority?
         var priority: CommandPriority?
         var estimate: CommandEstimate?
+        var module: String?
 
         /// From start to end; zero if it never started.
         var duration: Duration {
@@ -109,7 +110,7 @@ struct ReportDecoder: JSONChecking {
                 attempts: draft.attempts, isOptional: draft.isOptional, slack: draft.slack,
                 isOnCriticalPath: draft.isOnCriticalPath ?? onPath.contains(draft.id), dependencies: draft.dependencies,
                 isService: draft.isService, ranOnBlockingPool: draft.ranOnBlockingPool, effectivePriority: draft.effectivePriority,
-                priority: draft.priority, estimate: draft.estimate)
+                priority: draft.priority, estimate: draft.estimate, module: draft.module)
         }
         var budgets: [CommandID: Duration] = [:]
         for draft in drafts { if let budget = draft.budget { budgets[draft.id] = budget } }
@@ -172,7 +173,8 @@ struct ReportDecoder: JSONChecking {
             ranOnBlockingPool: present(members, "blocking").flatMap { boolean($0, path: path + ".blocking") } ?? false,
             effectivePriority: present(members, "effectivePriority").flatMap { priority($0, path: path + ".effectivePriority") },
             priority: present(members, "priority").flatMap { priority($0, path: path + ".priority") },
-            estimate: estimate(members, path: path))
+            estimate: estimate(members, path: path),
+            module: present(members, "module").flatMap { text($0, path: path + ".module") })
         return problems.count == problemsBefore ? draft : nil
     }
 

@@ -121,6 +121,7 @@ public enum ReportExport {
             sink.milliseconds("estimateMs", estimate.duration)
             if let launches = estimate.launches { sink.integer("estimateLaunches", launches) }
         }
+        if let module = command.module { sink.string("module", module) }
         if let detail = command.status.detail { sink.string("detail", detail) }
         switch command.status {
         case .skipped(let reason):

@@ -76,3 +76,71 @@ extension ReadmeExampleTests {
         }
     #endif
 }
+
+/// The Launch article's "Composing a launch from modules" block, as written, with the SDKs
+/// stubbed; run for every build configuration and launch context.
+@Suite struct LaunchArticleModulesTests {
+    enum Ads { static func start() async {} }
+    enum FeedCache { static func open() async throws {} }
+    enum Flags { static func load() {} }
+
+    struct AdsKit: StartupModule {
+        let name = "AdsKit"
+        func register(into builder: inout StartupPlanBuilder) {
+            builder.add("ads", options: CommandOptions(isOptional: true)) { _ in await Ads.start() }
+        }
+    }
+
+    struct FeedKit: StartupModule {
+        let name = "FeedKit"
+        func register(into builder: inout StartupPlanBuilder) {
+            builder.add("feed-cache") { _ in try await FeedCache.open() }
+            // Flags are read when something asks for them, not at every launch.
+            builder.add("feature-flags", options: CommandOptions(activation: .onDemand)) { _ in Flags.load() }
+        }
+    }
+
+    enum LaunchContext: CaseIterable { case foreground, background, prewarmed, shareExtension }
+
+    func launchPlan(for context: LaunchContext, debug: Bool) throws -> StartupPlan {
+        var builder = StartupPlanBuilder()
+        builder.add(module: AdsKit())
+        builder.add(module: FeedKit())
+        // The first screen runs after ads if ads runs, whether it succeeds or not; it never reads
+        // the ads' output, and it is not skipped when ads fails or is removed.
+        builder.addOnMainActor(
+            "first-screen", dependsOn: ["feed-cache"], after: ["ads"], options: CommandOptions(priority: .high)
+        ) { _ in showHome() }
+        if debug {
+            builder.remove("ads")  // No ads SDK in debug builds.
+        }
+        switch context {
+        case .foreground:
+            break
+        case .background, .prewarmed:
+            // Nothing on screen yet: no ads, and a cheaper first screen.
+            builder.remove("ads")
+            builder.remove("first-screen")
+            builder.addOnMainActor("first-screen", dependsOn: ["feed-cache"]) { _ in }
+        case .shareExtension:
+            // An extension links the same modules but needs only the cache.
+            builder.remove("ads")
+            builder.remove("first-screen")
+        }
+        return try builder.build()
+    }
+
+    @Test(arguments: LaunchContext.allCases, [false, true])
+    func launchArticle_modulesPerContextAndConfiguration_runAsWritten(context: LaunchContext, debug: Bool) async throws {
+        let plan = try launchPlan(for: context, debug: debug)
+        let report = await StartupOrchestrator(plan).run()
+        #expect(report.status == .succeeded)
+        #expect(report["feature-flags"]?.status == .notRequested)
+        #expect(plan.contains("ads") == (context == .foreground && !debug))
+        #expect(plan.contains("first-screen") == (context != .shareExtension))
+        if context == .foreground, !debug, let ads = report["ads"]?.endOffset, let screen = report["first-screen"]?.startOffset {
+            #expect(screen >= ads)
+        }
+        #expect(report.timeByModule().map(\.module).contains("FeedKit"))
+    }
+}

@@ -87,4 +87,51 @@ import Testing
             Set(log.entries.compactMap { if case .started(let index) = $0 { index } else { nil } })
                 == Set(0..<graph.count).subtracting(downstream))
     }
+
+    /// With order-only edges and one failing command (optional or not), under a varying
+    /// concurrency limit: a command never starts before a command it runs after has ended, if
+    /// that one ran; the failure skips exactly its transitive dependents, never a command only
+    /// ordered after one of them.
+    @Test(arguments: RandomGraph.all(seeds: 20))
+    func run_withAfterEdges_waitsForThoseThatRunAndSkipsNothingBecauseOfThem(graph: RandomGraph) async throws {
+        struct Boom: Error {}
+        let failing = Int(graph.seed) % graph.count
+        let log = EventLog()
+        let plan = try graph.plan(orderOnly: true) { index in
+            log.start(index)
+            for _ in 0..<(graph.durations[index] % 4) { await Task.yield() }
+            log.finish(index)
+            if index == failing { throw Boom() }
+        } options: {
+            CommandOptions(isOptional: $0 == failing && graph.seed % 2 == 0)
+        }
+        let limit = graph.seed % 3 == 0 ? nil : Int(graph.seed % 3)
+        let report = await StartupOrchestrator(plan, options: .init(maxConcurrency: limit)).run()
+
+        var downstream = Set<Int>()
+        for command in 0..<graph.count where graph.dependencies[command].contains(where: { $0 == failing || downstream.contains($0) }) {
+            downstream.insert(command)
+        }
+        let started = log.expectEachStartedOnceAfterItsDependencies(in: graph)
+        var place: [EventLog.Entry: Int] = [:]
+        for (index, entry) in log.entries.enumerated() { place[entry] = index }
+        for command in started {
+            for predecessor in graph.after[command] where started.contains(predecessor) {
+                #expect(
+                    (place[.finished(predecessor)] ?? .max) < place[.started(command)]!,
+                    "c\(command) started before c\(predecessor), which it runs after, ended in \(graph)")
+            }
+        }
+        for command in 0..<graph.count {
+            let status = report[RandomGraph.id(command)]!.status
+            if command == failing {
+                #expect(status.name == "failed", "c\(command) should fail in \(graph)")
+            } else if downstream.contains(command) {
+                #expect(status.name == "skipped", "c\(command) should be skipped in \(graph), is \(status.name)")
+            } else {
+                #expect(status.isSuccess, "c\(command) is not a dependent of the failure in \(graph), is \(status.name)")
+            }
+        }
+        #expect(started == Set(0..<graph.count).subtracting(downstream))
+    }
 }

@@ -13,7 +13,7 @@ import Testing
     }
 
     /// Every status, nanosecond offsets, retries, an optional failure, a skip whose root cause
-    /// is two steps up, a blocking command and raised priorities (a name and a number).
+    /// is two steps up, a blocking command, raised priorities (a name and a number) and modules.
     private func handMadeReport() -> StartupReport {
         StartupReport(
             status: .failed,
@@ -23,7 +23,8 @@ import Testing
                     attempts: 1, slack: .zero, isOnCriticalPath: true, effectivePriority: .high, priority: .normal),
                 CommandReport(
                     id: "keychain", status: .succeeded, startOffset: .nanoseconds(1_234), endOffset: .nanoseconds(9_000_000),
-                    attempts: 1, slack: .nanoseconds(31_000_017), ranOnBlockingPool: true, effectivePriority: 7, priority: 7),
+                    attempts: 1, slack: .nanoseconds(31_000_017), ranOnBlockingPool: true, effectivePriority: 7, priority: 7,
+                    module: "KeychainKit"),
                 CommandReport(
                     id: "database", status: .timedOut(after: .nanoseconds(120_000_001)), startOffset: .nanoseconds(40_000_017),
                     endOffset: .nanoseconds(400_000_999), attempts: 3, isOnCriticalPath: true, dependencies: ["config"]),
@@ -36,7 +37,7 @@ import Testing
                 CommandReport(
                     id: "analytics", status: .failed(Failure()), startOffset: .nanoseconds(40_000_017),
                     endOffset: .nanoseconds(41_500_000), attempts: 1, isOptional: true, slack: .nanoseconds(358_500_999),
-                    dependencies: ["config"]),
+                    dependencies: ["config"], module: "Analytics \"SDK\""),
                 CommandReport(id: "warm-up", status: .cancelled, startOffset: .milliseconds(50), endOffset: .milliseconds(60), attempts: 1),
             ],
             wallTime: .nanoseconds(400_100_000), criticalPath: ["config", "database"], criticalPathDuration: .nanoseconds(400_000_999))
@@ -156,6 +157,7 @@ import Testing
         #expect(read.report["database"]?.status == .timedOut(after: .milliseconds(120)))
         #expect(read.report["cache"]?.status == .skipped(SkipReason(failedCommand: "database", dependency: "database")))
         #expect(read.report["api"]?.status == .skipped(SkipReason(failedCommand: "database", dependency: "cache")))
+        #expect(read.report.commands.allSatisfy { $0.module == nil })
     }
 
     @Test func decode_reportSavedBeforeDeclaredPriorities_readsTheRaisedOnesAsRaised() throws {

@@ -21,6 +21,10 @@ struct AnyStartupCommand: Sendable {
     /// A service's body (``StartupService``), which signals ready through its attempt and then
     /// serves; `nil` for a command or a gate. A service's `execute` is never called.
     let serve: (@Sendable (StartupContext, ServiceAttempt) async throws -> Void)?
+    /// The commands it runs after, if they run (order-only edges), as declared.
+    var after: [CommandID] = []
+    /// The module that added it (``StartupModule/name``); `nil` for the app's own commands.
+    var module: String?
 
     private init(
         id: CommandID, dependencies: [CommandID], options: CommandOptions, producesOutput: Bool, isGate: Bool = false,

@@ -24,6 +24,12 @@ public protocol StartupCommand: Sendable {
     /// The commands that must succeed before this one starts.
     var dependencies: [CommandID] { get }
 
+    /// The commands this command runs after, if they run: it waits for each to end, whatever its
+    /// outcome, but needs none of them (an order-only edge; see
+    /// ``StartupPlanBuilder/add(_:dependsOn:after:options:execute:)``). One that is not in the
+    /// plan, or will not run, is not waited for, and its output cannot be read.
+    var after: [CommandID] { get }
+
     /// Priority, optionality, timeout, retries and estimate of the command.
     var options: CommandOptions { get }
 
@@ -38,6 +44,9 @@ public protocol StartupCommand: Sendable {
 extension StartupCommand {
     /// No dependencies by default.
     public var dependencies: [CommandID] { [] }
+
+    /// Runs after nothing by default.
+    public var after: [CommandID] { [] }
 
     /// Default options: normal priority, required, no timeout, no retries.
     public var options: CommandOptions { CommandOptions() }

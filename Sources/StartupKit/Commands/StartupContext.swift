@@ -67,7 +67,8 @@ public struct StartupContext: Sendable {
             throw StartupContextError(code: .unknownCommand, command: commandID, requested: id)
         }
         guard plan.storage.graph.isDependency(dependency, of: index) else {
-            throw StartupContextError(code: .notADependency, command: commandID, requested: id)
+            let isOnlyOrdered = plan.storage.graph.orderOnlyPredecessors(of: index).contains(dependency)
+            throw StartupContextError(code: isOnlyOrdered ? .onlyOrdered : .notADependency, command: commandID, requested: id)
         }
         let value: (any Sendable)? = outputs.value(at: dependency)
         if T.self == Void.self, value == nil, let void = () as? T {

@@ -2,13 +2,16 @@
 public struct StartupContextError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Value: Hashable, Sendable { case unknownCommand, notADependency, outputTypeMismatch }
+        private enum Value: Hashable, Sendable { case unknownCommand, notADependency, outputTypeMismatch, onlyOrdered }
         private let value: Value
 
         /// No command of the plan has the requested identifier.
         public static let unknownCommand = Code(value: .unknownCommand)
         /// The requested command is not among the asking command's (transitive) dependencies.
         public static let notADependency = Code(value: .notADependency)
+        /// The asking command only runs `after` the requested one (an order-only edge), which
+        /// orders the two but hands over no output.
+        public static let onlyOrdered = Code(value: .onlyOrdered)
         /// The requested command's output has another type than the one asked for.
         public static let outputTypeMismatch = Code(value: .outputTypeMismatch)
 
@@ -49,6 +52,8 @@ public struct StartupContextError: Error, Hashable, Sendable, CustomStringConver
             "\"\(command)\" asked for the output of \"\(requested)\", which is not in the plan"
         case .notADependency:
             "\"\(command)\" asked for the output of \"\(requested)\", which is not among its dependencies; add \"\(requested)\" to its dependencies"
+        case .onlyOrdered:
+            "\"\(command)\" asked for the output of \"\(requested)\", which it only runs after (an order-only edge, which hands over no output); make \"\(requested)\" a dependency to read its output"
         default:
             "\"\(command)\" asked for the output of \"\(requested)\": \(detail ?? "wrong type")"
         }

@@ -44,7 +44,8 @@ struct RunResult: Sendable {
                 isOnCriticalPath: isCritical[position], dependencies: commands[position].dependencies, isAbandoned: record.abandoned,
                 isService: commands[position].serve != nil, ranOnBlockingPool: commands[position].isBlocking,
                 effectivePriority: plan.raisedPriority(at: position) ?? commands[position].options.priority,
-                priority: commands[position].options.priority, estimate: plan.estimate(at: position))
+                priority: commands[position].options.priority, estimate: plan.estimate(at: position),
+                module: commands[position].module)
         }
         let status: StartupReport.Status =
             if stopReason == .cancelled { .cancelled } else if anyRequiredFailed { .failed } else { .succeeded }

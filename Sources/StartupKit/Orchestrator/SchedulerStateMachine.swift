@@ -23,8 +23,13 @@
 /// commands (``BlockingStartupCommand``) are queued apart and start only while the run's
 /// blocking pool has a thread for them, so the pool never queues what the order has not chosen.
 ///
+/// Order-only edges (`after`): a command whose dependencies have succeeded still waits for each
+/// command it runs after that is wanted and has not ended, whatever way it ends; one not wanted
+/// when the command comes to it is not waited for. A position's `afterCursor` says how far
+/// through that list it has come, so each edge is looked at a bounded number of times.
+///
 /// Failures: a command that fails or times out after its retries has its transitive dependents
-/// skipped. Under fail-fast, the run stops (ready commands cancelled, attempts in flight
+/// skipped (not the commands that only run after it). Under fail-fast, the run stops (ready commands cancelled, attempts in flight
 /// cancelled, nothing more starts) as soon as it is known to fail: a required command failed or
 /// timed out, or was skipped because an optional one failed.
 struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
@@ -65,6 +70,11 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
     /// Which gates have been opened, by position.
     private var opened: [Bool]
     private var countdown: ReleaseCountdown
+    /// Whether any command runs after another (order-only edges).
+    private let hasOrderOnly: Bool
+    /// For each command held by its order-only edges, the index, in its list of them, of the one
+    /// it waits for; -1 until its dependencies have succeeded. Empty without order-only edges.
+    private var afterCursor: [Int32]
     /// Ready async commands (and gates' neighbours: every command that is not blocking).
     private var ready = PriorityHeap<ReadyCandidate>()
     /// Ready blocking commands, which also need a thread of the blocking pool.
@@ -116,7 +126,9 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
         records = Array(repeating: CommandRecord(), count: plan.count)
         wanted = Array(repeating: !hasOnDemand, count: plan.count)
         opened = Array(repeating: opensGates, count: plan.count)
-        countdown = ReleaseCountdown(graph: plan.storage.graph, direction: .dependencyOrder)
+        countdown = ReleaseCountdown(graph: plan.storage.graph, direction: .requiredOrder)
+        hasOrderOnly = plan.storage.graph.hasOrderOnly
+        afterCursor = hasOrderOnly ? Array(repeating: -1, count: plan.count) : []
         mailbox = EventMailbox(enabled: recordsEvents, window: eventBatchWindow)
     }
 
@@ -544,6 +556,7 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
     /// A wanted command whose dependencies have succeeded: ready for a slot, or, for a gate,
     /// started and waiting to be opened (ending at once if it was).
     private mutating func becomeReady(_ position: Int, at now: Duration) {
+        if hasOrderOnly, !passesOrder(position) { return }
         guard hasGates, commands[position].isGate else {
             // Marked only where a request could insert it twice, or a wait queue it again: the
             // mark touches the record's cache line once more per command, which a
@@ -559,6 +572,37 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
         if opened[position] { succeed(position, at: now) }
     }
 
+    /// Whether every command that `position` runs after, and that is wanted, has ended; if not,
+    /// `position` is held until the one it stopped at ends (``releaseOrderOnlySuccessors(of:)``).
+    ///
+    /// - Complexity: O(order-only edges of `position` passed now), each passed once in a run.
+    private mutating func passesOrder(_ position: Int) -> Bool {
+        let predecessors = graph.orderOnlyPredecessors(of: position)
+        guard !predecessors.isEmpty else { return true }
+        var cursor = predecessors.startIndex + max(0, Int(afterCursor[position]))
+        while cursor < predecessors.endIndex {
+            let predecessor = predecessors[cursor]
+            if wanted[predecessor], records[predecessor].progress != .done { break }
+            cursor += 1
+        }
+        afterCursor[position] = Int32(cursor - predecessors.startIndex)
+        return cursor == predecessors.endIndex
+    }
+
+    /// `position` has ended, however: the commands held waiting for it, while running, are
+    /// released to look at their next order-only edge.
+    private mutating func releaseOrderOnlySuccessors(of position: Int) {
+        guard case .running = state else { return }
+        for successor in graph.orderOnlySuccessors(of: position) {
+            let cursor = Int(afterCursor[successor])
+            guard cursor >= 0, records[successor].progress == .waiting else { continue }
+            let predecessors = graph.orderOnlyPredecessors(of: successor)
+            if cursor < predecessors.count, predecessors[predecessors.startIndex + cursor] == position {
+                released.append(successor)
+            }
+        }
+    }
+
     private mutating func succeed(_ position: Int, at now: Duration) {
         records[position].end = now.clampedNanoseconds
         end(position, as: .succeeded, at: now)
@@ -571,6 +615,10 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
     /// keeps its capacity; the heap's order does not depend on the order of inserts. A gate
     /// opened already succeeds here and releases its own dependents into the same buffer.
     private mutating func drainReleased(at now: Duration) {
+        guard case .running = state else {
+            released.removeAll(keepingCapacity: true)
+            return
+        }
         while let dependent = released.popLast() {
             if wanted[dependent] { becomeReady(dependent, at: now) }
         }
@@ -596,6 +644,8 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
         if failFast, !commands[position].options.isOptional || skippedRequired {
             stop(.failFast, at: now)
         }
+        // What ran after the failed and the skipped commands goes on.
+        if hasOrderOnly { drainReleased(at: now) }
     }
 
     /// Skips every transitive dependent that has not started, wanted or not (one requested
@@ -643,6 +693,7 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
 
     private mutating func end(_ position: Int, as status: CommandStatus, at now: Duration) {
         records[position].progress = .done
+        if hasOrderOnly { releaseOrderOnlySuccessors(of: position) }
         if !status.isSuccess { outcomes[position] = status }
         // Skipped while not wanted: no event, and its status is reported only if it is wanted.
         guard wanted[position] else { return }
@@ -790,7 +841,7 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
             if urgency[position] == 1, records[position].progress == .ready {
                 insert(ReadyCandidate(key: readyKeys[position], isUrgent: true))
             }
-            stack.append(contentsOf: graph.dependencies(of: position))
+            stack.append(contentsOf: graph.predecessors(of: position))
         }
         return raised
     }

@@ -20,6 +20,17 @@ public enum PlanIssue: Hashable, Sendable, CustomStringConvertible {
     /// Two commands share an identifier; positions count from 0 in declaration order.
     case duplicateID(CommandID, firstIndex: Int, duplicateIndex: Int)
 
+    /// Two commands share an identifier and at least one of them was added by a module
+    /// (``StartupModule``); `nil` stands for the app's own commands. Positions count from 0.
+    case duplicateIDAcrossModules(
+        CommandID, firstIndex: Int, duplicateIndex: Int, firstModule: String?, duplicateModule: String?)
+
+    /// A command depends on an identifier that was removed from the builder
+    /// (``StartupPlanBuilder/remove(_:)``) and not added again; `removedBy` is the module whose
+    /// registration removed it, `nil` for the app.
+    case removedDependency(
+        CommandID, commandIndex: Int, dependency: CommandID, dependencyIndex: Int, removedBy: String?)
+
     /// A command names itself among its dependencies.
     case selfDependency(CommandID, commandIndex: Int, dependencyIndex: Int)
 
@@ -36,6 +47,8 @@ public enum PlanIssue: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .invalidID(_, let index): index
         case .duplicateID(_, _, let index): index
+        case .duplicateIDAcrossModules(_, _, let index, _, _): index
+        case .removedDependency(_, let index, _, _, _): index
         case .selfDependency(_, let index, _): index
         case .unknownDependency(_, let index, _, _, _): index
         case .cycle(_, let index): index
@@ -49,6 +62,17 @@ public enum PlanIssue: Hashable, Sendable, CustomStringConvertible {
             return CommandIDRule.problem(with: id.rawValue) ?? "invalid command id \(MessageQuoting.quoted(id))"
         case .duplicateID(let id, let first, let duplicate):
             return "duplicate id \(MessageQuoting.quoted(id)): commands \(first) and \(duplicate) (counting from 0) both use it"
+        case .duplicateIDAcrossModules(let id, _, _, let first, let duplicate):
+            let added =
+                first == duplicate
+                ? "added twice by \(Self.moduleName(first)) (is the module added twice?)"
+                : "added by \(Self.moduleName(first)) and by \(Self.moduleName(duplicate))"
+            return "duplicate id \(MessageQuoting.quoted(id)): \(added); "
+                + "remove one with remove(\(MessageQuoting.quoted(id))) before adding the other"
+        case .removedDependency(let id, _, let dependency, _, let removedBy):
+            return "\(MessageQuoting.quoted(id)) depends on \(MessageQuoting.quoted(dependency)), which was removed by "
+                + "\(Self.moduleName(removedBy)); add \(MessageQuoting.quoted(dependency)) again or drop the dependency "
+                + "(or make it an `after` edge, which a removed command does not hold up)"
         case .selfDependency(let id, _, _):
             return "\(MessageQuoting.quoted(id)) depends on itself"
         case .unknownDependency(let id, _, let dependency, _, let suggestion):
@@ -57,5 +81,12 @@ public enum PlanIssue: Hashable, Sendable, CustomStringConvertible {
         case .cycle(let path, _):
             return "dependency cycle: " + path.map { MessageQuoting.escaped($0.rawValue) }.joined(separator: " -> ")
         }
+    }
+}
+
+extension PlanIssue {
+    /// A module's name as a message shows it; the app's own commands are "the app".
+    fileprivate static func moduleName(_ module: String?) -> String {
+        module.map { MessageQuoting.escaped($0) } ?? "the app"
     }
 }

@@ -47,7 +47,8 @@ struct ReadyKey: Comparable, Sendable {
         for command in graph.order.reversed() {
             var longestAfter: Int64 = 0
             var priority = commands[command].options.priority.value
-            for dependent in graph.dependents(of: command) {
+            // Order-only successors count too: a command that runs after this one waits for it.
+            for dependent in graph.successors(of: command) {
                 longestAfter = max(longestAfter, keys[dependent].remainingPath)
                 priority = max(priority, keys[dependent].priority)
             }

@@ -43,6 +43,14 @@ public struct StartupPlan: Sendable {
         storage.graph.dependencies(of: position(of: id)).map { storage.commands[$0].id }
     }
 
+    /// The commands a command runs after if they run (its order-only edges), in declaration order,
+    /// each once; those not in the plan, and those it also depends on, are left out.
+    ///
+    /// - Precondition: The plan contains `id`.
+    public func after(of id: CommandID) -> [CommandID] {
+        storage.graph.orderOnlyPredecessors(of: position(of: id)).map { storage.commands[$0].id }
+    }
+
     /// The commands that depend directly on a command, in declaration order.
     ///
     /// - Precondition: The plan contains `id`.
@@ -55,6 +63,13 @@ public struct StartupPlan: Sendable {
     /// - Precondition: The plan contains `id`.
     public func options(of id: CommandID) -> CommandOptions {
         storage.commands[position(of: id)].options
+    }
+
+    /// The module that added a command (``StartupModule/name``), or `nil` for the app's own.
+    ///
+    /// - Precondition: The plan contains `id`.
+    public func module(of id: CommandID) -> String? {
+        storage.commands[position(of: id)].module
     }
 
     /// The priority a command is started with: the highest of its own and that of every command

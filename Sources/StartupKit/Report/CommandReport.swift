@@ -39,6 +39,9 @@ public struct CommandReport: Sendable, Hashable {
     /// The estimate the run was planned with and where it came from (declared, or learned from
     /// past launches); `nil` for a command without one.
     public let estimate: CommandEstimate?
+    /// The module that added the command (``StartupModule/name``); `nil` for the app's own
+    /// commands, and in a saved report written before modules were recorded.
+    public let module: String?
 
     /// Creates a command's report, as the orchestrator does at the end of a run, or as a reader
     /// of a saved report does. A command that never started has neither offset.
@@ -46,7 +49,8 @@ public struct CommandReport: Sendable, Hashable {
         id: CommandID, status: CommandStatus, startOffset: Duration? = nil, endOffset: Duration? = nil,
         attempts: Int = 0, isOptional: Bool = false, slack: Duration = .zero, isOnCriticalPath: Bool = false,
         dependencies: [CommandID] = [], isAbandoned: Bool = false, isService: Bool = false, ranOnBlockingPool: Bool = false,
-        effectivePriority: CommandPriority? = nil, priority: CommandPriority? = nil, estimate: CommandEstimate? = nil
+        effectivePriority: CommandPriority? = nil, priority: CommandPriority? = nil, estimate: CommandEstimate? = nil,
+        module: String? = nil
     ) {
         self.id = id
         self.status = status
@@ -63,6 +67,7 @@ public struct CommandReport: Sendable, Hashable {
         self.effectivePriority = effectivePriority
         self.priority = priority
         self.estimate = estimate
+        self.module = module
     }
 
     /// Whether a command that depends on it raised its effective priority above its own. In a

@@ -4,7 +4,7 @@
 struct MeasuredTiming {
     /// The sweep over the measured durations (zero for a command that never started).
     let sweep: TimingSweep
-    /// The critical path, by position, ending at the last command on it that started.
+    /// The critical path, by position, of the commands on it that started.
     let criticalPath: [Int]
 
     /// Analyses the measured durations.
@@ -16,12 +16,10 @@ struct MeasuredTiming {
     /// - Complexity: O(commands + edges).
     init(graph: DependencyGraph, durations: [Int64?], milestone: Int? = nil) {
         let sweep = TimingSweep(graph: graph, durations: durations.map { $0 ?? 0 }, milestone: milestone)
-        // Commands that never started (skipped after a failure, cancelled first) take no time and do not end the
-        // path; they can only be at its end, since what depends on them never started either.
-        var criticalPath = sweep.criticalPath
-        while let last = criticalPath.last, durations[last] == nil { criticalPath.removeLast() }
+        // Commands that never started (skipped after a failure, cancelled first, not requested) took no time and
+        // are not on the path; what runs after one of them (an order-only edge) can still be.
         self.sweep = sweep
-        self.criticalPath = criticalPath
+        criticalPath = sweep.criticalPath.filter { durations[$0] != nil }
     }
 
     /// How much later the command at `position` could have finished without delaying the end.

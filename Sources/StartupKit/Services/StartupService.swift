@@ -30,6 +30,12 @@ public protocol StartupService: Sendable {
     /// The commands that must succeed (or services that must be ready) before it starts.
     var dependencies: [CommandID] { get }
 
+    /// The commands this service runs after, if they run: it waits for each to end, whatever its
+    /// outcome, but needs none of them (an order-only edge; see
+    /// ``StartupPlanBuilder/add(_:dependsOn:after:options:execute:)``). One that is not in the
+    /// plan, or will not run, is not waited for, and its output cannot be read.
+    var after: [CommandID] { get }
+
     /// Priority, optionality, time-to-ready limit, retries, estimate and stop timeout.
     var options: CommandOptions { get }
 
@@ -47,6 +53,9 @@ public protocol StartupService: Sendable {
 extension StartupService {
     /// No dependencies by default.
     public var dependencies: [CommandID] { [] }
+
+    /// Runs after nothing by default.
+    public var after: [CommandID] { [] }
 
     /// Default options: normal priority, required, no limit on the time to ready, no retries.
     public var options: CommandOptions { CommandOptions() }

@@ -23,7 +23,7 @@ public struct ManifestBinding: Sendable {
     enum Bound: Sendable {
         /// Work: a command type or a closure.
         case implementation(Adder)
-        /// A gate (``StartupPlanBuilder/addGate(_:dependsOn:)``), bound to a milestone.
+        /// A gate (``StartupPlanBuilder/addGate(_:dependsOn:after:)``), bound to a milestone.
         case gate
     }
 

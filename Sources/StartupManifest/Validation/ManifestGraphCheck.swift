@@ -36,6 +36,11 @@ enum ManifestGraphCheck {
                 line: location.line, column: location.column,
                 path: "\(source.path).dependencies[\(source.dependencyIndexes[dependency])]",
                 message: "unknown command \(MessageQuoting.quoted(missing))\(hint)")
+        case .duplicateIDAcrossModules, .removedDependency:
+            // A manifest has no modules and removes nothing; should such an issue come, it is worded as the library words it.
+            let source = sources[issue.commandIndex]
+            return ManifestProblem(
+                line: source.idLocation.line, column: source.idLocation.column, path: source.path, message: issue.description)
         case .cycle(let path, let command):
             let source = sources[command]
             return ManifestProblem(

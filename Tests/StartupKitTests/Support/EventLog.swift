@@ -4,7 +4,7 @@ import Testing
 
 /// Records what commands do, in one global order, from any task.
 final class EventLog: Sendable {
-    enum Entry: Equatable {
+    enum Entry: Hashable {
         case started(Int)
         case finished(Int)
     }

@@ -13,6 +13,9 @@ struct RandomGraph: CustomStringConvertible {
     let dependencies: [[Int]]
     let durations: [Int64]
     let priorities: [Int]
+    /// Order-only edges: `after[i]` are indices lower than `i`, none among `dependencies[i]`.
+    /// Drawn from their own generator, so the other fields are as they were before them.
+    let after: [[Int]]
 
     var count: Int { dependencies.count }
 
@@ -53,16 +56,26 @@ struct RandomGraph: CustomStringConvertible {
         self.dependencies = dependencies
         self.durations = (0..<count).map { _ in Int64.random(in: 0...50, using: &random) }
         self.priorities = (0..<count).map { _ in Int.random(in: -1...1, using: &random) }
+        var afterRandom = SeededGenerator(seed: seed &+ 0x9E37_79B9)
+        self.after = (0..<count).map { i in
+            let candidates = (0..<i).filter { !dependencies[i].contains($0) }
+            return Array(candidates.shuffled(using: &afterRandom).prefix(Int.random(in: 0...min(candidates.count, 3), using: &afterRandom)))
+        }
     }
 
-    /// A plan whose commands run `body` with their index.
+    /// A plan whose commands run `body` with their index; with `orderOnly`, they also run `after`
+    /// the commands in ``after``.
     func plan(
+        orderOnly: Bool = false,
         body: @escaping @Sendable (Int) async throws -> Void = { _ in },
         options: (Int) -> CommandOptions = { _ in CommandOptions() }
     ) throws -> StartupPlan {
         var builder = StartupPlanBuilder()
         for index in 0..<count {
-            builder.add(Self.id(index), dependsOn: dependencies[index].map(Self.id), options: options(index)) { _ in
+            builder.add(
+                Self.id(index), dependsOn: dependencies[index].map(Self.id), after: orderOnly ? after[index].map(Self.id) : [],
+                options: options(index)
+            ) { _ in
                 try await body(index)
             }
         }
