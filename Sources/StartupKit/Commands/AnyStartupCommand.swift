@@ -18,6 +18,9 @@ struct AnyStartupCommand: Sendable {
     let isGate: Bool
     /// Whether its work blocks its thread and so runs on the run's blocking pool.
     let isBlocking: Bool
+    /// A blocking command's work, traced, for a pool thread to call; `nil` for any other. Its
+    /// `execute` runs the same on the pool from a task.
+    let runBlocking: (@Sendable (StartupContext) throws -> any Sendable)?
     /// A service's body (``StartupService``), which signals ready through its attempt and then
     /// serves; `nil` for a command or a gate. A service's `execute` is never called.
     let serve: (@Sendable (StartupContext, ServiceAttempt) async throws -> Void)?
@@ -28,7 +31,8 @@ struct AnyStartupCommand: Sendable {
 
     private init(
         id: CommandID, dependencies: [CommandID], options: CommandOptions, producesOutput: Bool, isGate: Bool = false,
-        isBlocking: Bool = false, serve: (@Sendable (StartupContext, ServiceAttempt) async throws -> Void)? = nil,
+        runBlocking: (@Sendable (StartupContext) throws -> any Sendable)? = nil,
+        serve: (@Sendable (StartupContext, ServiceAttempt) async throws -> Void)? = nil,
         execute: @escaping @Sendable (StartupContext) async throws -> any Sendable
     ) {
         self.id = id
@@ -36,7 +40,8 @@ struct AnyStartupCommand: Sendable {
         self.options = options
         self.producesOutput = producesOutput
         self.isGate = isGate
-        self.isBlocking = isBlocking
+        isBlocking = runBlocking != nil
+        self.runBlocking = runBlocking
         self.serve = serve
         self.execute = execute
     }
@@ -84,15 +89,15 @@ struct AnyStartupCommand: Sendable {
         options: CommandOptions,
         blocking execute: @escaping @Sendable (StartupContext) throws -> Output
     ) {
+        let runBlocking: @Sendable (StartupContext) throws -> any Sendable = { context in
+            guard let tracer = context.run.tracer else { return try execute(context) }
+            return try context.traced(by: tracer) { try execute(context) }
+        }
         self.init(
-            id: id, dependencies: dependencies, options: options, producesOutput: Output.self != Void.self, isBlocking: true
+            id: id, dependencies: dependencies, options: options, producesOutput: Output.self != Void.self, runBlocking: runBlocking
         ) { context in
             guard let pool = context.run.blockingPool else { preconditionFailure("a blocking command in a run without a blocking pool") }
-            let priority = context.plan.storage.readyKeys[context.index].effectivePriority
-            return try await pool.perform(qualityOfService: priority) {
-                guard let tracer = context.run.tracer else { return try execute(context) }
-                return try context.traced(by: tracer) { try execute(context) }
-            }
+            return try await pool.perform(runBlocking, for: context)
         }
     }
 

@@ -71,23 +71,36 @@ final class BlockingPool: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// Runs `body` on a pool thread and returns its result; the calling task is suspended
+    /// Runs a blocking command's `body` for `context` on a pool thread
+    /// (``submit(_:for:then:)``) and returns its result; the calling task is suspended
     /// meanwhile, holding no thread. `body` cannot be interrupted: cancelling the calling task
     /// does not end it.
-    ///
-    /// - Parameter qualityOfService: On Apple platforms, the thread's quality of service while
-    ///   it runs `body`; ignored elsewhere.
-    func perform<T: Sendable>(qualityOfService: CommandPriority, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+    func perform(_ body: @escaping @Sendable (StartupContext) throws -> any Sendable, for context: StartupContext) async throws
+        -> any Sendable
+    {
         // Checked: resumed from a thread of the pool's own, which the thread sanitizer follows
         // through a checked continuation (with an unsafe one it reported the task's frame raced).
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            submit {
-                #if canImport(Darwin)
-                    pthread_set_qos_class_self_np(Self.qualityOfService(for: qualityOfService), 0)
-                #endif
-                continuation.resume(with: Result(catching: body))
-            }
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<any Sendable, any Error>) in
+            submit(body, for: context) { continuation.resume(with: $0) }
         }
+    }
+
+    /// Queues a blocking command's `body` for `context`, to run on a pool thread at the quality
+    /// of service of the command's effective priority (on Apple platforms; ignored elsewhere),
+    /// and hands `completion` how it ended, on that thread.
+    func submit(
+        _ body: @escaping @Sendable (StartupContext) throws -> any Sendable, for context: StartupContext,
+        then completion: @escaping @Sendable (Result<any Sendable, any Error>) -> Void
+    ) {
+        #if canImport(Darwin)
+            let priority = context.plan.storage.readyKeys[context.index].effectivePriority
+            submit {
+                pthread_set_qos_class_self_np(Self.qualityOfService(for: priority), 0)
+                completion(Result { try body(context) })
+            }
+        #else
+            submit { completion(Result { try body(context) }) }
+        #endif
     }
 
     /// The threads alive now.

@@ -56,6 +56,13 @@ final class RunScheduler: Sendable {
     private let cancellationGrace: Duration
     /// The threads of the blocking commands; `nil` when the plan has none.
     private let blockingPool: BlockingPool?
+    /// What the blocking attempts started with no worker need from the run; `nil` when the plan
+    /// has no blocking command.
+    private let blockingResources: WorkerResources?
+    /// Guards the timed blocking attempts in flight that were started with no worker, by
+    /// position, so that a stop gives each its grace; `nil` once the run has stopped. Attempts
+    /// are added, taken and stopped outside it.
+    private let timedBlockingAttempts = Locked<[Int: TimedBlockingAttempt]?>([:])
     private let tracer: (any StartupTracer)?
     /// Who else reads the events (``StartupRun/events``).
     let subscribers = EventSubscribers()
@@ -71,9 +78,15 @@ final class RunScheduler: Sendable {
         self.observers = options.observers
         self.recordsEvents = recordsEvents
         cancellationGrace = options.cancellationGrace
-        blockingPool = plan.storage.hasBlocking ? BlockingPool(maxThreads: options.blockingThreads) : nil
+        let blockingPool = plan.storage.hasBlocking ? BlockingPool(maxThreads: options.blockingThreads) : nil
+        self.blockingPool = blockingPool
         tracer = options.tracer
-        outputs = OutputStore(count: plan.count)
+        let outputs = OutputStore(count: plan.count)
+        self.outputs = outputs
+        blockingResources = blockingPool.map {
+            WorkerResources(
+                plan: plan, outputs: outputs, cancellationGrace: options.cancellationGrace, blockingPool: $0, tracer: options.tracer)
+        }
         decisions = Locked(
             Decisions(
                 machine: Machine(
@@ -244,8 +257,60 @@ final class RunScheduler: Sendable {
 
     /// An attempt ended; returns the worker's next step.
     func attemptEnded(_ job: Job, outcome: AttemptOutcome) -> WorkerStep {
+        noteAbandonment(of: job, outcome: outcome)
         let now = clock.elapsed()
         return decide { $0.attemptEnded(job, outcome: outcome, at: now) }
+    }
+
+    /// An attempt of a blocking command ended that was started with no worker; called on the
+    /// thread that learnt it (a pool thread, or the clock's for an abandonment).
+    private func blockingAttemptEnded(_ job: Job, outcome: AttemptOutcome) {
+        noteAbandonment(of: job, outcome: outcome)
+        let now = clock.elapsed()
+        perform(withMachine { $0.blockingAttemptEnded(job, outcome: outcome, at: now) })
+    }
+
+    /// A blocking attempt abandoned after its timeout still holds its pool thread: the pool may
+    /// start one more for the work handed out in its place.
+    private func noteAbandonment(of job: Job, outcome: AttemptOutcome) {
+        guard case .timedOut(_, abandoned: true) = outcome, let blockingPool, plan.storage.commands[job.position].isBlocking else { return }
+        blockingPool.workWasAbandoned()
+    }
+
+    /// Starts an attempt of a blocking command on the pool, from the thread that decided it; the
+    /// pool thread (or, under a timeout, whichever thread decides the outcome) reports its end.
+    private func startBlocking(_ job: Job) {
+        guard let blockingPool, let blockingResources else { preconditionFailure("a blocking command in a run without a blocking pool") }
+        let context = StartupContext(attempt: job.attempt, index: job.position, run: blockingResources)
+        let command = plan.storage.commands[job.position]
+        guard let timeout = command.options.timeout else {
+            guard let body = command.runBlocking else { preconditionFailure("not a blocking command") }
+            blockingPool.submit(body, for: context) { result in
+                self.blockingAttemptEnded(job, outcome: AttemptRunner.store(result, of: context))
+            }
+            return
+        }
+        let attempt = TimedBlockingAttempt(job, timeout: timeout, context: context, clock: clock) { outcome in
+            self.timedBlockingAttempts.withLock { _ = $0?.removeValue(forKey: job.position) }
+            self.blockingAttemptEnded(job, outcome: outcome)
+        }
+        let stopped = timedBlockingAttempts.withLock { attempts in
+            guard attempts != nil else { return true }
+            attempts?[job.position] = attempt
+            return false
+        }
+        attempt.start(on: blockingPool)
+        if stopped { attempt.stop() }
+    }
+
+    /// The run stops: each timed blocking attempt in flight gets the grace (as a worker's attempt
+    /// does when it is cancelled), and so does any started later.
+    private func stopBlockingAttempts() {
+        let attempts = timedBlockingAttempts.withLock { attempts in
+            defer { attempts = nil }
+            return attempts.map { Array($0.values) } ?? []
+        }
+        for attempt in attempts { attempt.stop() }
     }
 
     /// Waits to be handed a job, or told to exit.
@@ -345,12 +410,15 @@ final class RunScheduler: Sendable {
         for action in actions {
             switch action {
             case .resume(let worker, let step): worker.resume(returning: step)
+            case .startBlocking(let job): startBlocking(job)
             case .resolve(let waiter, let outcome): waiter.resume(returning: outcome)
             case .handReport(let readers, let report): for reader in readers { reader.resume(returning: report) }
             case .deliver(let listener, let events): listener.resume(returning: events)
             case .flushEvents(let due): flushEvents(at: due)
             case .spawnWorker: owner.post(.spawnWorker)
-            case .cancelWorkers: owner.post(.cancelWorkers)
+            case .cancelWorkers:
+                if blockingPool != nil { stopBlockingAttempts() }
+                owner.post(.cancelWorkers)
             case .makeReport: owner.post(.makeReport)
             case .shutDown: beginShutdown()
             case .finish:

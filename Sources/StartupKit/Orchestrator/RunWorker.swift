@@ -23,13 +23,7 @@ struct RunWorker: Sendable {
                     step = await scheduler.services.run(job, serve: serve, resources: resources, scheduler: scheduler)
                     continue
                 }
-                let outcome = await runMarkedAttempt(job)
-                if case .timedOut(_, abandoned: true) = outcome, let blockingPool = resources.blockingPool,
-                    plan.storage.commands[job.position].isBlocking
-                {
-                    blockingPool.workWasAbandoned()
-                }
-                step = scheduler.attemptEnded(job, outcome: outcome)
+                step = scheduler.attemptEnded(job, outcome: await runMarkedAttempt(job))
             case .park:
                 step = await scheduler.park()
             case .exit:

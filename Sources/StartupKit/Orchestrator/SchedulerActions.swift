@@ -3,6 +3,9 @@
 enum SchedulerAction<Worker, Listener, Waiter, Reader> {
     /// Resume a parked worker with its next step (`.run` or `.exit`).
     case resume(Worker, WorkerStep)
+    /// Start this attempt of a blocking command on the run's blocking pool now, with no worker;
+    /// its end comes back as ``SchedulerStateMachine/blockingAttemptEnded(_:outcome:at:)``.
+    case startBlocking(Job)
     /// Resume a waiting task with how its wait ended.
     case resolve(Waiter, WaitOutcome)
     /// Hand the report just made to the tasks waiting for it (boxed: a report is large, and

@@ -22,6 +22,9 @@
 /// task waits for and their unfinished ancestors (*urgent*), then by ``ReadyKey``. Blocking
 /// commands (``BlockingStartupCommand``) are queued apart and start only while the run's
 /// blocking pool has a thread for them, so the pool never queues what the order has not chosen.
+/// They start on the pool at the decision, with no worker (``SchedulerAction/startBlocking(_:)``),
+/// and their ends come back through ``blockingAttemptEnded(_:outcome:at:)``: a worker is needed
+/// only for async commands and for a blocking retry's backoff.
 ///
 /// Order-only edges (`after`): a command whose dependencies have succeeded still waits for each
 /// command it runs after that is wanted and has not ended, whatever way it ends; one not wanted
@@ -86,6 +89,9 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
     private var released: [Int] = []
     /// Workers waiting for a job; only while running (a stop or a settlement sends them away).
     private var parked: [Worker] = []
+    /// Retries of blocking commands started with no worker, whose backoff a worker sleeps out
+    /// (on the run's clock, as the attempt's) before running them: in flight, waiting for a worker.
+    private var backoffRetries: [Job] = []
     private var mailbox: EventMailbox<Listener>
     private var waits = WaitBook<Waiter>()
     private var reportReaders: [Reader] = []
@@ -206,6 +212,30 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
     /// the worker's next step: the retry, the best ready command, park, or exit.
     mutating func attemptEnded(_ job: Job, outcome: AttemptOutcome, at reading: Duration) -> (WorkerStep, Actions) {
         let now = advance(to: reading)
+        if let retry = recordEnd(of: job, outcome: outcome, at: now) { return (.run(retry), takeDecided()) }
+        settleIfDone(at: now)
+        let step = nextStep(at: now)
+        wakeWorkerIfNeeded(at: now)
+        return (step, takeDecided())
+    }
+
+    /// An attempt started with no worker (``SchedulerAction/startBlocking(_:)``) ended at `now`:
+    /// as ``attemptEnded(_:outcome:at:)``, but the retry is started on the pool at once, or, after
+    /// a backoff, handed to a worker to sleep it out.
+    mutating func blockingAttemptEnded(_ job: Job, outcome: AttemptOutcome, at reading: Duration) -> Actions {
+        let now = advance(to: reading)
+        if let retry = recordEnd(of: job, outcome: outcome, at: now) {
+            if retry.delay == .zero { decided.append(.startBlocking(retry)) } else { backoffRetries.append(retry) }
+        } else {
+            settleIfDone(at: now)
+        }
+        wakeWorkerIfNeeded(at: now)
+        return takeDecided()
+    }
+
+    /// Records an attempt's end: its retry, started, if it gets one, else the command's end, which
+    /// releases or skips its dependents.
+    private mutating func recordEnd(of job: Job, outcome: AttemptOutcome, at now: Duration) -> Job? {
         let position = job.position
         precondition(records[position].progress == .running, "an attempt ends once")
         records[position].end = now.clampedNanoseconds
@@ -217,21 +247,18 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
             if !isRunning {
                 end(position, as: .cancelled, at: now)
             } else if job.attempt <= maxRetries(of: position), !(error is any NonRetryableError) {
-                return (.run(retry(job, after: .failed(error), at: now)), takeDecided())
+                return retry(job, after: .failed(error), at: now)
             } else {
                 fail(position, as: .failed(error), at: now)
             }
         case .timedOut(let timeout, let abandoned):
             if abandoned { records[position].abandoned = true }
             if isRunning, job.attempt <= maxRetries(of: position) {
-                return (.run(retry(job, after: .timedOut(after: timeout), at: now)), takeDecided())
+                return retry(job, after: .timedOut(after: timeout), at: now)
             }
             fail(position, as: .timedOut(after: timeout), at: now)
         }
-        settleIfDone(at: now)
-        let step = nextStep(at: now)
-        wakeWorkerIfNeeded(at: now)
-        return (step, takeDecided())
+        return nil
     }
 
     /// The service of `job` signalled ready: for its dependents it has succeeded (its duration is
@@ -450,9 +477,10 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
     /// once nothing more will start.
     private mutating func nextStep(at now: Duration) -> WorkerStep {
         switch state {
-        case .running(let running):
-            guard running.busy < slots, let key = takeBest(running) else { return .park }
-            return .run(start(Job(position: key.position, attempt: 1, delay: .zero, priority: key.priority), at: now))
+        case .running:
+            startReadyBlocking(at: now)
+            guard let job = takeWorkerJob(at: now) else { return .park }
+            return .run(job)
         case .stopping, .settled, .finished:
             return .exit
         case .notStarted:
@@ -494,17 +522,21 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
         }
     }
 
-    /// Keeps one more worker coming while ready commands wait for a free slot's worker: hands a
-    /// job to a parked one, or asks for a new one. Only one is on its way at a time; when it
-    /// comes it does the same, so workers grow one by one while commands are ready.
+    /// Starts the ready blocking commands a free slot goes to (``startReadyBlocking(at:)``), and
+    /// keeps one more worker coming while async commands wait for a free slot's worker (or a
+    /// blocking retry for its backoff): hands a job to a parked one, or asks for a new one. Only
+    /// one is on its way at a time; when it comes it does the same, so workers grow one by one
+    /// while commands are ready.
     private mutating func wakeWorkerIfNeeded(at now: Duration) {
-        guard case .running(var running) = state, !running.wakePending, running.busy < slots, hasStartable(running) else { return }
+        startReadyBlocking(at: now)
+        guard case .running(var running) = state, !running.wakePending, hasWorkerJob(running) else { return }
         running.wakePending = true
         state = .running(running)
-        if !parked.isEmpty, let key = takeBest(running) {
+        if !parked.isEmpty, let job = takeWorkerJob(at: now) {
             let worker = parked.removeLast()
-            decided.append(
-                .resume(worker, .run(start(Job(position: key.position, attempt: 1, delay: .zero, priority: key.priority), at: now))))
+            decided.append(.resume(worker, .run(job)))
+            // The best async command has gone: a blocking one may now come first.
+            startReadyBlocking(at: now)
         } else {
             decided.append(.spawnWorker)
         }
@@ -687,6 +719,13 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
         while let queued = ready.popMin() ?? readyBlocking.popMin() {
             if isQueued(queued.position) { end(queued.position, as: .cancelled, at: now) }
         }
+        // Their backoff, which a worker would have slept, ends cancelled with the stop.
+        for retry in backoffRetries {
+            records[retry.position].end = now.clampedNanoseconds
+            attemptLeft(retry.position)
+            end(retry.position, as: .cancelled, at: now)
+        }
+        backoffRetries.removeAll()
         sendParkedWorkersAway()
         decided.append(.cancelWorkers)
     }
@@ -798,25 +837,43 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
         !isQueued(candidate.position) || (candidate.isUrgent && urgency[candidate.position] == 0)
     }
 
-    /// Whether a ready command could take a free slot now: an async one, or a blocking one while
-    /// the pool has a thread for it.
-    private mutating func hasStartable(_ running: SchedulerState.Running) -> Bool {
+    /// Whether a worker has a job to take now: a blocking retry's backoff, or an async command
+    /// while a slot is free.
+    private mutating func hasWorkerJob(_ running: SchedulerState.Running) -> Bool {
+        guard backoffRetries.isEmpty else { return true }
+        guard running.busy < slots else { return false }
         dropStale(blocking: false)
-        if !ready.isEmpty { return true }
-        guard hasBlocking, running.blockingBusy < blockingThreads else { return false }
-        dropStale(blocking: true)
-        return !readyBlocking.isEmpty
+        return !ready.isEmpty
     }
 
-    /// Takes the best ready command that can start now, out of its queue.
-    private mutating func takeBest(_ running: SchedulerState.Running) -> ReadyKey? {
+    /// Takes a worker's job out of its queue, started: a blocking retry's backoff (in flight
+    /// already), else the best ready async command while a slot is free.
+    ///
+    /// - Precondition: The run is running.
+    private mutating func takeWorkerJob(at now: Duration) -> Job? {
+        if let retry = backoffRetries.popLast() { return retry }
+        guard case .running(let running) = state, running.busy < slots else { return nil }
         dropStale(blocking: false)
-        guard hasBlocking, running.blockingBusy < blockingThreads else { return ready.popMin()?.key }
-        dropStale(blocking: true)
-        switch (ready.min, readyBlocking.min) {
-        case (let async?, let blocking?): return async < blocking ? ready.popMin()?.key : readyBlocking.popMin()?.key
-        case (nil, .some): return readyBlocking.popMin()?.key
-        case (.some, nil), (nil, nil): return ready.popMin()?.key
+        guard let key = ready.popMin()?.key else { return nil }
+        return start(Job(position: key.position, attempt: 1, delay: .zero, priority: key.priority), at: now)
+    }
+
+    /// Starts on the blocking pool, with no worker, each ready blocking command a free slot goes
+    /// to now: while the pool has a thread and a slot is free, the best blocking command starts
+    /// unless the best async command comes first and the async commands ready could take every
+    /// free slot (they are the better claims on those slots, and a worker is on its way for them).
+    ///
+    /// - Complexity: O(log n) per command started.
+    private mutating func startReadyBlocking(at now: Duration) {
+        guard hasBlocking else { return }
+        while case .running(let running) = state, running.busy < slots, running.blockingBusy < blockingThreads {
+            dropStale(blocking: true)
+            guard let blocking = readyBlocking.min else { return }
+            dropStale(blocking: false)
+            if let async = ready.min, async < blocking, slots - running.busy <= ready.count { return }
+            _ = readyBlocking.popMin()
+            let key = blocking.key
+            decided.append(.startBlocking(start(Job(position: key.position, attempt: 1, delay: .zero, priority: key.priority), at: now)))
         }
     }
 

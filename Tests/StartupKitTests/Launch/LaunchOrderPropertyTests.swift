@@ -7,7 +7,8 @@ import Testing
 /// priorities, blocking commands, slots, waits that come and go, attempts that end in random
 /// order) and checks every command it hands out against a simple reference of the order: urgent
 /// commands (the unfinished ancestors of what a task waits for) first by remaining path, then by
-/// key; a blocking command only while the pool has a thread; never more than the slots.
+/// key; a blocking command only while the pool has a thread, and ahead of a better async command
+/// only while the ready async commands could not take every free slot; never more than the slots.
 @Suite struct LaunchOrderPropertyTests {
     typealias Machine = SchedulerStateMachine<Int, Int, Int, Int>
 
@@ -55,6 +56,18 @@ import Testing
             }
         }
 
+        /// Whether the blocking command at `position` may start ahead of the best: the ready async
+        /// commands could not fill the free slots, so it deprives none of them.
+        func mayStartAhead(_ position: Int) -> Bool {
+            guard blocking[position], running < slots, blockingRunning < blockingThreads, !started[position],
+                graph.dependencies[position].allSatisfy({ finished[$0] })
+            else { return false }
+            let readyAsync = graph.dependencies.indices.filter { candidate in
+                !blocking[candidate] && !started[candidate] && graph.dependencies[candidate].allSatisfy { finished[$0] }
+            }
+            return slots - running > readyAsync.count
+        }
+
         mutating func start(_ position: Int) {
             #expect(!started[position], "c\(position) started twice in \(graph)")
             #expect(graph.dependencies[position].allSatisfy { finished[$0] }, "c\(position) started before its dependencies in \(graph)")
@@ -96,25 +109,44 @@ import Testing
             graph: graph, keys: plan.storage.readyKeys, blocking: blocking, slots: slots, blockingThreads: blockingThreads,
             started: Array(repeating: false, count: graph.count), finished: Array(repeating: false, count: graph.count))
 
-        var inFlight: [Job] = []
+        /// Attempts in flight, and whether each was started on the pool with no worker.
+        var inFlight: [(job: Job, direct: Bool)] = []
         var arriving = 0
         var nextWorker = 0
         var settled = false
         var time = Duration.zero
 
-        func take(_ step: WorkerStep) {
-            guard case .run(let job) = step else { return }
-            #expect(
-                job.position == reference.best(),
-                "handed c\(job.position), the reference's best is \(reference.best().map { "c\($0)" } ?? "none") in \(graph)")
-            reference.start(job.position)
-            inFlight.append(job)
+        // The commands one input starts (a worker's step, parked workers resumed, blocking ones
+        // started on the pool) are decided together: each, in some order, must be the reference's
+        // best when it starts, or a blocking one that may start ahead of it.
+        func take(_ step: WorkerStep?, _ actions: SchedulerActions<Int, Int, Int, Int>) {
+            var batch: [(job: Job, direct: Bool)] = actions.startBlocking.map { ($0, true) }
+            for case .run(let job) in [step].compactMap({ $0 }) + actions.resume.map(\.1) { batch.append((job, false)) }
+            while !batch.isEmpty {
+                let best = reference.best()
+                guard
+                    let next = batch.firstIndex(where: { $0.job.position == best })
+                        ?? batch.firstIndex(where: { reference.mayStartAhead($0.job.position) })
+                else {
+                    Issue.record(
+                        "started \(batch.map { "c\($0.job.position)" }), the reference's best is \(best.map { "c\($0)" } ?? "none") in \(graph)"
+                    )
+                    return
+                }
+                let started = batch.remove(at: next)
+                #expect(
+                    started.direct == reference.blocking[started.job.position], "c\(started.job.position) went the wrong way in \(graph)")
+                reference.start(started.job.position)
+                inFlight.append(started)
+            }
         }
-        func perform(_ actions: SchedulerActions<Int, Int, Int, Int>) {
-            for (_, step) in actions.resume { take(step) }
+        func perform(_ actions: SchedulerActions<Int, Int, Int, Int>, step: WorkerStep? = nil) {
+            take(step, actions)
             for (waiter, _) in actions.resolve { reference.waits[waiter] = nil }
             if actions.spawnWorker { arriving += 1 }
             if actions.settled { settled = true }
+            // A parked worker handed a job comes, as the scheduler's shell has it do.
+            for case (_, .run) in actions.resume { perform(machine.wokenWorkerArrived(at: time)) }
         }
 
         perform(machine.begin(at: time, cancelled: false))
@@ -142,8 +174,7 @@ import Testing
                 arriving -= 1
                 nextWorker += 1
                 let (step, actions) = machine.workerArrived(at: time)
-                take(step)
-                perform(actions)
+                perform(actions, step: step)
                 if step == .park { perform(machine.park(nextWorker, at: time).actions) }
             default:
                 guard !inFlight.isEmpty else {
@@ -151,11 +182,14 @@ import Testing
                     if arriving == 0 { return }
                     continue
                 }
-                let job = inFlight.remove(at: Int.random(in: 0..<inFlight.count, using: &random))
+                let (job, direct) = inFlight.remove(at: Int.random(in: 0..<inFlight.count, using: &random))
                 reference.finish(job.position)
+                guard !direct else {
+                    perform(machine.blockingAttemptEnded(job, outcome: .succeeded, at: time))
+                    continue
+                }
                 let (step, actions) = machine.attemptEnded(job, outcome: .succeeded, at: time)
-                take(step)
-                perform(actions)
+                perform(actions, step: step)
                 if step == .park {
                     nextWorker += 1
                     perform(machine.park(nextWorker, at: time).actions)

@@ -116,26 +116,88 @@ import Testing
     @Test func blockingCommands_neverExceedThePoolsThreads_whileAsyncOnesTakeTheOtherSlots() throws {
         let specs = (0..<4).map { Spec(id: CommandID("sdk\($0)"), estimateMs: 40, blocking: true) } + [Spec(id: "load")]
         var (machine, plan) = try machine(specs, blockingThreads: 2)
-        _ = machine.begin(at: .zero, cancelled: false)
-        var jobs: [Job] = []
-        for arrival in 1...4 {
-            let (step, _) = machine.workerArrived(at: .milliseconds(arrival))
-            if case .run(let job) = step { jobs.append(job) }
-        }
-        #expect(jobs.map { plan.ids[$0.position] } == ["sdk0", "sdk1", "load"], "a third blocking command waits for a thread")
-        let (next, _) = machine.attemptEnded(jobs[0], outcome: .succeeded, at: .milliseconds(40))
-        #expect(started(plan, next) == "sdk2")
+        let begun = machine.begin(at: .zero, cancelled: false)
+        #expect(begun.startBlocking.map { plan.ids[$0.position] } == ["sdk0", "sdk1"], "a third blocking command waits for a thread")
+        #expect(begun.spawnWorker, "a worker comes for the async command")
+        let (step, _) = machine.workerArrived(at: .milliseconds(1))
+        #expect(started(plan, step) == "load")
+        let ended = machine.blockingAttemptEnded(begun.startBlocking[0], outcome: .succeeded, at: .milliseconds(40))
+        #expect(ended.startBlocking.map { plan.ids[$0.position] } == ["sdk2"])
     }
 
     @Test func maxConcurrency_countsBlockingCommands() throws {
         let specs = (0..<3).map { Spec(id: CommandID("sdk\($0)"), blocking: true) } + [Spec(id: "load")]
         var (machine, plan) = try machine(specs, slots: 2, blockingThreads: 8)
-        _ = machine.begin(at: .zero, cancelled: false)
-        let (first, _) = machine.workerArrived(at: .zero)
-        let (second, _) = machine.workerArrived(at: .zero)
-        let (third, _) = machine.workerArrived(at: .zero)
-        #expect([started(plan, first), started(plan, second)] == ["sdk0", "sdk1"])
-        #expect(third == .park)
+        let begun = machine.begin(at: .zero, cancelled: false)
+        #expect(begun.startBlocking.map { plan.ids[$0.position] } == ["sdk0", "sdk1"])
+        #expect(!begun.spawnWorker, "no slot is free for a worker")
+        let (step, _) = machine.workerArrived(at: .zero)
+        #expect(step == .park)
+    }
+
+    @Test func withFewSlots_anAsyncCommandThatComesFirst_keepsItsSlotFromABlockingOne() throws {
+        let specs = [Spec(id: "load", estimateMs: 50), Spec(id: "sdk", estimateMs: 10, blocking: true)]
+        var (machine, plan) = try machine(specs, slots: 1)
+        let begun = machine.begin(at: .zero, cancelled: false)
+        #expect(begun.startBlocking.isEmpty)
+        let (step, _) = machine.workerArrived(at: .zero)
+        #expect(started(plan, step) == "load")
+        let (next, ended) = machine.attemptEnded(job(step), outcome: .succeeded, at: .milliseconds(50))
+        #expect(next == .park)
+        #expect(ended.startBlocking.map { plan.ids[$0.position] } == ["sdk"], "the freed slot goes to the blocking command, no worker")
+    }
+
+    @Test func aBlockingCommandReleasedByAnother_startsAtItsEnd_withNoWorker() throws {
+        let specs = [
+            Spec(id: "database", blocking: true), Spec(id: "keychain", dependencies: ["database"], blocking: true),
+            Spec(id: "screen", dependencies: ["keychain"]),
+        ]
+        var (machine, plan) = try machine(specs)
+        let begun = machine.begin(at: .zero, cancelled: false)
+        #expect(begun.kinds == ["start blocking"], "no worker is asked for")
+        let ended = machine.blockingAttemptEnded(begun.startBlocking[0], outcome: .succeeded, at: .milliseconds(5))
+        #expect(ended.kinds == ["start blocking"])
+        #expect(ended.startBlocking.map { plan.ids[$0.position] } == ["keychain"])
+        let last = machine.blockingAttemptEnded(ended.startBlocking[0], outcome: .succeeded, at: .milliseconds(9))
+        #expect(last.spawnWorker, "the async dependent needs a worker")
+        #expect(machine.records[1].start == 5_000_000, "started at the decision's time")
+    }
+
+    @Test func aBlockingRetry_startsOnThePool_orGoesToAWorkerForItsBackoff() throws {
+        var builder = StartupPlanBuilder()
+        builder.addBlocking("now", options: .init(retry: .retry(times: 1, initialDelay: .zero))) { _ in }
+        builder.addBlocking("later", options: .init(retry: .retry(times: 1, initialDelay: .milliseconds(20)))) { _ in }
+        let plan = try builder.build()
+        var machine = Machine(plan: plan, maxConcurrency: nil, failurePolicy: .continueIndependent, recordsEvents: false)
+        let begun = machine.begin(at: .zero, cancelled: false)
+        #expect(begun.startBlocking.count == 2)
+        struct Failure: Error {}
+        for first in begun.startBlocking {
+            let ended = machine.blockingAttemptEnded(first, outcome: .threw(Failure()), at: .milliseconds(1))
+            if plan.ids[first.position] == "now" {
+                #expect(ended.startBlocking.map(\.attempt) == [2], "no backoff: straight back to the pool")
+            } else {
+                #expect(ended.startBlocking.isEmpty)
+                #expect(ended.spawnWorker, "a worker sleeps the backoff")
+            }
+        }
+        let (step, _) = machine.workerArrived(at: .milliseconds(2))
+        #expect(step == .run(Job(position: 1, attempt: 2, delay: .milliseconds(20))))
+        #expect(machine.busy == 2)
+    }
+
+    @Test func aStop_endsABlockingRetryWaitingForItsBackoffsWorker_cancelled() throws {
+        var builder = StartupPlanBuilder()
+        builder.addBlocking("later", options: .init(retry: .retry(times: 1, initialDelay: .milliseconds(20)))) { _ in }
+        let plan = try builder.build()
+        var machine = Machine(plan: plan, maxConcurrency: nil, failurePolicy: .continueIndependent, recordsEvents: false)
+        let begun = machine.begin(at: .zero, cancelled: false)
+        struct Failure: Error {}
+        _ = machine.blockingAttemptEnded(begun.startBlocking[0], outcome: .threw(Failure()), at: .milliseconds(1))
+        let cancelled = machine.cancel(at: .milliseconds(2))
+        #expect(cancelled.settled)
+        #expect(machine.outcomes[0] == .cancelled)
+        #expect(machine.busy == 0)
     }
 
     @Test func anAwaitedBlockingCommand_takesTheNextPoolThread() throws {
@@ -144,11 +206,10 @@ import Testing
             Spec(id: "database", estimateMs: 10, blocking: true), Spec(id: "screen", dependencies: ["database"]),
         ]
         var (machine, plan) = try machine(specs, blockingThreads: 1)
-        _ = machine.begin(at: .zero, cancelled: false)
-        let (first, _) = machine.workerArrived(at: .zero)
-        #expect(started(plan, first) == "sdk-long")
+        let begun = machine.begin(at: .zero, cancelled: false)
+        #expect(begun.startBlocking.map { plan.ids[$0.position] } == ["sdk-long"])
         _ = machine.wait(machine.reserveWait(), for: [3], waiter: 1, at: .milliseconds(1))
-        let (next, _) = machine.attemptEnded(job(first), outcome: .succeeded, at: .milliseconds(100))
-        #expect(started(plan, next) == "database")
+        let ended = machine.blockingAttemptEnded(begun.startBlocking[0], outcome: .succeeded, at: .milliseconds(100))
+        #expect(ended.startBlocking.map { plan.ids[$0.position] } == ["database"])
     }
 }

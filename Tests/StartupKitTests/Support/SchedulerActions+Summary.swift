@@ -5,6 +5,8 @@
 extension SchedulerActions {
     /// Parked workers resumed, each with its step, in order.
     var resume: [(Worker, WorkerStep)] { compactMap { if case .resume(let worker, let step) = $0 { (worker, step) } else { nil } } }
+    /// Blocking attempts started on the pool with no worker, in order.
+    var startBlocking: [Job] { compactMap { if case .startBlocking(let job) = $0 { job } else { nil } } }
     /// Waits resolved, in order.
     var resolve: [(Waiter, WaitOutcome)] {
         compactMap { if case .resolve(let waiter, let outcome) = $0 { (waiter, outcome) } else { nil } }
@@ -35,6 +37,7 @@ extension SchedulerActions {
         map { action in
             switch action {
             case .resume(_, let step): if case .exit = step { "exit worker" } else { "resume worker" }
+            case .startBlocking: "start blocking"
             case .resolve: "resolve wait"
             case .handReport: "hand report"
             case .deliver: "deliver"
