@@ -9,7 +9,7 @@ struct AnyStartupCommand: Sendable {
     /// False when the output is `Void`, so nothing needs storing.
     let producesOutput: Bool
     /// Its priority, optionality, timeout, retries and estimate.
-    let options: CommandOptions
+    private(set) var options: CommandOptions
     /// The command's identifier.
     let id: CommandID
     /// The identifiers of the commands it depends on, as declared.
@@ -48,9 +48,9 @@ struct AnyStartupCommand: Sendable {
 
     /// The same command with other options.
     func with(options: CommandOptions) -> AnyStartupCommand {
-        AnyStartupCommand(
-            id: id, dependencies: dependencies, options: options, producesOutput: producesOutput, isGate: isGate,
-            isBlocking: isBlocking, serve: serve, execute: execute)
+        var command = self
+        command.options = options
+        return command
     }
 
     /// A command whose work is async: traced where the worker runs it.
