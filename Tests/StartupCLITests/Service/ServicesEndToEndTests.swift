@@ -134,7 +134,7 @@ import Testing
                "ready": {"log": "listening"}}
             ]}
             """)
-        let running = try StartupBinary.startWithPipedOutput(["run", "--no-report", "--grace-period", "300ms"], in: folder.path)
+        let running = try StartupBinary.startWithPipedOutput(["run", "--no-report", "--grace-period", "1s"], in: folder.path)
         defer { try? FileManager.default.removeItem(atPath: running.errorFile) }
         let held = await LineReader.readLines(from: running.output, through: "Services running", closes: false)
         try #require(held.contains("Services running"), "startup ended without holding its services: \(held)")

@@ -50,7 +50,13 @@ enum StartupBinary {
     /// How many times slower than a plain build the binary may be: 4 for the thread sanitizer's build (`make
     /// test-tsan`), 1 otherwise. Loose time bounds of end-to-end tests are multiplied by it.
     static var slowness: Double {
-        path.contains("/.build-tsan/") ? 4 : 1
+        isSanitized ? 4 : 1
+    }
+
+    /// Whether the binary is the thread sanitizer's build (`make test-tsan`), where each process costs several times
+    /// the CPU: tests that start hundreds of processes start fewer, so as not to starve the suites beside them.
+    static var isSanitized: Bool {
+        path.contains("/.build-tsan/")
     }
 
     /// Starts the binary in `directory`.
