@@ -12,7 +12,7 @@ import Testing
         case .choices(let choices): return choices.last
         case .path: return "x.json"
         case .directory: return "logs"
-        case .freeText: return ["n": "2", "time": "1s", "changes": "drop=a"][value.name]
+        case .freeText: return ["n": "2", "time": "1s", "changes": "drop=a", "id": "api"][value.name]
         }
     }
 
