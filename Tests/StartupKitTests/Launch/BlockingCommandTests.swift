@@ -32,43 +32,6 @@ import Testing
         #expect(report["release"]?.ranOnBlockingPool == false)
     }
 
-    /// CPU-bound async commands hold every thread of the cooperative pool (one per core) until the
-    /// blocking command releases them: it becomes ready when another blocking command ends, and it
-    /// starts on the pool while they still spin, with no cooperative thread needed for its start or
-    /// for its dependency's end. Should it wait for one, a watchdog releases them after 10 s
-    /// (only so that the failure is reported rather than hung) and the order says it waited.
-    @Test func aBlockingCommandThatBecomesReady_startsWhileCPUBoundAsyncCommandsHoldEveryCooperativeThread() async throws {
-        let cores = max(sysconf(Int32(_SC_NPROCESSORS_ONLN)), 1)
-        let spinning = Locked((started: 0, released: false))
-        let everyThreadSpins = DispatchSemaphore(value: 0)
-        let sdkStarted = DispatchSemaphore(value: 0)
-        let startedWhileSpinning = Locked<Bool?>(nil)
-        var builder = StartupPlanBuilder()
-        for index in 0..<cores {
-            builder.add(CommandID("cpu\(index)")) { _ in
-                if spinning.withLock({
-                    $0.started += 1
-                    return $0.started
-                }) == cores {
-                    everyThreadSpins.signal()
-                }
-                while !spinning.withLock({ $0.released }) {}
-            }
-        }
-        builder.addBlocking("database") { _ in everyThreadSpins.wait() }
-        builder.addBlocking("keychain", dependsOn: ["database"]) { _ in
-            startedWhileSpinning.withLock { $0 = !spinning.withLock { $0.released } }
-            spinning.withLock { $0.released = true }
-            sdkStarted.signal()
-        }
-        DispatchQueue(label: "watchdog").async {
-            if sdkStarted.wait(timeout: .now() + .seconds(10)) == .timedOut { spinning.withLock { $0.released = true } }
-        }
-        let report = await StartupOrchestrator(try builder.build()).run()
-        #expect(report.status == .succeeded)
-        #expect(startedWhileSpinning.withLock { $0 } == true, "the blocking command started before the CPU-bound ones finished")
-    }
-
     @Test func thePool_neverRunsMoreThanItsThreads_andRunsEverything() {
         let pool = BlockingPool(maxThreads: 2)
         let running = Locked((now: 0, most: 0))
