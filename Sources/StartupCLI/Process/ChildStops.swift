@@ -203,8 +203,13 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
         _ exits: [(token: UInt64, error: Int32)], now: () -> Instant, snapshot: () -> ProcessSnapshot,
         into actions: inout [Action]
     ) {
-        let leaving = exits.filter { $0.error == 0 && children[$0.token].map { $0.stopsTreeOnExit && $0.signal == nil } ?? false }
-        if !leaving.isEmpty { stop(leaving.map(\.token), now: now(), snapshot: snapshot, into: &actions) }
+        // Filtered only when one leaves: most exits are of commands, and this runs on every reap.
+        let leaves = { (exit: (token: UInt64, error: Int32)) in
+            exit.error == 0 && (self.children[exit.token].map { $0.stopsTreeOnExit && $0.signal == nil } ?? false)
+        }
+        if exits.contains(where: leaves) {
+            stop(exits.filter(leaves).map(\.token), now: now(), snapshot: snapshot, into: &actions)
+        }
         launchesExited(exits, into: &actions)
         // A reaped pid may be reused: an unexplained exit with it is no longer the one that was seen.
         if let seen = unexplainedExit?.pid, exits.contains(where: { children[$0.token]?.pid == seen }) {

@@ -9,12 +9,26 @@ extension RunGuardian {
     /// once otherwise. For the binary's first line.
     package static func serveIfAsked(_ arguments: [String]) {
         #if os(Linux)
-            guard arguments.count == 4, arguments[1] == argument, let milliseconds = Int64(arguments[3]) else { return }
+            guard arguments.count == 4, arguments[1] == argument else { return }
+            guard isRunMarkerPrefix(arguments[2]), let milliseconds = Int64(arguments[3]), (0...3_600_000).contains(milliseconds)
+            else {
+                say("\(argument) is for startup run's own use")
+                exit(ExitCode.usage.rawValue)
+            }
             serve(markerPrefix: arguments[2], gracePeriod: .milliseconds(milliseconds))
         #endif
     }
 
     #if os(Linux)
+        /// Whether `prefix` is one run's marker prefix (``ProcessTree/runMarkerPrefix``: the variable, `=`, the run's
+        /// letters and digits, `.`), so that no other words make a guardian stop the processes of every run.
+        private static func isRunMarkerPrefix(_ prefix: String) -> Bool {
+            let start = "\(ProcessSpec.processTokenVariable)="
+            guard prefix.hasPrefix(start), prefix.hasSuffix(".") else { return false }
+            let run = prefix.dropFirst(start.count).dropLast()
+            return !run.isEmpty && run.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        }
+
         /// How often the guardian looks whether what it stopped is gone.
         private static let lookInterval = Duration.milliseconds(50)
 
@@ -96,7 +110,8 @@ extension RunGuardian {
             while true {
                 let count = read(0, &buffer, buffer.count)
                 if count == 0 { return .closed }
-                if count < 0 { return errno == EINTR ? drain() : (errno == EAGAIN ? .open : .closed) }
+                if count < 0 && errno == EINTR { continue }
+                if count < 0 { return errno == EAGAIN ? .open : .closed }
                 for byte in buffer[..<count] {
                     guard byte == UInt8(ascii: "\n") else {
                         partial.append(byte)

@@ -73,6 +73,18 @@ import Testing
             #expect(SpawnTestSupport.isRunningAndUnsignalled(daemon), "the guardian stopped what was left on purpose")
         }
 
+        /// The guardian's flag typed by hand, with a prefix that would match every run's processes or an absurd grace
+        /// period, is refused: only `startup run` starts a guardian.
+        @Test(arguments: [
+            ["STARTUP_PROCESS_TOKEN=", "1000"], ["STARTUP_PROCESS_TOKEN=a b.", "1000"], ["STARTUP_PROCESS_TOKEN=ab.", "-1"],
+        ])
+        func aGuardianStartedByHand_withoutOneRunsMarker_isRefused(arguments: [String]) async throws {
+            let folder = try TemporaryDirectory()
+            let result = try await StartupBinary.run([RunGuardian.argument] + arguments, in: folder.path)
+            #expect(result.status == 64)
+            #expect(result.error.contains("--guard-run is for startup run's own use"), "\(result.error)")
+        }
+
         /// The guardian among the children of `startup`'s threads (its command line names the guardian's flag).
         private func guardianPid(of startup: pid_t) -> pid_t? {
             let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(startup)/task")) ?? []
