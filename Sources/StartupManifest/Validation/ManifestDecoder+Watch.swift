@@ -28,7 +28,7 @@ extension ManifestDecoder {
             if let written = members["debounce"] {
                 if let value = duration(
                     written, path: path + ".debounce", in: Self.watchDebounceRange, what: "a debounce",
-                    range: "0ms to \(DurationText.format(ManifestWatch.longestDebounce))")
+                    range: "0ms to 60s")
                 {
                     debounce = value
                 } else {

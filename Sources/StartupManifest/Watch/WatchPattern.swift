@@ -99,7 +99,7 @@ package struct WatchPattern: Sendable, Hashable {
             switch byte {
             case UInt8(ascii: "\\"):
                 guard index + 1 < name.count else {
-                    throw WatchPatternError(written: written, reason: "ends a name with a lone \"\\\"; write \"\\\\\" for a backslash")
+                    throw WatchPatternError(written: written, reason: #"ends a name with a backslash that escapes nothing; write "\\\\" in JSON for a literal backslash"#)
                 }
                 tokens.append(.byte(name[index + 1]))
                 index += 2
@@ -164,7 +164,7 @@ package struct WatchPattern: Sendable, Hashable {
                 ranges.append(low...low)
             }
         }
-        throw WatchPatternError(written: written, reason: "has a \"[\" without its \"]\"; write \"\\[\" for a literal one")
+        throw WatchPatternError(written: written, reason: #"has a "[" without its "]"; write "\\[" in JSON for a literal "[""#)
     }
 }
 
