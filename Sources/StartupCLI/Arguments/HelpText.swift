@@ -116,6 +116,13 @@ package enum HelpText {
           A command with "onDemand": true runs only when a command that runs depends on it, or when it is
           named as a target; otherwise it ends "not requested", which is not a failure.
 
+        WATCH:
+          A command with "watch" (paths or globs relative to the manifest's folder, "!" to exclude) is
+          reloaded while the run is up when a file it watches changes: a service is restarted, a one-shot
+          command run again, then its running dependents, and a line says what changed, the reload's wall
+          time and its critical path. A failed reload leaves the stack running. Not in CI mode (-- CMD),
+          nor with --no-watch; .git/, .startup/ and the --log-dir folder are never watched.
+
         ENVIRONMENT:
           Each command gets STARTUP_COMMAND_ID and STARTUP_PROCESS_TOKEN (its process's own). NO_COLOR turns colours off; they are only used on a terminal.
 

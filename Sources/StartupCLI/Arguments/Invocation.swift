@@ -109,6 +109,9 @@ package struct RunOptions: Equatable, Sendable {
     package var savesReport = true
     /// Whether to stay up after the run until Ctrl-C or SIGTERM, then run the `stop` lines.
     package var keepRunning = false
+    /// Whether the commands' `"watch"` may reload them (`--no-watch` turns it off); ``watches`` says whether the
+    /// run watches.
+    package var watchesFiles = true
     /// The folder each command's and service's output is also logged in (`--log-dir`), relative to the current
     /// directory; `nil` for no logs.
     package var logDirectory: String?
@@ -117,6 +120,10 @@ package struct RunOptions: Equatable, Sendable {
     /// The command to run once the start-up succeeded (`startup run ... -- CMD ARGS...`), with
     /// its arguments; `nil` for none.
     package var command: [String]?
+
+    /// Whether the run watches the files its commands' `"watch"` names while it is up, to reload them: not with
+    /// `--no-watch`, and never in CI mode (a command after `--`), whose stack lives only for that command.
+    package var watches: Bool { watchesFiles && command == nil }
 }
 
 /// The options of `startup plot`.

@@ -84,6 +84,9 @@ enum OptionDeclarations {
             $0.gracePeriod = $1
         },
         .flag("--keep-running", help: "After the run, stay up until Ctrl-C or SIGTERM, then run the stop lines") { $0.keepRunning = true },
+        .flag("--no-watch", help: "Do not reload commands when their \"watch\" files change") {
+            $0.watchesFiles = false
+        },
         .directory(
             "--log-dir",
             help: """

@@ -49,6 +49,25 @@ import Testing
         #expect(throws: UsageError.self) { try CommandLineParser.parse(["run", "--keep-running", "--", "true"]) }
     }
 
+    @Test func parse_noWatch_turnsWatchingOff_andCIModeNeverWatches() throws {
+        #expect(RunOptions().watches)
+        guard case .run(let noWatch) = try CommandLineParser.parse(["run", "--no-watch"]) else {
+            Issue.record("not a run")
+            return
+        }
+        #expect(!noWatch.watchesFiles && !noWatch.watches)
+        guard case .run(let ciMode) = try CommandLineParser.parse(["run", "--", "make", "test"]) else {
+            Issue.record("not a run")
+            return
+        }
+        #expect(ciMode.watchesFiles && !ciMode.watches, "a command after -- never watches")
+        guard case .run(let both) = try CommandLineParser.parse(["run", "--no-watch", "--", "true"]) else {
+            Issue.record("not a run")
+            return
+        }
+        #expect(!both.watches)
+    }
+
     @Test func parse_helpAndVersion() throws {
         #expect(try CommandLineParser.parse([]) == .help(nil))
         #expect(try CommandLineParser.parse(["--help"]) == .help(nil))

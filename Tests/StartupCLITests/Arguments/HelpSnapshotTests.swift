@@ -152,6 +152,7 @@ import Testing
           --grace-period <time>   Between SIGTERM and SIGKILL for all of a stopped command's processes
                                   (default: 2s, at most 1h)
           --keep-running          After the run, stay up until Ctrl-C or SIGTERM, then run the stop lines
+          --no-watch              Do not reload commands when their "watch" files change
           --log-dir <dir>         Also append each command's and service's output (both streams, byte for
                                   byte) to dir/ID.log, a header line before each start; dir is made if
                                   missing, and an id that is not a safe file name is escaped (/ as %2F)
@@ -177,6 +178,13 @@ import Testing
         ON DEMAND:
           A command with "onDemand": true runs only when a command that runs depends on it, or when it is
           named as a target; otherwise it ends "not requested", which is not a failure.
+
+        WATCH:
+          A command with "watch" (paths or globs relative to the manifest's folder, "!" to exclude) is
+          reloaded while the run is up when a file it watches changes: a service is restarted, a one-shot
+          command run again, then its running dependents, and a line says what changed, the reload's wall
+          time and its critical path. A failed reload leaves the stack running. Not in CI mode (-- CMD),
+          nor with --no-watch; .git/, .startup/ and the --log-dir folder are never watched.
 
         ENVIRONMENT:
           Each command gets STARTUP_COMMAND_ID and STARTUP_PROCESS_TOKEN (its process's own). NO_COLOR turns colours off; they are only used on a terminal.
