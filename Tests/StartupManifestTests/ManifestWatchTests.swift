@@ -1,4 +1,5 @@
 import StartupKit
+import StartupTestSupport
 import Testing
 
 @testable import StartupManifest
@@ -114,6 +115,15 @@ import Testing
     ])
     func badValues_sayWhatIsWrongAndWhere(written: String, message: String) {
         expectOneProblem(#""watch": \#(written)"#, message)
+    }
+
+    /// The article's example decodes to what it says.
+    @Test func theArticlesWatchExample_decodes() throws {
+        let text = try RepositoryFiles.text("Sources/StartupManifest/StartupManifest.docc/TheManifest.md")
+        let block = try #require(
+            text.components(separatedBy: "```json\n").dropFirst().map { $0.components(separatedBy: "```")[0] }.first { $0.contains("\"watch\"") })
+        let command = try Manifest.decode(Array(#"{"version": 1, "commands": [\#(block)]}"#.utf8)).commands[0]
+        #expect(command.watch == ManifestWatch(paths: ["src/**/*.py", "!src/**/test_*", "pyproject.toml"], debounce: .milliseconds(300)))
     }
 
     @Test func aMilestone_hasNothingToReload() {
