@@ -37,7 +37,8 @@ final class FileChangeSource: Sendable {
     ///   - root: The manifest's folder, an absolute path without symbolic links (`realpath`).
     ///   - scope: Which folders to watch.
     ///   - pollInterval: How often the polling fallback looks (where it is used).
-    init(root: String, scope: WatchScope, pollInterval: Duration = .seconds(1)) {
+    ///   - polls: Whether to poll even where the platform has notifications (for tests of the fallback).
+    init(root: String, scope: WatchScope, pollInterval: Duration = .seconds(1), polls: Bool = false) {
         var ends: [Int32] = [-1, -1]
         let made = pipe(&ends)
         precondition(made == 0, "pipe failed: errno \(errno)")
@@ -51,7 +52,11 @@ final class FileChangeSource: Sendable {
         DedicatedThread.run { [continuation] in
             let emit: @Sendable (Event) -> Void = { continuation.yield($0) }
             let ready: @Sendable () -> Void = { _ = isWatching.resolve(true) }
-            Self.watch(root: root, scope: scope, pollInterval: pollInterval, stop: stopRead, emit: emit, ready: ready)
+            if polls {
+                PollingWatch(root: root, scope: scope, emit: emit).run(interval: pollInterval, stop: stopRead, ready: ready)
+            } else {
+                Self.watch(root: root, scope: scope, pollInterval: pollInterval, stop: stopRead, emit: emit, ready: ready)
+            }
             _ = isWatching.resolve(false)
             close(stopRead)
             continuation.finish()

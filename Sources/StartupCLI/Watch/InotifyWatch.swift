@@ -168,8 +168,7 @@
         }
 
         /// What running out of inotify watches means, and how to raise the limit.
-        private static func shortageMessage(missed: Int, first: WatchPath) -> String {
-            let limit = limit("max_user_watches")
+        static func shortageMessage(missed: Int, first: WatchPath, limit: String = limit("max_user_watches")) -> String {
             let raised = max(524_288, (Int(limit) ?? 65_536) * 4)
             return "out of inotify watches (fs.inotify.max_user_watches is \(limit)): \(MessageQuoting.quoted(first.text))"
                 + (missed == 1 ? "" : " and \(missed - 1) more folder\(missed == 2 ? "" : "s")") + " and what is under them are not watched,"
@@ -178,7 +177,7 @@
         }
 
         /// The value of `/proc/sys/fs/inotify/<name>`, or `unknown`.
-        private static func limit(_ name: String) -> String {
+        static func limit(_ name: String) -> String {
             guard let file = fopen("/proc/sys/fs/inotify/" + name, "r") else { return "unknown" }
             defer { fclose(file) }
             var line = [CChar](repeating: 0, count: 32)

@@ -12,7 +12,7 @@ import StartupManifest
 /// command (``ReloadQueue``).
 ///
 /// ```swift
-/// let watcher = try Watcher(folder: manifestFolder, commands: [("api", apiWatch)], excludedFolders: [logDirectory])
+/// let watcher = try Watcher(folder: manifestFolder, commands: [("api", apiWatch)], excludedPaths: [logDirectory])
 /// Task {
 ///     for await event in watcher.events {
 ///         switch event {
@@ -53,10 +53,12 @@ package final class Watcher: Sendable {
     ///   - folder: The manifest's folder (symbolic links are resolved).
     ///   - commands: Each command to watch, with its `"watch"` (``ManifestCommand/watch``); commands that
     ///     watch nothing are left out.
-    ///   - excludedFolders: Folders never watched besides `.git/` and `.startup/`: the `--log-dir` folder,
-    ///     absolute or relative to the current directory; one outside `folder` changes nothing.
+    ///   - excludedPaths: Files and folders (and what is under them) never watched besides `.git/` and
+    ///     `.startup/`: the `--log-dir` folder and what the run itself writes while it is up (a `--report`,
+    ///     `--trace-file` or `--plot` path), absolute or relative to the current directory; one outside
+    ///     `folder` changes nothing.
     /// - Throws: ``WatchPatternError`` for a path that is not one (a decoded manifest has none).
-    package init(folder: String, commands: [(CommandID, ManifestWatch)], excludedFolders: [String] = []) throws(WatchPatternError) {
+    package init(folder: String, commands: [(CommandID, ManifestWatch)], excludedPaths: [String] = []) throws(WatchPatternError) {
         var rules: [(CommandID, WatchRules)] = []
         var queues: [CommandID: ReloadQueue<ContinuousClock.Instant>] = [:]
         for (id, watch) in commands {
@@ -64,12 +66,12 @@ package final class Watcher: Sendable {
             queues[id] = ReloadQueue(debounce: watch.debounce)
         }
         let root = Self.resolved(folder)
-        let excluded = excludedFolders.compactMap { Self.relative(Self.resolved($0), to: root) }
+        let excluded = excludedPaths.compactMap { Self.relative(Self.resolved($0), to: root) }
         let (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .unbounded)
         self.events = events
         let core = Core(rules: rules, queues: queues, continuation: continuation)
         self.core = core
-        let source = FileChangeSource(root: root, scope: WatchScope(rules: rules.map(\.1), excludedFolders: excluded))
+        let source = FileChangeSource(root: root, scope: WatchScope(rules: rules.map(\.1), excludedPaths: excluded))
         self.source = source
         matching = Task {
             for await event in source.events {
@@ -101,16 +103,22 @@ package final class Watcher: Sendable {
         core.finish()
     }
 
-    /// `path` made absolute against the current directory, with symbolic links resolved where it exists.
+    /// `path` made absolute against the current directory, with symbolic links resolved where it exists (for a
+    /// file not written yet, in its folder).
     private static func resolved(_ path: String) -> String {
         if let real = realpath(path, nil) {
             defer { free(real) }
             return String(cString: real)
         }
+        let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
+        if let slash = trimmed.lastIndex(of: "/"), slash != trimmed.startIndex, let folder = realpath(String(trimmed[..<slash]), nil) {
+            defer { free(folder) }
+            return String(cString: folder) + trimmed[slash...]
+        }
         guard !path.hasPrefix("/") else { return path }
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard getcwd(&buffer, buffer.count) != nil else { return path }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) + "/" + path
+        return resolved(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) + "/" + path
     }
 
     /// `path` relative to `root`, or `nil` when it is not under it.

@@ -19,10 +19,10 @@ package struct WatchPath: Sendable, Hashable {
         names.isEmpty ? "." : names.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "/")
     }
 
-    /// Whether the path is in a folder that is never watched (``WatchPattern/neverWatchedFolders``), or is one.
+    /// Whether the path is in a folder that is never watched (``WatchPattern/neverWatchedFolders``, at any
+    /// depth: a nested repository's `.git/`, another manifest's `.startup/`), or is one.
     package var isNeverWatched: Bool {
-        guard let first = names.first else { return false }
-        return WatchPattern.neverWatchedFolders.contains { Array($0.utf8) == first }
+        names.contains { name in WatchPattern.neverWatchedFolders.contains { Array($0.utf8) == name } }
     }
 
     /// Whether the path is `folder` or under it.

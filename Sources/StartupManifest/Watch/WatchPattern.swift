@@ -38,7 +38,7 @@ package struct WatchPattern: Sendable, Hashable {
         case oneOf(ranges: [ClosedRange<UInt32>], isNegated: Bool)
     }
 
-    /// The folders never watched, by their name directly in the manifest's folder.
+    /// The folders never watched, by their name, wherever they are under the manifest's folder.
     package static let neverWatchedFolders = [".git", ".startup"]
 
     /// Compiles a pattern as written in a manifest.
@@ -72,8 +72,8 @@ package struct WatchPattern: Sendable, Hashable {
             default: names.append(name)
             }
         }
-        if let first = names.first, Self.neverWatchedFolders.contains(String(first)) {
-            throw WatchPatternError(written: written, reason: "is under \(first)/, which is never watched")
+        if let never = names.first(where: { Self.neverWatchedFolders.contains(String($0)) }) {
+            throw WatchPatternError(written: written, reason: "is under \(never)/, which is never watched")
         }
         var segments: [Segment] = []
         segments.reserveCapacity(names.count)

@@ -67,7 +67,7 @@ import Testing
         let watcher = try Watcher(
             folder: folder.path,
             commands: [("api", ManifestWatch(paths: ["**", "!src/test_*"], debounce: .milliseconds(20)))],
-            excludedFolders: [folder.file("logs")])
+            excludedPaths: [folder.file("logs")])
         await watcher.watching()
         var events = watcher.events.makeAsyncIterator()
         for name in [".git/index", ".git/refs/heads/main", "logs/api.log", "src/test_app.py", ".startup/last-run.json"] {
@@ -100,11 +100,62 @@ import Testing
         await watcher.stop()
     }
 
+    @Test func aFolderRenamed_isWatchedWhereItArrives_andItsRemovalConcernsTheCommand() async throws {
+        let folder = try TemporaryDirectory()
+        try write("src/old/handler.py", in: folder)
+        let watcher = try Watcher(
+            folder: folder.path, commands: [("api", ManifestWatch(paths: ["src/**/*.py"], debounce: .milliseconds(20)))])
+        await watcher.watching()
+        var events = watcher.events.makeAsyncIterator()
+        try FileManager.default.moveItem(atPath: folder.file("src/old"), toPath: folder.file("src/new"))
+        var seen: Set<String> = []
+        while !seen.isSuperset(of: ["src/old/", "src/new/handler.py"]), let reload = await nextReload(&events) {
+            seen.formUnion(reload.1.paths)
+            watcher.reloadEnded(reload.0)
+        }
+        try write("src/new/handler.py", in: folder, "changed")
+        #expect(await nextReload(&events)?.1.paths == ["src/new/handler.py"])
+        await watcher.stop()
+    }
+
+    @Test func polling_seesAWrite_aNewFile_andARemoval() async throws {
+        let folder = try TemporaryDirectory()
+        try write("src/app.py", in: folder)
+        try write("src/gone.py", in: folder)
+        let source = FileChangeSource(
+            root: folder.path, scope: WatchScope(rules: [try WatchRules(ManifestWatch(paths: ["src"]))], excludedPaths: []),
+            pollInterval: .milliseconds(20), polls: true)
+        await source.watching()
+        var events = source.events.makeAsyncIterator()
+        try write("src/app.py", in: folder, "a longer text")
+        try write("src/new.py", in: folder)
+        try FileManager.default.removeItem(atPath: folder.file("src/gone.py"))
+        var seen: Set<WatchChange> = []
+        let expected: Set<WatchChange> = [.path(WatchPath("src/app.py")), .path(WatchPath("src/new.py")), .path(WatchPath("src/gone.py"))]
+        while !seen.isSuperset(of: expected), let event = await events.next() {
+            if case .changes(let changes) = event { seen.formUnion(changes) }
+        }
+        #expect(seen.isSuperset(of: expected))
+        source.stop()
+        await source.ended()
+    }
+
+    #if os(Linux)
+        @Test func runningOutOfWatches_saysHowToRaiseTheLimit() {
+            let message = InotifyWatch.shortageMessage(missed: 3, first: WatchPath("src/deep"), limit: "8192")
+            #expect(
+                message
+                    == #"out of inotify watches (fs.inotify.max_user_watches is 8192): "src/deep" and 2 more folders and what is under them are not watched, so changes there reload nothing; raise the limit with `sudo sysctl fs.inotify.max_user_watches=524288` (add it to /etc/sysctl.conf to keep it) and start the run again"#
+            )
+            #expect(Int(InotifyWatch.limit("max_user_watches")) != nil, "the limit is read from /proc")
+        }
+    #endif
+
     @Test func stopping_closesTheDescriptor_endsTheThread_andFinishesTheEvents() async throws {
         let folder = try TemporaryDirectory()
         let before = Self.inotifyDescriptors()
         let source = FileChangeSource(
-            root: folder.path, scope: WatchScope(rules: [try WatchRules(ManifestWatch(paths: ["**"]))], excludedFolders: []))
+            root: folder.path, scope: WatchScope(rules: [try WatchRules(ManifestWatch(paths: ["**"]))], excludedPaths: []))
         await source.watching()
         #if os(Linux)
             #expect(Self.inotifyDescriptors() == before + 1)

@@ -59,5 +59,8 @@ import Testing
         #expect(WatchPath(".git/index").isNeverWatched)
         #expect(WatchPath("./.startup/last-run.json").isNeverWatched)
         #expect(!WatchPath("src/.git-keep").isNeverWatched)
+        #expect(WatchPath("vendor/lib/.git/HEAD").isNeverWatched, "a nested repository's too")
+        #expect(WatchPath("services/api/.startup/last-run.json").isNeverWatched, "another manifest's too")
+        #expect(throws: WatchPatternError.self) { try WatchPattern("vendor/.git/**") }
     }
 }
