@@ -59,7 +59,10 @@ import Testing
     }
 
     @Test(arguments: [
-        (#"^"src""#, #"commands[0] ("api").watch: expected a list of paths or globs, or {"paths": [...], "debounce": "200ms"}, found "src""#),
+        (
+            #"^"src""#,
+            #"commands[0] ("api").watch: expected a list of paths or globs, or {"paths": [...], "debounce": "200ms"}, found "src""#
+        ),
         (
             #"^[]"#,
             #"commands[0] ("api").watch: an empty list watches nothing; name paths or globs such as "src/**/*.py", or leave "watch" out"#
@@ -106,8 +109,14 @@ import Testing
         ),
         (#"^{"debounce": "1s"}"#, #"commands[0] ("api").watch: missing "paths"; add "paths": ["src/**"], the paths or globs to watch"#),
         (#"{"paths": ^"src"}"#, #"commands[0] ("api").watch.paths: expected a list of paths or globs, found "src""#),
-        (#"{"paths": ^[]}"#, #"commands[0] ("api").watch.paths: an empty list watches nothing; name paths or globs such as "src/**/*.py", or leave "watch" out"#),
-        (#"{"paths": ["src"], "debounce": ^"61s"}"#, #"commands[0] ("api").watch.debounce: a debounce must be from 0ms to 60s, found "61s""#),
+        (
+            #"{"paths": ^[]}"#,
+            #"commands[0] ("api").watch.paths: an empty list watches nothing; name paths or globs such as "src/**/*.py", or leave "watch" out"#
+        ),
+        (
+            #"{"paths": ["src"], "debounce": ^"61s"}"#,
+            #"commands[0] ("api").watch.debounce: a debounce must be from 0ms to 60s, found "61s""#
+        ),
         (
             #"{"paths": ["src"], "debounce": ^200}"#,
             #"commands[0] ("api").watch.debounce: a duration needs a unit: found the bare number 200; write "200ms" or "200s""#
@@ -121,7 +130,9 @@ import Testing
     @Test func theArticlesWatchExample_decodes() throws {
         let text = try RepositoryFiles.text("Sources/StartupManifest/StartupManifest.docc/TheManifest.md")
         let block = try #require(
-            text.components(separatedBy: "```json\n").dropFirst().map { $0.components(separatedBy: "```")[0] }.first { $0.contains("\"watch\"") })
+            text.components(separatedBy: "```json\n").dropFirst().map { $0.components(separatedBy: "```")[0] }.first {
+                $0.contains("\"watch\"")
+            })
         let command = try Manifest.decode(Array(#"{"version": 1, "commands": [\#(block)]}"#.utf8)).commands[0]
         #expect(command.watch == ManifestWatch(paths: ["src/**/*.py", "!src/**/test_*", "pyproject.toml"], debounce: .milliseconds(300)))
     }

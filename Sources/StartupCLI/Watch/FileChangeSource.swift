@@ -114,7 +114,9 @@ final class FileChangeSource: Sendable {
     static func waitReadable(_ descriptor: Int32?, stop: Int32, timeout: Duration? = nil) -> Bool {
         var fds = [pollfd(fd: stop, events: Int16(POLLIN), revents: 0)]
         if let descriptor { fds.append(pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)) }
-        let milliseconds = timeout.map { Int32(clamping: $0.components.seconds * 1_000 + $0.components.attoseconds / 1_000_000_000_000_000) }
+        let milliseconds = timeout.map {
+            Int32(clamping: $0.components.seconds * 1_000 + $0.components.attoseconds / 1_000_000_000_000_000)
+        }
         while true {
             let result = poll(&fds, nfds_t(fds.count), milliseconds ?? -1)
             if result < 0, errno == EINTR { continue }

@@ -171,7 +171,8 @@
         static func shortageMessage(missed: Int, first: WatchPath, limit: String = limit("max_user_watches")) -> String {
             let raised = max(524_288, (Int(limit) ?? 65_536) * 4)
             return "out of inotify watches (fs.inotify.max_user_watches is \(limit)): \(MessageQuoting.quoted(first.text))"
-                + (missed == 1 ? "" : " and \(missed - 1) more folder\(missed == 2 ? "" : "s")") + " and what is under them are not watched,"
+                + (missed == 1 ? "" : " and \(missed - 1) more folder\(missed == 2 ? "" : "s")")
+                + " and what is under them are not watched,"
                 + " so changes there reload nothing; raise the limit with"
                 + " `sudo sysctl fs.inotify.max_user_watches=\(raised)` (add it to /etc/sysctl.conf to keep it) and start the run again"
         }

@@ -54,7 +54,8 @@ package struct ReloadLine: Sendable, Hashable {
             let steps = path.map { step in
                 MessageQuoting.escaped(step.id.rawValue) + " " + DurationText.format(step.duration) + (step.isService ? " ready" : "")
             }
-            return head + ([DurationText.format(wallTime)] + (steps.isEmpty ? [] : [steps.joined(separator: " -> ")]))
+            return head
+                + ([DurationText.format(wallTime)] + (steps.isEmpty ? [] : [steps.joined(separator: " -> ")]))
                 .joined(separator: ", ")
         case .failed(let reason):
             return head + "failed after \(DurationText.format(wallTime)): \(reason); the stack keeps running"

@@ -174,7 +174,9 @@ extension Watcher {
         /// Feeds `id`'s queue one input at the current instant, then does what it says.
         func apply(
             _ id: CommandID,
-            _ input: @Sendable (inout ReloadQueue<ContinuousClock.Instant>, ContinuousClock.Instant) -> ReloadQueue<ContinuousClock.Instant>.Action
+            _ input:
+                @Sendable (inout ReloadQueue<ContinuousClock.Instant>, ContinuousClock.Instant) ->
+                ReloadQueue<ContinuousClock.Instant>.Action
         ) {
             let now = clock.now
             let action = state.withLock { state -> ReloadQueue<ContinuousClock.Instant>.Action in

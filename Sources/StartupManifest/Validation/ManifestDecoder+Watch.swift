@@ -40,7 +40,8 @@ extension ManifestDecoder {
                 return nil
             }
             guard case .array(let elements) = pathsMember.value else {
-                report(pathsMember.valueLocation, path + ".paths", "expected a list of paths or globs, found \(describe(pathsMember.value))")
+                report(
+                    pathsMember.valueLocation, path + ".paths", "expected a list of paths or globs, found \(describe(pathsMember.value))")
                 return nil
             }
             let paths = watchPaths(elements, at: pathsMember.valueLocation, path: path + ".paths")

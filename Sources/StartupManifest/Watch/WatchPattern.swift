@@ -99,7 +99,9 @@ package struct WatchPattern: Sendable, Hashable {
             switch byte {
             case UInt8(ascii: "\\"):
                 guard index + 1 < name.count else {
-                    throw WatchPatternError(written: written, reason: #"ends a name with a backslash that escapes nothing; write "\\\\" in JSON for a literal backslash"#)
+                    throw WatchPatternError(
+                        written: written,
+                        reason: #"ends a name with a backslash that escapes nothing; write "\\\\" in JSON for a literal backslash"#)
                 }
                 tokens.append(.byte(name[index + 1]))
                 index += 2

@@ -38,7 +38,8 @@ import Testing
     }
 
     @Test func theScope_watchesOnlyFoldersThatCouldHoldAMatch_andNeverTheLogFolder() throws {
-        let scope = WatchScope(rules: [try rules(["src/*.py"]), try rules(["config/**", "!config/secrets"])], excludedPaths: [WatchPath("logs")])
+        let scope = WatchScope(
+            rules: [try rules(["src/*.py"]), try rules(["config/**", "!config/secrets"])], excludedPaths: [WatchPath("logs")])
         #expect(scope.shouldWatch(WatchPath(".")))
         #expect(scope.shouldWatch(WatchPath("src")))
         #expect(!scope.shouldWatch(WatchPath("src/lib")), "src/*.py holds nothing in src/lib")
