@@ -40,12 +40,19 @@ final class FileChangeSource: Sendable {
     ///   - polls: Whether to poll even where the platform has notifications (for tests of the fallback).
     init(root: String, scope: WatchScope, pollInterval: Duration = .seconds(1), polls: Bool = false) {
         var ends: [Int32] = [-1, -1]
-        let made = pipe(&ends)
-        precondition(made == 0, "pipe failed: errno \(errno)")
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        stopPipe = (ends[0], ends[1])
         let (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .unbounded)
         self.events = events
+        guard pipe(&ends) == 0 else {
+            // Out of descriptors: nothing is watched, and the notice says so.
+            stopPipe = (-1, -1)
+            continuation.yield(.notice("cannot watch files: \(String(cString: strerror(errno))); nothing is reloaded"))
+            continuation.finish()
+            _ = isWatching.resolve(false)
+            _ = hasEnded.resolve(true)
+            return
+        }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        stopPipe = (ends[0], ends[1])
         let stopRead = ends[0]
         let isWatching = isWatching
         let hasEnded = hasEnded
@@ -75,7 +82,7 @@ final class FileChangeSource: Sendable {
             defer { stopping = true }
             return !stopping
         }
-        guard first else { return }
+        guard first, stopPipe.write >= 0 else { return }
         var byte: UInt8 = 1
         _ = write(stopPipe.write, &byte, 1)
         close(stopPipe.write)

@@ -50,8 +50,10 @@
             let descriptor = inotify_init1(Self.inNonBlock | Self.inCloseOnExec)
             guard descriptor >= 0 else {
                 let code = errno
+                // EMFILE: the process's descriptors, or the user's inotify instances, are used up.
                 let limit =
-                    code == EMFILE ? " (fs.inotify.max_user_instances is \(Self.limit("max_user_instances")); raise it with sysctl)" : ""
+                    code == EMFILE
+                    ? " (no descriptor left, or fs.inotify.max_user_instances, \(Self.limit("max_user_instances")), reached)" : ""
                 throw Unavailable(reason: "cannot watch files with inotify: \(String(cString: strerror(code)))\(limit)")
             }
             self.descriptor = descriptor
