@@ -282,8 +282,12 @@ final class ServiceSupervisor: Sendable {
                 state.current = .running(next, isReady: true)
                 return (.ready(next), .done(stop: .zero, start: took), waiters, [])
             case .ended(let outcome):
-                if cancelledWhileStarting || state.stopRequested || state.shutdownBegun { return (.stopped(next, outcome), .over, waiters, []) }
-                guard case (.stop, _)? = state.move else { return (.ended(next, outcome), .notReady(outcome.error(service: id)), waiters, []) }
+                if cancelledWhileStarting || state.stopRequested || state.shutdownBegun {
+                    return (.stopped(next, outcome), .over, waiters, [])
+                }
+                guard case (.stop, _)? = state.move else {
+                    return (.ended(next, outcome), .notReady(outcome.error(service: id)), waiters, [])
+                }
                 defer {
                     state.move = nil
                     state.moveWaiters = []
