@@ -144,7 +144,8 @@ final class RunControl: ControlTarget {
             live.restarting(id)
             do {
                 let took = try await run.restartService(id)
-                return step(id, began, true, ready: true, "\(id.rawValue): stopped in \(format(took.stopped)), ready in \(format(took.ready))")
+                return step(
+                    id, began, true, ready: true, "\(id.rawValue): stopped in \(format(took.stopped)), ready in \(format(took.ready))")
             } catch {
                 live.notReady(id, why: String(describing: error))
                 return step(id, began, false, ready: true, "\(id.rawValue): \(error)")

@@ -87,7 +87,8 @@ package enum ServiceRunner {
         let service = Task {
             await ProcessSpawner.run(
                 serviceSpec, terminationGracePeriod: gracePeriod, signalsWhenStopped: stop == nil, stopsTreeOnExit: true,
-                stopLineEnding: lineEnding, onSpawned: { pid in
+                stopLineEnding: lineEnding,
+                onSpawned: { pid in
                     spawned.raise()
                     onSpawned(pid)
                 })

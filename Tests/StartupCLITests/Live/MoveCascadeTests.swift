@@ -13,7 +13,13 @@ import Testing
     /// Hands out increasing times, so a step's times say what ended before what.
     final class Ticks: Sendable {
         private let next = Locked(0)
-        func tick() -> Duration { .milliseconds(next.withLock { $0 += 1; return $0 }) }
+        func tick() -> Duration {
+            .milliseconds(
+                next.withLock {
+                    $0 += 1
+                    return $0
+                })
+        }
     }
 
     static func randomManifest(seed: UInt64, count: Int) -> Manifest {
