@@ -59,13 +59,20 @@ public enum ReportExport {
     /// Up to `parts` tasks write side by side, each writing the JSON of a run of the commands one at a time, with no
     /// JSON value made for them: the report of a run of thousands is never held as a tree of values.
     public static func jsonText(_ report: StartupReport, settings: RunSettings = RunSettings(), parts: Int = 1) async -> String {
+        await jsonText(report, settings: settings, parts: parts, additions: ReportAdditions())
+    }
+
+    /// ``jsonText(_:settings:parts:)`` with what the caller knows beyond the report written into it as it is
+    /// written: members of each command after its own, and members of the whole after the report's.
+    package static func jsonText(_ report: StartupReport, settings: RunSettings, parts: Int, additions: ReportAdditions) async -> String {
         let (head, tail) = members(report, settings: settings)
         return await JSONOutput.text(
-            object: head + [("commands", .array([]))] + tail, arrayAt: head.count, count: report.commands.count,
+            object: head + [("commands", .array([]))] + tail + additions.members, arrayAt: head.count, count: report.commands.count,
             writeElement: { index, output in
                 let command = report.commands[index]
                 JSONObjectWriter.write(to: &output, indent: 2) { writer in
                     write(command, budget: settings.budgets[command.id], to: &writer)
+                    for (key, value) in additions.commandMembers(command.id) { writer.member(key, value) }
                 }
             },
             pretty: true, parts: parts, lineBreakAtEnd: true)

@@ -153,14 +153,15 @@ enum RunCommand {
         if let code = ending.exitCode { exitCode = options.command != nil ? code : exitCode ?? code }
 
         let savedJSON = await reportJSON
-        if options.format == .json, let savedJSON {
+        if options.format == .json {
             // The shutdown and how stopped commands' processes ended are not part of the saved report, which is the
-            // start-up's as the library reports it.
+            // start-up's as the library reports it: they are written into the printed one as it is written.
             if ending.shutdown != nil || processEndings.hasCommandEndings {
-                var json = CommandEndingsJSON.adding(processEndings, to: saved.json())
-                if let shutdown = ending.shutdown { json = ShutdownJSON.adding(shutdown, endings: processEndings, to: json) }
-                console.out(json.text(pretty: true) + "\n")
-            } else {
+                let additions = ReportAdditions(
+                    commandMembers: { CommandEndingsJSON.members(of: $0, endings: processEndings) },
+                    members: ending.shutdown.map { [("shutdown", ShutdownJSON.json($0, endings: processEndings))] } ?? [])
+                console.out(await ReportExport.jsonText(report, settings: saved.settings, parts: reportParts, additions: additions))
+            } else if let savedJSON {
                 console.out(savedJSON)
             }
         }
