@@ -45,7 +45,7 @@ struct RunResult: Sendable {
                 isService: commands[position].serve != nil, ranOnBlockingPool: commands[position].isBlocking,
                 effectivePriority: plan.raisedPriority(at: position) ?? commands[position].options.priority,
                 priority: commands[position].options.priority, estimate: plan.estimate(at: position),
-                module: commands[position].module)
+                module: commands[position].module, after: commands[position].after)
         }
         let status: StartupReport.Status =
             if stopReason == .cancelled { .cancelled } else if anyRequiredFailed { .failed } else { .succeeded }

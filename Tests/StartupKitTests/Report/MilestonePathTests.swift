@@ -77,4 +77,56 @@ import Testing
             #expect(slack == report[id]?.slack, "\(id)")
         }
     }
+
+    /// A command that ran from `start` to `end` milliseconds after `predecessors` (order-only edges).
+    private func ran(_ id: CommandID, _ start: Int, _ end: Int, orderedAfter predecessors: [CommandID]) -> CommandReport {
+        CommandReport(
+            id: id, status: .succeeded, startOffset: .milliseconds(start), endOffset: .milliseconds(end), attempts: 1,
+            after: predecessors)
+    }
+
+    @Test func criticalPathToAMilestone_followsAnAfterEdgeItWaitedOn() {
+        let report = StartupReport(
+            status: .succeeded,
+            commands: [
+                ran("config", 0, 10),
+                ran("ads", 0, 50),
+                ran("feed", 50, 60, orderedAfter: ["ads"]),
+                ran("screen", 60, 70, after: ["config", "feed"]),
+            ],
+            wallTime: .milliseconds(70), criticalPath: ["ads", "feed", "screen"], criticalPathDuration: .milliseconds(70))
+        #expect(report.criticalPath(to: "screen") == ["ads", "feed", "screen"])
+        #expect(report.criticalPathDuration(to: "screen") == .milliseconds(70))
+        #expect(report.slack(to: "screen") == ["ads": .zero, "feed": .zero, "screen": .zero, "config": .milliseconds(50)])
+    }
+
+    @Test func anAfterEdgeToACommandThatDidNotRun_orRanLater_isNoEdge() {
+        let report = StartupReport(
+            status: .succeeded,
+            commands: [
+                ran("config", 0, 10),
+                CommandReport(id: "search-index", status: .notRequested),
+                // Ended after "screen" started: "screen" did not wait for it (it was requested later, say).
+                ran("late", 5, 40),
+                CommandReport(
+                    id: "screen", status: .succeeded, startOffset: .milliseconds(10), endOffset: .milliseconds(20), attempts: 1,
+                    dependencies: ["config"], after: ["search-index", "late"]),
+            ],
+            wallTime: .milliseconds(40), criticalPath: ["late"], criticalPathDuration: .milliseconds(35))
+        #expect(report.criticalPath(to: "screen") == ["config", "screen"])
+        #expect(report.slack(to: "screen").keys.sorted() == ["config", "screen"])
+    }
+
+    @Test func aRunsReport_carriesItsAfterEdges_andTheMilestonePathFollowsThem() async throws {
+        var builder = StartupPlanBuilder()
+        builder.add("config") { _ in }
+        builder.add("ads") { _ in }
+        builder.add("feed", after: ["ads", "absent"]) { _ in }
+        builder.add("screen", dependsOn: ["config", "feed"]) { _ in }
+        let report = await StartupOrchestrator(try builder.build()).run()
+        #expect(report["feed"]?.after == ["ads", "absent"])
+        #expect(report["screen"]?.after == [])
+        // "feed" started once "ads" ended, so "ads" is among what "screen" waited for.
+        #expect(report.slack(to: "screen")["ads"] != nil)
+    }
 }
