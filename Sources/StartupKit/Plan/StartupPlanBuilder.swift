@@ -303,6 +303,7 @@ public struct StartupPlanBuilder: Sendable {
         var lastNamedBy = [Int](repeating: -1, count: ids.count)
         var suggestions: IdentifierSuggestionIndex?  // Built at the first unknown dependency.
         var orderOnlyStart: [Int] = []
+        var hasOrderOnly = false  // `orderOnlyStart` is still empty when the first command has one.
         for position in ids.indices {
             // A duplicate keeps no edges: the error already names it, and its edges would confuse.
             if !isDuplicate[position] {
@@ -335,11 +336,12 @@ public struct StartupPlanBuilder: Sendable {
             // Order-only edges follow the dependencies in the same lists; the boundaries are kept
             // only once some command has one.
             let orderedAfter = isDuplicate[position] ? [] : after(position)
-            if !orderedAfter.isEmpty, orderOnlyStart.isEmpty {
+            if !orderedAfter.isEmpty, !hasOrderOnly {
+                hasOrderOnly = true
                 orderOnlyStart.reserveCapacity(ids.count)
                 orderOnlyStart.append(contentsOf: dependencyStart[1..<(position + 1)])
             }
-            if !orderOnlyStart.isEmpty {
+            if hasOrderOnly {
                 orderOnlyStart.append(dependencyList.count)
                 for predecessor in orderedAfter {
                     guard let target = index[predecessor] else { continue }
