@@ -275,6 +275,13 @@ public struct StartupPlanBuilder: Sendable {
         after: (Int) -> [CommandID] = { _ in [] }, dependencies: (Int) -> [CommandID]
     ) -> Result<([CommandID: Int], DependencyGraph), PlanError> {
         var issues: [PlanIssue] = []
+        /// A cycle through the commands at `path` (the first repeated at the end), naming the
+        /// modules that added them when any did.
+        func cycleIssue(_ path: [Int]) -> PlanIssue {
+            let pathModules = path.map(modules)
+            guard pathModules.contains(where: { $0 != nil }) else { return .cycle(path.map { ids[$0] }, commandIndex: path[0]) }
+            return .cycleAcrossModules(path.map { ids[$0] }, commandIndex: path[0], modules: pathModules)
+        }
         var index: [CommandID: Int] = [:]
         index.reserveCapacity(ids.count)
         var isDuplicate = [Bool](repeating: false, count: ids.count)
@@ -319,10 +326,17 @@ public struct StartupPlanBuilder: Sendable {
                         }
                         if suggestions == nil { suggestions = IdentifierSuggestionIndex(ids.map(\.rawValue)) }
                         let suggestion = suggestions?.closest(to: dependency.rawValue, excluding: id.rawValue).map { CommandID($0) }
-                        issues.append(
-                            .unknownDependency(
-                                id, commandIndex: position, dependency: dependency, dependencyIndex: dependencyIndex,
-                                suggestion: suggestion))
+                        if let module = modules(position) {
+                            issues.append(
+                                .unknownDependencyInModule(
+                                    id, commandIndex: position, dependency: dependency, dependencyIndex: dependencyIndex,
+                                    suggestion: suggestion, module: module))
+                        } else {
+                            issues.append(
+                                .unknownDependency(
+                                    id, commandIndex: position, dependency: dependency, dependencyIndex: dependencyIndex,
+                                    suggestion: suggestion))
+                        }
                         continue
                     }
                     if target == position {
@@ -346,7 +360,7 @@ public struct StartupPlanBuilder: Sendable {
                 for predecessor in orderedAfter {
                     guard let target = index[predecessor] else { continue }
                     if target == position {
-                        issues.append(.cycle([ids[position], ids[position]], commandIndex: position))
+                        issues.append(cycleIssue([position, position]))
                     } else if lastNamedBy[target] != position {
                         lastNamedBy[target] = position
                         dependencyList.append(target)
@@ -368,7 +382,7 @@ public struct StartupPlanBuilder: Sendable {
                 dependencyList[dependencyStart[command]..<dependencyStart[command + 1]]
             }
             for cycle in cycles {
-                issues.append(.cycle(cycle.map { ids[$0] }, commandIndex: cycle[0]))
+                issues.append(cycleIssue(cycle))
             }
         }
         return .failure(

@@ -78,7 +78,7 @@ enum ManifestGraphCheck {
                 line: location.line, column: location.column,
                 path: "\(source.path).dependencies[\(source.dependencyIndexes[dependency])]",
                 message: "unknown command \(MessageQuoting.quoted(missing))\(hint)")
-        case .duplicateIDAcrossModules, .removedDependency:
+        case .duplicateIDAcrossModules, .removedDependency, .unknownDependencyInModule, .cycleAcrossModules:
             // A manifest has no modules and removes nothing; should such an issue come, it is worded as the library words it.
             let source = sources[issue.commandIndex]
             return ManifestProblem(
