@@ -1,5 +1,6 @@
 import StartupKit
 import StartupManifest
+import StartupTestSupport
 import Testing
 
 /// `"after"` on a command: order-only edges, decoded with the manifest's checks, bound to the
@@ -123,6 +124,30 @@ import Testing
         let selected = try manifest.selecting(["feed"])
         #expect(selected.commands.map(\.id) == ["feed"])
         #expect(try selected.makePlan(ManifestBinding().bindingEverything(in: selected)).after(of: "feed") == [])
+    }
+
+    /// The article's example (The manifest, "Order-only edges: after"): `feed` runs after a failing
+    /// `ads` and succeeds, and the article's error for a misspelt id is the decoder's.
+    @Test func theArticlesAfterExample_runsAsItSays() async throws {
+        let text = try RepositoryFiles.text("Sources/StartupManifest/StartupManifest.docc/TheManifest.md")
+        let blocks = text.components(separatedBy: "```json\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+        let block = try #require(blocks.first { $0.contains(#""after": ["ads"]"#) })
+        let manifest = try manifest(block)
+        struct Boom: Error {}
+        var binding = ManifestBinding()
+        binding.bind("ads") { _ in throw Boom() }
+        binding.bind("feed") { _ in }
+        binding.bind("configuration") { _ in }
+        let report = await StartupOrchestrator(try manifest.makePlan(binding)).run()
+        #expect(report.status == .succeeded)
+        #expect(report["feed"]?.status == .succeeded)
+        #expect(try #require(report["ads"]?.endOffset) <= (try #require(report["feed"]?.startOffset)))
+
+        let misspelt = problems(block.replacing(#""after": ["ads"]"#, with: #""after": ["add"]"#))
+        #expect(misspelt == [#"commands[1] ("feed").after[0]: unknown command "add" (did you mean "ads"?)"#])
+        // The article wraps the message over two lines.
+        let flowing = text.replacing("\n", with: " ")
+        #expect(flowing.contains("`" + misspelt[0] + "`"))
     }
 }
 
