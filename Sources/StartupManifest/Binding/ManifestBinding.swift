@@ -91,7 +91,8 @@ public struct ManifestBinding: Sendable {
     /// ready. Its dependencies, `after` edges and options come from the manifest; its own are ignored.
     public mutating func bind<Service: StartupService>(_ service: Service) {
         bindings[Service.id] = .implementation { builder, dependencies, after, options in
-            builder.addService(Service.id, dependsOn: dependencies, after: after, options: options, output: Service.Output.self, run: service.run)
+            builder.addService(
+                Service.id, dependsOn: dependencies, after: after, options: options, output: Service.Output.self, run: service.run)
         }
     }
 

@@ -88,7 +88,10 @@ import Testing
         let cases: [([WhatIfChange], String)] = [
             ([.drop("databse")], #""drop=databse": unknown command "databse" (did you mean "database"?)"#),
             ([.drop("flags"), .scale("flags", factor: 2)], #""scale=flags:2": "flags" was already dropped by an earlier change"#),
-            ([.cut(dependency: "screen", dependent: "config")], #""cut=screen->config": "config" neither depends on nor runs after "screen""#),
+            (
+                [.cut(dependency: "screen", dependent: "config")],
+                #""cut=screen->config": "config" neither depends on nor runs after "screen""#
+            ),
         ]
         for (changes, message) in cases {
             do {
