@@ -47,6 +47,14 @@ import Testing
             ])
     }
 
+    @Test func decode_commandIDsGivenToTheAfterProbe_pointAtTheCommandsAfter() {
+        #expect(
+            problems(#"{"id": "db", "run": "./db"}, {"id": "api", "run": "./api", "ready": {"after": ["db"]}}"#) == [
+                #"commands[1] ("api").ready.after: expected a duration such as "250ms", found an array; "#
+                    + #"to run after other commands, give the command itself "after": [ids]"#
+            ])
+    }
+
     @Test func decode_unknownAfterID_suggestsTheClosest() {
         #expect(
             problems(#"{"id": "analytics"}, {"id": "feed", "after": ["analytic", "zzz"]}"#) == [

@@ -9,10 +9,14 @@ enum ManifestGraphCheck {
     static func problems(in sources: [CommandSource]) -> [ManifestProblem] {
         var problems = afterProblems(in: sources)
         // An `after` naming the command itself is reported above, not again as a cycle of one.
-        problems += StartupPlanBuilder.issues(
+        let issues = StartupPlanBuilder.issues(
             ids: sources.map(\.id), after: { position in sources[position].after.filter { $0 != sources[position].id } }
         ) { sources[$0].dependencies }
-        .compactMap { problem(for: $0, sources: sources) }
+        guard !issues.isEmpty else { return problems }
+        // Each id's first position, for the words of a cycle through `after`: made only when there are issues.
+        var positions: [CommandID: Int] = [:]
+        for (position, source) in sources.enumerated() where positions[source.id] == nil { positions[source.id] = position }
+        problems += issues.compactMap { problem(for: $0, sources: sources, positions: positions) }
         return problems
     }
 
@@ -54,7 +58,7 @@ enum ManifestGraphCheck {
 
     /// The issue in the manifest's terms; `nil` for an invalid id, which the decoder has reported
     /// already where it stands (the same rule, ``CommandIDRule``).
-    private static func problem(for issue: PlanIssue, sources: [CommandSource]) -> ManifestProblem? {
+    private static func problem(for issue: PlanIssue, sources: [CommandSource], positions: [CommandID: Int]) -> ManifestProblem? {
         switch issue {
         case .invalidID:
             return nil
@@ -87,10 +91,8 @@ enum ManifestGraphCheck {
             let source = sources[command]
             let written = path.map { MessageQuoting.escaped($0.rawValue) }.joined(separator: " -> ")
             // The steps that are `after` edges: the command runs after the next, and does not depend on it.
-            var byID: [CommandID: Int] = [:]
-            for step in path where byID[step] == nil { byID[step] = sources.firstIndex { $0.id == step } }
             let ordered = zip(path, path.dropFirst()).filter { step, next in
-                guard let position = byID[step] else { return false }
+                guard let position = positions[step] else { return false }
                 return !sources[position].dependencies.contains(next) && sources[position].after.contains(next)
             }
             guard !ordered.isEmpty else {
