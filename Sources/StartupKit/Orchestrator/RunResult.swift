@@ -27,7 +27,7 @@ struct RunResult: Sendable {
     func report(plan: StartupPlan) -> StartupReport {
         let commands = plan.storage.commands
         let durations = records.map { record in record.start < 0 ? nil : max(0, record.end - record.start) }
-        let timing = MeasuredTiming(graph: plan.storage.graph, durations: durations)
+        let timing = MeasuredTiming(graph: waitGraph(plan.storage.graph), durations: durations)
         var isCritical = [Bool](repeating: false, count: commands.count)
         for position in timing.criticalPath { isCritical[position] = true }
         var anyRequiredFailed = false
@@ -52,5 +52,16 @@ struct RunResult: Sendable {
         return StartupReport(
             status: status, commands: reports, wallTime: .nanoseconds(endedAt), criticalPath: timing.criticalPath.map { commands[$0].id },
             criticalPathDuration: .nanoseconds(timing.sweep.end), index: plan.storage.index)
+    }
+
+    /// What the commands waited for (``WaitGraph``): the plan's graph itself when it has no
+    /// `after` edge.
+    ///
+    /// - Complexity: O(commands + edges).
+    private func waitGraph(_ graph: DependencyGraph) -> DependencyGraph {
+        guard graph.hasOrderOnly else { return graph }
+        let spans: [WaitGraph.Span] = records.map { record in record.start < 0 || record.end < 0 ? nil : (record.start, record.end) }
+        // A subgraph of the plan's, which has no cycle.
+        return WaitGraph.make(spans: spans, dependencies: graph.dependencies(of:), after: graph.orderOnlyPredecessors(of:)) ?? graph
     }
 }

@@ -63,41 +63,19 @@ extension StartupReport {
         return MeasuredTiming(graph: graph, durations: durations, milestone: position)
     }
 
-    /// The graph of what each command waited for: its dependencies, and the commands it runs
-    /// `after` that ran and ended before it started (an `after` edge to a command that did not
-    /// run, or that ran later, held nothing up and is no edge). Ids the report lacks are left
+    /// The graph of what each command waited for (``WaitGraph``), ids the report lacks left
     /// out; `nil` if the edges form a cycle.
     ///
     /// - Complexity: O(commands + edges).
     private func waitGraph() -> DependencyGraph? {
-        var dependencyStart = [0]
-        var dependencyList: [Int] = []
-        var orderOnlyStart: [Int] = []
-        dependencyStart.reserveCapacity(commands.count + 1)
-        for (position, command) in commands.enumerated() {
-            let first = dependencyList.count
-            dependencyList += command.dependencies.compactMap(index(of:))
-            orderOnlyStart.append(dependencyList.count)
-            for predecessor in command.after {
-                guard let found = index(of: predecessor), found != position, waited(for: commands[found], by: command),
-                    !dependencyList[first...].contains(found)
-                else { continue }
-                dependencyList.append(found)
-            }
-            dependencyStart.append(dependencyList.count)
+        let spans: [WaitGraph.Span] = commands.map { command in
+            guard let start = command.startOffset, let end = command.endOffset else { return nil }
+            return (start.clampedNanoseconds, end.clampedNanoseconds)
         }
-        let hasOrderOnly = orderOnlyStart.indices.contains { orderOnlyStart[$0] < dependencyStart[$0 + 1] }
-        return try? DependencyGraph.make(
-            dependencyStart: dependencyStart, dependencyList: dependencyList,
-            orderOnlyDependencyStart: hasOrderOnly ? orderOnlyStart : []
-        ).get()
-    }
-
-    /// Whether `command`, which runs after `predecessor`, waited for it: `predecessor` ran, and
-    /// ended no later than `command` started (if it did).
-    private func waited(for predecessor: CommandReport, by command: CommandReport) -> Bool {
-        guard let ended = predecessor.endOffset else { return false }
-        guard let started = command.startOffset else { return true }
-        return ended <= started
+        return WaitGraph.make(spans: spans) {
+            commands[$0].dependencies.lazy.compactMap(index(of:))
+        } after: {
+            commands[$0].after.lazy.compactMap(index(of:))
+        }
     }
 }

@@ -1,4 +1,5 @@
 import StartupKit
+import StartupKitTesting
 import Testing
 
 /// The critical path and slack to a milestone, by the measured times a report holds: the path
@@ -128,5 +129,25 @@ import Testing
         #expect(report["screen"]?.after == [])
         // "feed" started once "ads" ended, so "ads" is among what "screen" waited for.
         #expect(report.slack(to: "screen")["ads"] != nil)
+    }
+
+    @Test func aRunsCriticalPath_passesOverAnAfterEdgeToACommandThatDidNotRun() async throws {
+        let clock = ManualClock()
+        var builder = StartupPlanBuilder()
+        builder.add("database") { _ in try await clock.sleep(for: .milliseconds(50)) }
+        builder.add("search-index", dependsOn: ["database"], options: CommandOptions(activation: .onDemand)) { _ in }
+        builder.add("feed", after: ["search-index"]) { _ in try await clock.sleep(for: .milliseconds(10)) }
+        let run = StartupOrchestrator(try builder.build(), clock: clock).start()
+        await clock.waitUntilCommandsSleep()
+        clock.advance(by: .milliseconds(10))
+        await clock.waitUntilCommandsSleep()
+        clock.advance(by: .milliseconds(40))
+        let report = await run.report()
+        #expect(report["search-index"]?.status == .notRequested)
+        // "feed" started at once: it did not wait for "database" through the on-demand command nobody wanted.
+        #expect(report["feed"]?.startOffset == .zero)
+        #expect(report.criticalPath == ["database"])
+        #expect(report["feed"]?.slack == .milliseconds(40))
+        #expect(report.criticalPath(to: "feed") == ["feed"])
     }
 }
