@@ -41,7 +41,7 @@ public enum ReportExport {
     /// planned with, where there was one, and `estimateLaunches` the number of past launches it was
     /// learned from, where it was learned (a declared one has none). A command that never started has `startMs` and `endMs` `null`; `detail` (the reason in
     /// words), `skipReason` (`{"failedCommand", "dependency"}`), `timeoutMs`, `after` (the ids it
-    /// runs after, ``CommandReport/after``) and `budgetMs` appear only where they apply. ``SavedRun/decode(_:file:)`` reads it back to an equal report.
+    /// runs after, `CommandReport.after`) and `budgetMs` appear only where they apply. ``SavedRun/decode(_:file:)`` reads it back to an equal report.
     ///
     /// - Complexity: O(commands + edges).
     public static func json(_ report: StartupReport, settings: RunSettings = RunSettings()) -> JSONOutput {
