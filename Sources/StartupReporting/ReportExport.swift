@@ -31,7 +31,7 @@ public enum ReportExport {
 
     /// The report as JSON: `{"status", "wallMs", "commands": [{"id", "status", "startMs", "endMs",
     /// "durationMs", "attempts", "slackMs", "optional", "critical", "service", "readyMs", "priority",
-    /// "effectivePriority", "estimateMs", "estimateLaunches", "detail", "skipReason", "timeoutMs", "dependencies", "budgetMs"}], "criticalPath", "criticalPathMs", "totalMs",
+    /// "effectivePriority", "estimateMs", "estimateLaunches", "detail", "skipReason", "timeoutMs", "dependencies", "after", "budgetMs"}], "criticalPath", "criticalPathMs", "totalMs",
     /// "parallelism", "manifest", "simulated", "jobs", "wallBudgetMs", "budgetViolations"}`.
     ///
     /// A service's `durationMs` and `readyMs` are its time to ready (`readyMs` is `null` for a
@@ -40,8 +40,8 @@ public enum ReportExport {
     /// as `"low"`, `"normal"`, `"high"` or a number. `estimateMs` is the estimate the run was
     /// planned with, where there was one, and `estimateLaunches` the number of past launches it was
     /// learned from, where it was learned (a declared one has none). A command that never started has `startMs` and `endMs` `null`; `detail` (the reason in
-    /// words), `skipReason` (`{"failedCommand", "dependency"}`), `timeoutMs` and `budgetMs` appear
-    /// only where they apply. ``SavedRun/decode(_:file:)`` reads it back to an equal report.
+    /// words), `skipReason` (`{"failedCommand", "dependency"}`), `timeoutMs`, `after` (the ids it
+    /// runs after, `CommandReport.after`) and `budgetMs` appear only where they apply. ``SavedRun/decode(_:file:)`` reads it back to an equal report.
     ///
     /// - Complexity: O(commands + edges).
     public static func json(_ report: StartupReport, settings: RunSettings = RunSettings()) -> JSONOutput {
@@ -142,6 +142,7 @@ public enum ReportExport {
             break
         }
         sink.ids("dependencies", command.dependencies)
+        if !command.after.isEmpty { sink.ids("after", command.after) }
         if let budget { sink.milliseconds("budgetMs", budget) }
     }
 
