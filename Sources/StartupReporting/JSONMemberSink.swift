@@ -17,6 +17,8 @@ protocol JSONMemberSink {
     mutating func ids(_ key: StaticString, _ ids: [CommandID])
     /// An object member whose members `body` adds.
     mutating func object(_ key: StaticString, _ body: (inout Self) -> Void)
+    /// A member made elsewhere, whose key may need escapes.
+    mutating func member(_ key: String, _ value: JSONOutput)
 }
 
 extension JSONMemberSink {
@@ -46,6 +48,10 @@ struct JSONObjectBuilder: JSONMemberSink {
         var object = Self()
         body(&object)
         add(key, .object(object.members))
+    }
+
+    mutating func member(_ key: String, _ value: JSONOutput) {
+        members.append((key, value))
     }
 
     private mutating func add(_ key: StaticString, _ value: JSONOutput) {
@@ -118,6 +124,15 @@ struct JSONObjectWriter: JSONMemberSink {
         body(&self)
         finish()
         (indent, isEmpty) = (outerIndent, outerIsEmpty)
+    }
+
+    mutating func member(_ key: String, _ value: JSONOutput) {
+        if !isEmpty { output.append(UInt8(ascii: ",")) }
+        isEmpty = false
+        JSONOutput.newLine(indent: indent + 1, to: &output)
+        JSONOutput.writeString(key, to: &output)
+        JSONOutput.append(": ", to: &output)
+        value.write(to: &output, pretty: true, indent: indent + 1)
     }
 
     /// Closes the object: `}`, on its own line when the object has members.

@@ -124,7 +124,7 @@ public enum JSONOutput: Sendable, Equatable {
         if case .array(let elements) = self { elements.count } else { 0 }
     }
 
-    private func write(to output: inout [UInt8], pretty: Bool, indent: Int) {
+    func write(to output: inout [UInt8], pretty: Bool, indent: Int) {
         switch self {
         case .null: Self.append("null", to: &output)
         case .bool(let value): Self.append(value ? "true" : "false", to: &output)

@@ -49,6 +49,7 @@ struct ReportDecoder: JSONChecking {
         var priority: CommandPriority?
         var estimate: CommandEstimate?
         var module: String?
+        var after: [CommandID]
 
         /// From start to end; zero if it never started.
         var duration: Duration {
@@ -110,7 +111,7 @@ struct ReportDecoder: JSONChecking {
                 attempts: draft.attempts, isOptional: draft.isOptional, slack: draft.slack,
                 isOnCriticalPath: draft.isOnCriticalPath ?? onPath.contains(draft.id), dependencies: draft.dependencies,
                 isService: draft.isService, ranOnBlockingPool: draft.ranOnBlockingPool, effectivePriority: draft.effectivePriority,
-                priority: draft.priority, estimate: draft.estimate, module: draft.module)
+                priority: draft.priority, estimate: draft.estimate, module: draft.module, after: draft.after)
         }
         var budgets: [CommandID: Duration] = [:]
         for draft in drafts { if let budget = draft.budget { budgets[draft.id] = budget } }
@@ -174,7 +175,8 @@ struct ReportDecoder: JSONChecking {
             effectivePriority: present(members, "effectivePriority").flatMap { priority($0, path: path + ".effectivePriority") },
             priority: present(members, "priority").flatMap { priority($0, path: path + ".priority") },
             estimate: estimate(members, path: path),
-            module: present(members, "module").flatMap { text($0, path: path + ".module") })
+            module: present(members, "module").flatMap { text($0, path: path + ".module") },
+            after: present(members, "after").flatMap { identifiers($0, path: path + ".after") } ?? [])
         return problems.count == problemsBefore ? draft : nil
     }
 
@@ -207,7 +209,7 @@ struct ReportDecoder: JSONChecking {
     /// reports each problem if not.
     private mutating func graphHolds(_ drafts: [CommandDraft], location: JSONLocation?) -> Bool {
         var builder = StartupPlanBuilder()
-        for draft in drafts { builder.add(draft.id, dependsOn: draft.dependencies) { _ in } }
+        for draft in drafts { builder.add(draft.id, dependsOn: draft.dependencies, after: draft.after) { _ in } }
         do {
             _ = try builder.build()
             return true

@@ -31,7 +31,7 @@ public enum ReportExport {
 
     /// The report as JSON: `{"status", "wallMs", "commands": [{"id", "status", "startMs", "endMs",
     /// "durationMs", "attempts", "slackMs", "optional", "critical", "service", "readyMs", "priority",
-    /// "effectivePriority", "estimateMs", "estimateLaunches", "detail", "skipReason", "timeoutMs", "dependencies", "budgetMs"}], "criticalPath", "criticalPathMs", "totalMs",
+    /// "effectivePriority", "estimateMs", "estimateLaunches", "detail", "skipReason", "timeoutMs", "dependencies", "after", "budgetMs"}], "criticalPath", "criticalPathMs", "totalMs",
     /// "parallelism", "manifest", "simulated", "jobs", "wallBudgetMs", "budgetViolations"}`.
     ///
     /// A service's `durationMs` and `readyMs` are its time to ready (`readyMs` is `null` for a
@@ -40,8 +40,8 @@ public enum ReportExport {
     /// as `"low"`, `"normal"`, `"high"` or a number. `estimateMs` is the estimate the run was
     /// planned with, where there was one, and `estimateLaunches` the number of past launches it was
     /// learned from, where it was learned (a declared one has none). A command that never started has `startMs` and `endMs` `null`; `detail` (the reason in
-    /// words), `skipReason` (`{"failedCommand", "dependency"}`), `timeoutMs` and `budgetMs` appear
-    /// only where they apply. ``SavedRun/decode(_:file:)`` reads it back to an equal report.
+    /// words), `skipReason` (`{"failedCommand", "dependency"}`), `timeoutMs`, `after` (the ids it
+    /// runs after, `CommandReport.after`) and `budgetMs` appear only where they apply. ``SavedRun/decode(_:file:)`` reads it back to an equal report.
     ///
     /// - Complexity: O(commands + edges).
     public static func json(_ report: StartupReport, settings: RunSettings = RunSettings()) -> JSONOutput {
@@ -59,13 +59,20 @@ public enum ReportExport {
     /// Up to `parts` tasks write side by side, each writing the JSON of a run of the commands one at a time, with no
     /// JSON value made for them: the report of a run of thousands is never held as a tree of values.
     public static func jsonText(_ report: StartupReport, settings: RunSettings = RunSettings(), parts: Int = 1) async -> String {
+        await jsonText(report, settings: settings, parts: parts, additions: ReportAdditions())
+    }
+
+    /// ``jsonText(_:settings:parts:)`` with what the caller knows beyond the report written into it as it is
+    /// written: members of each command after its own, and members of the whole after the report's.
+    package static func jsonText(_ report: StartupReport, settings: RunSettings, parts: Int, additions: ReportAdditions) async -> String {
         let (head, tail) = members(report, settings: settings)
         return await JSONOutput.text(
-            object: head + [("commands", .array([]))] + tail, arrayAt: head.count, count: report.commands.count,
+            object: head + [("commands", .array([]))] + tail + additions.members, arrayAt: head.count, count: report.commands.count,
             writeElement: { index, output in
                 let command = report.commands[index]
                 JSONObjectWriter.write(to: &output, indent: 2) { writer in
                     write(command, budget: settings.budgets[command.id], to: &writer)
+                    for (key, value) in additions.commandMembers(command.id) { writer.member(key, value) }
                 }
             },
             pretty: true, parts: parts, lineBreakAtEnd: true)
@@ -135,6 +142,7 @@ public enum ReportExport {
             break
         }
         sink.ids("dependencies", command.dependencies)
+        if !command.after.isEmpty { sink.ids("after", command.after) }
         if let budget { sink.milliseconds("budgetMs", budget) }
     }
 

@@ -13,7 +13,7 @@ extension StartupReport {
         var builder = StartupPlanBuilder()
         for command in commands {
             let options = CommandOptions(isOptional: command.isOptional, estimate: durations[command.id] ?? command.duration)
-            builder.add(command.id, dependsOn: command.dependencies, options: options) { _ in }
+            builder.add(command.id, dependsOn: command.dependencies, after: command.after, options: options) { _ in }
         }
         return try builder.build()
     }

@@ -82,6 +82,23 @@ import Testing
         #expect(mermaid.contains("class c0,c1 critical"))
     }
 
+    @Test func dotMermaidAndJSON_drawAfterEdgesApartFromDependencies() throws {
+        var builder = StartupPlanBuilder()
+        builder.add("ads", options: CommandOptions(estimate: .milliseconds(50))) { _ in }
+        builder.add("config", options: CommandOptions(estimate: .milliseconds(10))) { _ in }
+        builder.add("feed", dependsOn: ["config"], after: ["ads"], options: CommandOptions(estimate: .milliseconds(10))) { _ in }
+        let plan = try builder.build()
+        let dot = PlanExport.dot(plan)
+        #expect(dot.contains(#""ads" -> "feed" [style=dashed, color=red, penwidth=2];"#))
+        #expect(dot.contains(#""config" -> "feed";"#))
+        let mermaid = PlanExport.mermaid(plan)
+        #expect(mermaid.contains("c0 -.-> c2"))
+        #expect(mermaid.contains("c1 --> c2"))
+        let commands = try #require(try parse(PlanExport.json(plan, jobs: nil))["commands"] as? [[String: Any]])
+        #expect(commands.map { $0["after"] as? [String] } == [[], [], ["ads"]])
+        #expect(commands.map { $0["dependencies"] as? [String] } == [[], [], ["config"]])
+    }
+
     @Test func jsonOutput_escapesAndFormatsNumbers() {
         let value = JSONOutput.object([
             ("s", .string("a\"b\\c\n\u{1}")), ("n", .number(1.23456)), ("i", .integer(-3)), ("x", .number(.nan)),

@@ -13,7 +13,8 @@ import Testing
     }
 
     /// Every status, nanosecond offsets, retries, an optional failure, a skip whose root cause
-    /// is two steps up, a blocking command, raised priorities (a name and a number) and modules.
+    /// is two steps up, a blocking command, raised priorities (a name and a number), modules and
+    /// `after` edges (one to a command the plan did not have).
     private func handMadeReport() -> StartupReport {
         StartupReport(
             status: .failed,
@@ -38,7 +39,9 @@ import Testing
                     id: "analytics", status: .failed(Failure()), startOffset: .nanoseconds(40_000_017),
                     endOffset: .nanoseconds(41_500_000), attempts: 1, isOptional: true, slack: .nanoseconds(358_500_999),
                     dependencies: ["config"], module: "Analytics \"SDK\""),
-                CommandReport(id: "warm-up", status: .cancelled, startOffset: .milliseconds(50), endOffset: .milliseconds(60), attempts: 1),
+                CommandReport(
+                    id: "warm-up", status: .cancelled, startOffset: .milliseconds(50), endOffset: .milliseconds(60), attempts: 1,
+                    after: ["analytics", "absent"]),
             ],
             wallTime: .nanoseconds(400_100_000), criticalPath: ["config", "database"], criticalPathDuration: .nanoseconds(400_000_999))
     }
@@ -58,6 +61,7 @@ import Testing
             #expect(actual == expected, "\(expected.id)")
             #expect(actual.status.detail == expected.status.detail)
             #expect(actual.dependencies == expected.dependencies)
+            #expect(actual.after == expected.after)
         }
         #expect(read.report.failures.map(\.id) == ["database", "cache", "api", "warm-up"])
         #expect(read.budgetViolations == original.budgetViolations)
@@ -157,7 +161,20 @@ import Testing
         #expect(read.report["database"]?.status == .timedOut(after: .milliseconds(120)))
         #expect(read.report["cache"]?.status == .skipped(SkipReason(failedCommand: "database", dependency: "database")))
         #expect(read.report["api"]?.status == .skipped(SkipReason(failedCommand: "database", dependency: "cache")))
-        #expect(read.report.commands.allSatisfy { $0.module == nil })
+        #expect(read.report.commands.allSatisfy { $0.module == nil && $0.after.isEmpty })
+    }
+
+    @Test func savedJSON_writesAfterEdgesOnlyWhereACommandHasThem_andRefusesABadOne() throws {
+        let text = SavedRun(report: handMadeReport()).json().text(pretty: false)
+        #expect(text.contains(#""after":["analytics","absent"]"#))
+        #expect(text.components(separatedBy: #""after""#).count == 2)
+        let bad = """
+            {"status": "succeeded", "wallMs": 0, "criticalPath": [], "criticalPathMs": 0, "commands": [
+              {"id": "a", "status": "succeeded", "durationMs": 0, "dependencies": [], "after": "b"}
+            ]}
+            """
+        let error = try #require(throws: ReportError.self) { try SavedRun.decode(Array(bad.utf8)) }
+        #expect(error.description.contains(#"commands[0] ("a").after"#))
     }
 
     @Test func decode_reportSavedBeforeDeclaredPriorities_readsTheRaisedOnesAsRaised() throws {

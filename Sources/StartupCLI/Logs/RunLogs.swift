@@ -60,7 +60,9 @@ final class RunLogs: Sendable {
     /// and on where `spec` sends them (kept, for `.capture`: the outcome's `output` is their tail, as a capture
     /// file's would be; written to the descriptor for `.inherit` and `.descriptor`). A pipe that cannot be made
     /// gives the log up, with a warning, and the command runs as if it were not logged.
-    func run(_ spec: ProcessSpec, of id: CommandID, attempt: Int, terminationGracePeriod: Duration) async -> ProcessOutcome {
+    func run(
+        _ spec: ProcessSpec, of id: CommandID, attempt: Int, terminationGracePeriod: Duration, onSpawned: (@Sendable (Int32) -> Void)? = nil
+    ) async -> ProcessOutcome {
         writer.submit(.header(id, LogHeader(.attempt(attempt))))
         let forward: Int32? =
             switch spec.output {
@@ -71,17 +73,17 @@ final class RunLogs: Sendable {
         let keepsTail = spec.output == .capture
         guard let pipe = makeCloseOnExecPipe(nonBlockingRead: true) else {
             writer.submit(.unlogged(id, reason: "cannot make a pipe for its output: \(errnoDescription(errno))"))
-            return await ProcessSpawner.run(spec, terminationGracePeriod: terminationGracePeriod)
+            return await ProcessSpawner.run(spec, terminationGracePeriod: terminationGracePeriod, onSpawned: onSpawned)
         }
         guard let token = pump.add(pipe.read, for: id, forwardingTo: forward, keepsTail: keepsTail) else {
             _ = closeDescriptor(pipe.read)
             _ = closeDescriptor(pipe.write)
             writer.submit(.unlogged(id, reason: "its output cannot be read"))
-            return await ProcessSpawner.run(spec, terminationGracePeriod: terminationGracePeriod)
+            return await ProcessSpawner.run(spec, terminationGracePeriod: terminationGracePeriod, onSpawned: onSpawned)
         }
         var logged = spec
         logged.output = .descriptor(pipe.write)
-        var outcome = await ProcessSpawner.run(logged, terminationGracePeriod: terminationGracePeriod)
+        var outcome = await ProcessSpawner.run(logged, terminationGracePeriod: terminationGracePeriod, onSpawned: onSpawned)
         _ = closeDescriptor(pipe.write)
         let tail = await pump.drain(token)
         if keepsTail {

@@ -1,8 +1,8 @@
 import StartupKit
 import StartupManifest
 
-/// The text of `startup plan`: the waves with each command's estimate and dependencies (on-demand
-/// ones marked, services with how their readiness is probed, a `stop` line with its `stopTimeout`, what a command watches), then the predicted critical path and wall time, then the plan's warnings.
+/// The text of `startup plan`: the waves with each command's estimate and dependencies (`after`
+/// edges apart, as `order-only after`; on-demand ones marked, services with how their readiness is probed, a `stop` line with its `stopTimeout`, what a command watches), then the predicted critical path and wall time, then the plan's warnings.
 struct PlanTextRenderer {
     let plan: StartupPlan
     let manifest: Manifest
@@ -36,6 +36,8 @@ struct PlanTextRenderer {
                 let slack = entry.slack > .zero ? "  slack \(DurationText.format(entry.slack))" : ""
                 let dependencies = plan.dependencies(of: id)
                 let after = dependencies.isEmpty ? "" : "  after " + dependencies.map(\.rawValue).joined(separator: ", ")
+                let ordered = plan.after(of: id)
+                let orderOnly = ordered.isEmpty ? "" : "  order-only after " + ordered.map(\.rawValue).joined(separator: ", ")
                 let onDemand = plan.options(of: id).activation == .onDemand ? "  (on demand)" : ""
                 let raised = raisedPriority(of: id).map { "  priority \($0.priority) from \($0.source)" } ?? ""
                 let probe =
@@ -47,7 +49,7 @@ struct PlanTextRenderer {
                 let stop = stopTimeouts[id].map { "  stop line: stopTimeout \(DurationText.format($0))" } ?? ""
                 let watch = watches[id].map { "  watch: " + $0.summary } ?? ""
                 lines.append(
-                    "  \(marker) \(id.rawValue.padded(to: idWidth))  \(estimate)\(slack)\(after)\(raised)\(onDemand)\(probe)\(restart)\(alive)"
+                    "  \(marker) \(id.rawValue.padded(to: idWidth))  \(estimate)\(slack)\(after)\(orderOnly)\(raised)\(onDemand)\(probe)\(restart)\(alive)"
                         + stop + watch)
             }
         }

@@ -19,8 +19,8 @@ extension ChildStops {
         /// ``ChildStops/launchesArrived(_:now:snapshot:into:)``; those of these tokens still to come wake the loop when
         /// they do.
         case takeArrivals(awaiting: Set<UInt64>)
-        /// Tells the spawn's requester that its child has been made.
-        case announceSpawn(Launch)
+        /// Tells the spawn's requester that its child has been made, with its pid.
+        case announceSpawn(Launch, pid: pid_t)
         /// Starts a thread that waits for the exit of the child with this token and `pid`, which nothing else
         /// reports.
         case watchExit(UInt64, pid: pid_t)

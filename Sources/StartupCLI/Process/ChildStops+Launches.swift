@@ -53,7 +53,7 @@ extension ChildStops {
             case .success(let spawned):
                 pid = spawned
             }
-            actions.append(.announceSpawn(launch))
+            actions.append(.announceSpawn(launch, pid: pid))
             if !arrival.exitWakesLoop { actions.append(.watchExit(launch.token, pid: pid)) }
             let child = Child(
                 pid: pid, isForeground: launch.isForeground, pidfd: arrival.pidfd, waiter: launch.waiter,

@@ -26,7 +26,7 @@ struct SpawnRequest: Sendable {
     /// Resumed once, when the child has been reaped (or could not be started).
     let waiter: CheckedContinuation<ChildExit, Never>
     /// Called on the engine's thread once the child has been spawned; never when it could not be.
-    var onSpawned: (@Sendable () -> Void)? = nil
+    var onSpawned: (@Sendable (pid_t) -> Void)? = nil
     /// Whether what the child leaves behind when it exits by itself (the rest of its group, what left the group) is
     /// stopped before its task is resumed, as if the child had been stopped as it exited (see
     /// ``ChildStops/childrenExited(_:now:snapshot:into:)``): a service's leftovers must not outlive it.

@@ -132,7 +132,7 @@ struct EngineLoop {
                 let arrived = engine.inbox.withLock { $0.takeLaunched(awaiting: tokens) }
                 let clock = clock
                 perform { $0.launchesArrived(arrived, now: { clock.now }, snapshot: ProcessSnapshot.current, into: &$1) }
-            case .announceSpawn(let launch): launch.request.onSpawned?()
+            case .announceSpawn(let launch, let pid): launch.request.onSpawned?(pid)
             case .watchExit(let token, let pid):
                 let engine = engine
                 ExitWatcher.watchOnThread(pid) { error in engine.post { $0.exits.append((token, error)) } }

@@ -75,7 +75,7 @@ package final class ProcessEngine: Sendable {
         directoryStrategy: ChildLauncher.DirectoryStrategy,
         exitStrategy: ExitWatcher.Strategy,
         stopLineEnding: StopLineEnding? = nil,
-        onSpawned: (@Sendable () -> Void)? = nil,
+        onSpawned: (@Sendable (pid_t) -> Void)? = nil,
         stopsTreeOnExit: Bool = false
     ) async -> ChildExit {
         let token = inbox.withLock { inbox in

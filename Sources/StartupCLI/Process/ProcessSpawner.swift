@@ -27,7 +27,7 @@ package enum ProcessSpawner {
         signalsWhenStopped: Bool = true,
         stopsTreeOnExit: Bool = false,
         stopLineEnding: StopLineEnding? = nil,
-        onSpawned: (@Sendable () -> Void)? = nil
+        onSpawned: (@Sendable (pid_t) -> Void)? = nil
     ) async -> ProcessOutcome {
         await run(
             spec, terminationGracePeriod: terminationGracePeriod, signalsWhenStopped: signalsWhenStopped,
@@ -45,7 +45,7 @@ package enum ProcessSpawner {
         exitStrategy: ExitWatcher.Strategy = .automatic,
         stopsTreeOnExit: Bool = false,
         stopLineEnding: StopLineEnding? = nil,
-        onSpawned: (@Sendable () -> Void)? = nil
+        onSpawned: (@Sendable (pid_t) -> Void)? = nil
     ) async -> ProcessOutcome {
         let engine = ProcessEngine.shared
         guard spec.output == .capture else {

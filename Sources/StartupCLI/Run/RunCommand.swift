@@ -46,10 +46,12 @@ enum RunCommand {
             toStandardError: options.format == .json, idWidth: idWidth)
         // A simulated run starts no process, so it has no output to log.
         let logs = options.simulate ? nil : options.logDirectory.map { RunLogs(folder: $0, console: console) }
+        let live = LiveRun(manifest: manifest)
+        let listens = options.staysUp(manifest) && !options.simulate
         let execution = ShellExecution(
             manifestDirectory: manifestDirectory, environment: environment, environmentFiles: environmentFiles, output: options.output,
             streamsToStandardError: options.format == .json, gracePeriod: options.gracePeriod, simulate: options.simulate, outputs: outputs,
-            processEndings: processEndings, serviceLines: serviceLines, logs: logs)
+            processEndings: processEndings, serviceLines: serviceLines, logs: logs, live: live, tracksProcesses: listens)
         let plan = try ManifestLoading.plan(manifest, binding: execution.binding(for: manifest), console: console)
         // Before anything starts: a folder that cannot be made stops the run (73), one that fails later only warns.
         try logs?.makeFolder(console: console)
@@ -68,6 +70,7 @@ enum RunCommand {
                     console: console, style: style, outputs: outputs, mode: options.output, idWidth: idWidth,
                     services: Set(manifest.commands.filter(\.isService).map(\.id)), endings: processEndings))
         }
+        observers.append(live)
         let watcher = RunWatcher(endings: processEndings)
         observers.append(watcher)  // last: it sees the end after the others
         let orchestrator = StartupOrchestrator(
@@ -90,6 +93,17 @@ enum RunCommand {
         let outputWatcher = interrupts.flatMap { _ in OutputCloseWatcher { [console] in console.readerLeft() } }
         defer { outputWatcher?.stop() }
         let run = start(orchestrator)
+        // What `startup down` waits for: the shutdown's lines and whether every stop succeeded.
+        let shutdownTold = SharedOutcome<(lines: String, succeeded: Bool)>()
+        let control =
+            listens
+            ? RunControl(
+                run: run, live: live, manifest: manifest, execution: execution, outputs: outputs, console: console, style: style,
+                shutDown: { [sessionEnd = watcher.sessionEnd] in
+                    sessionEnd.resolve(.downRequested)
+                    return await shutdownTold.value()
+                }) : nil
+        _ = control
         let report = await startUp(run, interrupts: interrupts)
         _ = await watcher.startUpShown.value()
         let saved = SavedRun(
@@ -128,17 +142,26 @@ enum RunCommand {
             sessionEnd: watcher.sessionEnd,
             environment: environment)
         let ending = await session.hold()
+        shutdownTold.settle(
+            (
+                ending.shutdown.map {
+                    ShutdownRenderer(report: $0, outputs: outputs, endings: processEndings, style: Style(enabled: false)).render()
+                } ?? "", ending.shutdown?.failuresNotCutShort.isEmpty ?? true
+            ))
+        live.finish()
+        outputs.followed.finish()
         if let code = ending.exitCode { exitCode = options.command != nil ? code : exitCode ?? code }
 
         let savedJSON = await reportJSON
-        if options.format == .json, let savedJSON {
+        if options.format == .json {
             // The shutdown and how stopped commands' processes ended are not part of the saved report, which is the
-            // start-up's as the library reports it.
+            // start-up's as the library reports it: they are written into the printed one as it is written.
             if ending.shutdown != nil || processEndings.hasCommandEndings {
-                var json = CommandEndingsJSON.adding(processEndings, to: saved.json())
-                if let shutdown = ending.shutdown { json = ShutdownJSON.adding(shutdown, endings: processEndings, to: json) }
-                console.out(json.text(pretty: true) + "\n")
-            } else {
+                let additions = ReportAdditions(
+                    commandMembers: { CommandEndingsJSON.members(of: $0, endings: processEndings) },
+                    members: ending.shutdown.map { [("shutdown", ShutdownJSON.json($0, endings: processEndings))] } ?? [])
+                console.out(await ReportExport.jsonText(report, settings: saved.settings, parts: reportParts, additions: additions))
+            } else if let savedJSON {
                 console.out(savedJSON)
             }
         }

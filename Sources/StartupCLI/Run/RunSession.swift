@@ -64,6 +64,8 @@ struct RunSession {
         case .serviceEnded(let error):
             console.err("error: \(processEndings.sentence(error)); shutting down\n")
             return Ending(shutdown: shutdown, exitCode: .failure)
+        case .downRequested:
+            return Ending(shutdown: shutdown, exitCode: shutdown.failuresNotCutShort.isEmpty ? nil : .failure)
         case .commandExited:
             preconditionFailure("no command runs without --")
         }
@@ -97,6 +99,8 @@ struct RunSession {
             return Ending(shutdown: shutdown, exitCode: .failure)
         case .commandExited:
             return Ending(shutdown: shutdown, exitCode: .passedOn(outcome.termination))
+        case .downRequested:
+            return Ending(shutdown: shutdown, exitCode: shutdown.failuresNotCutShort.isEmpty ? .success : .failure)
         }
     }
 
@@ -114,7 +118,7 @@ struct RunSession {
     }
 
     /// Waits for SIGINT, SIGTERM or SIGHUP (the binary), the calling task's cancellation
-    /// (in-process), or a service ending by itself.
+    /// (in-process), a service ending by itself, or `startup down`.
     private func waitForEnd() async -> RunWatcher.SessionEnd {
         // The start-up succeeded, so an interrupt that came during it found nothing left to cancel (it came as
         // the start-up ended): it ends the session now rather than being lost.

@@ -12,6 +12,8 @@ struct RunWatcher: StartupObserver {
         case serviceEnded(ServiceEndedError)
         /// The command after `--` exited.
         case commandExited
+        /// `startup down` asked for the shutdown.
+        case downRequested
     }
 
     /// Set when every observer has seen ``StartupEvent/runFinished(_:)``.

@@ -25,6 +25,11 @@ struct ShellExecution: Sendable {
     /// Where every command's and service's output is logged too (`--log-dir`); `nil` for no logs, and then a command
     /// runs with no step of logging at all.
     let logs: RunLogs?
+    /// The run's live model, told of each process and each service's readiness and stop.
+    let live: LiveRun
+    /// Whether the live model hears each command's pid: only in a run that others can ask (a spawn that is announced
+    /// wakes the engine's loop once more).
+    let tracksProcesses: Bool
     /// The first line of grouped output that lost its beginning: says where and why it was cut.
     static let cutNote =
         "[… earlier output cut here: grouped output keeps the last \(CaptureFile.tailLimit / 1024) KiB of each command; --output stream shows all of it]\n"
@@ -51,32 +56,34 @@ struct ShellExecution: Sendable {
                 binding.bind(command.id) { _ in try await Task.sleep(for: estimate) }
             } else {
                 let spec = specs.spec(for: command, line: line)
-                if let logs {
-                    binding.bind(command.id) { [outputs, gracePeriod, processEndings] context in
-                        let outcome = await logs.run(spec, of: command.id, attempt: context.attempt, terminationGracePeriod: gracePeriod)
-                        try Self.end(command.id, context, with: outcome, outputs: outputs, endings: processEndings)
-                    }
-                } else {
-                    binding.bind(command.id) { [outputs, gracePeriod, processEndings] context in
-                        let outcome = await ProcessSpawner.run(spec, terminationGracePeriod: gracePeriod)
-                        try Self.end(command.id, context, with: outcome, outputs: outputs, endings: processEndings)
-                    }
+                binding.bind(command.id) { context in
+                    let outcome = await runProcess(spec, of: command.id, attempt: context.attempt)
+                    try record(outcome, of: command.id, attempt: context.attempt)
                 }
             }
         }
         return binding
     }
 
+    /// Runs `spec`, command `id`'s process, once (its attempt `attempt`), logged if the run logs, and returns how it
+    /// ended.
+    func runProcess(_ spec: ProcessSpec, of id: CommandID, attempt: Int) async -> ProcessOutcome {
+        var onSpawned: (@Sendable (Int32) -> Void)?
+        if tracksProcesses { onSpawned = { @Sendable [live] pid in live.spawned(id, pid: pid) } }
+        if let logs {
+            return await logs.run(spec, of: id, attempt: attempt, terminationGracePeriod: gracePeriod, onSpawned: onSpawned)
+        }
+        return await ProcessSpawner.run(spec, terminationGracePeriod: gracePeriod, onSpawned: onSpawned)
+    }
+
     /// Records the output of command `id`'s attempt, and how its processes ended if it was stopped (a timeout, Ctrl-C,
     /// fail-fast), and throws unless it succeeded.
-    private static func end(
-        _ id: CommandID, _ context: StartupContext, with outcome: ProcessOutcome, outputs: CommandOutputs, endings: ProcessEndings
-    ) throws {
+    func record(_ outcome: ProcessOutcome, of id: CommandID, attempt: Int) throws {
         let text = String(decoding: outcome.output, as: UTF8.self)
-        outputs.record(outcome.outputTruncated ? cutNote + text : text, for: id)
+        outputs.record(outcome.outputTruncated ? Self.cutNote + text : text, for: id)
         let ending = ProcessEndings.StopEnding(outcome, hasStopLine: false)
         // Only a retry can follow a stopped attempt: a first attempt that was not stopped has nothing to forget.
-        if ending != nil || context.attempt > 1 { endings.recordCommand(ending, for: id) }
+        if ending != nil || attempt > 1 { processEndings.recordCommand(ending, for: id) }
         if ending != nil { throw CancellationError() }
         guard outcome.termination.isSuccess else { throw ShellCommandError(termination: outcome.termination) }
     }
@@ -97,27 +104,34 @@ struct ShellExecution: Sendable {
         }
         let spec = specs.spec(for: command, line: line)
         let stop = command.stop.map { specs.spec(for: command, line: $0) }
-        binding.bindService(id) { [serviceLines, gracePeriod, processEndings, logs] context, ready in
+        binding.bindService(id) { [serviceLines, gracePeriod, processEndings, logs, live] context, ready in
             logs?.logStart(of: id, context)
+            defer { if Task.isCancelled { live.stopped(id) } }
             // The run's timer of the time to ready started just before this body: the not-ready line is for that timeout,
             // not for a stop of the start-up (Ctrl-C, fail-fast), which cancels earlier.
             let timeoutNear = ContinuousClock.now.advanced(by: readyTimeout - Self.timerSkew)
             try await ServiceRunner.run(
                 spec, readiness: readiness, alive: command.alive, stop: stop, gracePeriod: gracePeriod,
                 stopTimeout: command.stopTimeout ?? ManifestCommand.defaultStopTimeout,
-                onLine: { line in serviceLines.show(line, of: id) }, onReady: { ready() },
+                onLine: { line in serviceLines.show(line, of: id) },
+                onReady: {
+                    ready()
+                    live.ready(id)
+                },
                 onStopped: { ending in processEndings.record(ending, for: id) },
                 onNotReady: { sentence in
                     guard ContinuousClock.now >= timeoutNear else { return }
                     processEndings.recordNotReady(sentence, for: id)
                     serviceLines.show("startup: not ready: \(sentence)", of: id)
                 },
-                onOutput: { bytes in logs?.log(bytes, of: id) })
+                onOutput: { bytes in logs?.log(bytes, of: id) },
+                onSpawned: { pid in live.spawned(id, pid: pid) },
+                onStopping: { live.stopping(id) })
         }
     }
 
     /// The maker of `manifest`'s process specs.
-    fileprivate func specMaker(for manifest: Manifest) -> ProcessSpecMaker {
+    func specMaker(for manifest: Manifest) -> ProcessSpecMaker {
         ProcessSpecMaker(
             manifest: manifest, environment: environment, environmentFiles: environmentFiles, manifestDirectory: manifestDirectory,
             currentDirectory: currentDirectory,

@@ -43,6 +43,8 @@ package enum ServiceRunner {
     ///     what its probe last saw.
     ///   - onOutput: Called with each chunk of output (the service's and its stop line's) as it came, byte for byte,
     ///     on the reading thread, after its lines.
+    ///   - onSpawned: Called with the service's pid once its process exists.
+    ///   - onStopping: Called once when the caller's cancellation begins the stop.
     /// - Throws: `CancellationError` once stopped as asked; `ServiceRunnerError` when the service ended by itself
     ///   (`exited with status 3 before it was ready`, `exited with status 1`), could not be started, or its stop
     ///   line failed; `StopLineTimedOut` when its stop line was still running at `stopTimeout`; `StopCutShort` when a
@@ -54,7 +56,9 @@ package enum ServiceRunner {
         onReady: @escaping @Sendable () -> Void,
         onStopped: @escaping @Sendable (ProcessEndings.StopEnding) -> Void = { _ in },
         onNotReady: @escaping @Sendable (String) -> Void = { _ in },
-        onOutput: @escaping @Sendable (ArraySlice<UInt8>) -> Void = { _ in }
+        onOutput: @escaping @Sendable (ArraySlice<UInt8>) -> Void = { _ in },
+        onSpawned: @escaping @Sendable (Int32) -> Void = { _ in },
+        onStopping: @escaping @Sendable () -> Void = {}
     ) async throws {
         try Task.checkCancellation()
         try await checkAddressIsFree(readiness.probe)
@@ -83,7 +87,11 @@ package enum ServiceRunner {
         let service = Task {
             await ProcessSpawner.run(
                 serviceSpec, terminationGracePeriod: gracePeriod, signalsWhenStopped: stop == nil, stopsTreeOnExit: true,
-                stopLineEnding: lineEnding, onSpawned: { spawned.raise() })
+                stopLineEnding: lineEnding,
+                onSpawned: { pid in
+                    spawned.raise()
+                    onSpawned(pid)
+                })
         }
         let probe = ServiceProbe(readiness: readiness, service: spec, gracePeriod: gracePeriod, doorbell: doorbell, spawned: spawned)
         /// Guards whether the service's one stop has begun (the caller's cancellation or a failed liveness check),
@@ -110,6 +118,7 @@ package enum ServiceRunner {
             }
             group.addTask {
                 await BoundedWait.untilCancelled()
+                if !stopBegun.withLock({ $0 }) { onStopping() }
                 return await stopOnce()
             }
             if let alive {

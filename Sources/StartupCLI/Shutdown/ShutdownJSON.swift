@@ -1,7 +1,7 @@
 import StartupKit
 import StartupReporting
 
-/// The shutdown as `run --format json` adds it to the report: `{"status", "wallMs", "stops": [{"id", "status",
+/// The shutdown as `run --format json` writes it into the report, its last member: `{"status", "wallMs", "stops": [{"id", "status",
 /// "startMs", "durationMs", "error", "ending", "killedProcesses", "restarts"}]}`, the stops in the order they began
 /// (those never begun last, `startMs` `null`). A service's `ending` says how its processes ended
 /// (`exitedAfterSigterm`, `exitedAfterStopLine`, `killed`, with `killedProcesses`), `null` for other stops;
@@ -16,12 +16,6 @@ enum ShutdownJSON {
             ("wallMs", .milliseconds(report.wallTime)),
             ("stops", .array(report.modules.map { stop($0, endings: endings) })),
         ])
-    }
-
-    /// The report with the shutdown added as its `shutdown` member.
-    static func adding(_ report: ShutdownReport, endings: ProcessEndings, to run: JSONOutput) -> JSONOutput {
-        guard case .object(let members) = run else { return run }
-        return .object(members + [("shutdown", json(report, endings: endings))])
     }
 
     /// `"ending"` and `"killedProcesses"` of a stop that ended as `ending`.

@@ -64,11 +64,14 @@ public struct StartupContext: Sendable {
     /// - Complexity: O(1) for a direct dependency; O(ancestors) for a transitive one.
     public func output<T: Sendable>(of id: CommandID, as type: T.Type = T.self) throws -> T {
         guard let dependency = plan.storage.index[id] else {
-            throw StartupContextError(code: .unknownCommand, command: commandID, requested: id)
+            throw StartupContextError(
+                code: .unknownCommand, command: commandID, requested: id, module: plan.storage.commands[index].module)
         }
         guard plan.storage.graph.isDependency(dependency, of: index) else {
             let isOnlyOrdered = plan.storage.graph.orderOnlyPredecessors(of: index).contains(dependency)
-            throw StartupContextError(code: isOnlyOrdered ? .onlyOrdered : .notADependency, command: commandID, requested: id)
+            throw StartupContextError(
+                code: isOnlyOrdered ? .onlyOrdered : .notADependency, command: commandID, requested: id,
+                module: plan.storage.commands[index].module, requestedModule: plan.storage.commands[dependency].module)
         }
         let value: (any Sendable)? = outputs.value(at: dependency)
         if T.self == Void.self, value == nil, let void = () as? T {
@@ -78,7 +81,8 @@ public struct StartupContext: Sendable {
             let found = value.map { String(describing: Swift.type(of: $0)) } ?? "Void"
             throw StartupContextError(
                 code: .outputTypeMismatch, command: commandID, requested: id,
-                detail: "its output is \(found), not \(T.self)")
+                detail: "its output is \(found), not \(T.self)", module: plan.storage.commands[index].module,
+                requestedModule: plan.storage.commands[dependency].module)
         }
         return typed
     }

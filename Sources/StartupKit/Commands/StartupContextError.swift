@@ -27,12 +27,23 @@ public struct StartupContextError: Error, Hashable, Sendable, CustomStringConver
     public let requested: CommandID
     /// More about the problem, such as the types involved.
     public let detail: String?
+    /// The module that added the command that asked (``StartupModule/name``); `nil` for the
+    /// app's own commands.
+    public let module: String?
+    /// The module that added the requested command; `nil` for the app's own, and for a command
+    /// not in the plan.
+    public let requestedModule: String?
 
-    init(code: Code, command: CommandID, requested: CommandID, detail: String? = nil) {
+    init(
+        code: Code, command: CommandID, requested: CommandID, detail: String? = nil, module: String? = nil,
+        requestedModule: String? = nil
+    ) {
         self.code = code
         self.command = command
         self.requested = requested
         self.detail = detail
+        self.module = module
+        self.requestedModule = requestedModule
     }
 
     /// Two errors are equal when their codes are.
@@ -45,17 +56,24 @@ public struct StartupContextError: Error, Hashable, Sendable, CustomStringConver
         hasher.combine(code)
     }
 
-    /// A sentence naming both commands.
+    /// A sentence naming both commands, and the modules that added them where modules did.
     public var description: String {
-        switch code {
+        let asking = "\"\(command)\"" + Self.addedBy(module)
+        let asked = "\"\(requested)\"" + Self.addedBy(requestedModule)
+        return switch code {
         case .unknownCommand:
-            "\"\(command)\" asked for the output of \"\(requested)\", which is not in the plan"
+            "\(asking) asked for the output of \(asked), which is not in the plan"
         case .notADependency:
-            "\"\(command)\" asked for the output of \"\(requested)\", which is not among its dependencies; add \"\(requested)\" to its dependencies"
+            "\(asking) asked for the output of \(asked), which is not among its dependencies; add \"\(requested)\" to its dependencies"
         case .onlyOrdered:
-            "\"\(command)\" asked for the output of \"\(requested)\", which it only runs after (an order-only edge, which hands over no output); make \"\(requested)\" a dependency to read its output"
+            "\(asking) asked for the output of \(asked), which it only runs after (an order-only edge, which hands over no output); make \"\(requested)\" a dependency to read its output"
         default:
-            "\"\(command)\" asked for the output of \"\(requested)\": \(detail ?? "wrong type")"
+            "\(asking) asked for the output of \(asked): \(detail ?? "wrong type")"
         }
+    }
+
+    /// ` (added by AdsKit)` for a command a module added; nothing for the app's own.
+    private static func addedBy(_ module: String?) -> String {
+        module.map { " (added by \(MessageQuoting.escaped($0)))" } ?? ""
     }
 }

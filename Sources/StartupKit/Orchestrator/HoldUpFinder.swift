@@ -1,10 +1,13 @@
 /// Finds what holds up unfinished commands: for each, the unfinished commands at the front of
-/// what it needs (running, ready for a slot, or gates not opened) and the chain between them.
-/// Reads a snapshot of a run's state; used when a wait times out.
+/// what it waits for (running, ready for a slot, or gates not opened) and the chain between them.
+/// What a command waits for is its dependencies and the wanted commands it runs `after`, as the
+/// scheduler holds it. Reads a snapshot of a run's state; used when a wait times out.
 struct HoldUpFinder {
     let commands: [AnyStartupCommand]
     let graph: DependencyGraph
     let records: [CommandRecord]
+    /// Which commands the run wants (an `after` edge to one it does not want holds nothing up).
+    let wanted: [Bool]
     /// The time of the timeout, from the start of the run.
     let now: Duration
 
@@ -19,8 +22,9 @@ struct HoldUpFinder {
         }
     }
 
-    /// A breadth-first walk from `awaited` through unfinished dependencies, so each blocker's
-    /// chain is a shortest one; blockers are listed in the order the walk meets them.
+    /// A breadth-first walk from `awaited` through unfinished dependencies and wanted, unfinished
+    /// commands it runs after, so each blocker's chain is a shortest one; blockers are listed in
+    /// the order the walk meets them.
     private func blockers(of awaited: Int) -> [StartupWaitError.Blocker] {
         var parent: [Int: Int] = [awaited: awaited]
         var queue = [awaited]
@@ -29,7 +33,9 @@ struct HoldUpFinder {
         while next < queue.count {
             let position = queue[next]
             next += 1
-            let pending = graph.dependencies(of: position).filter { records[$0].progress != .done }
+            let pending =
+                graph.dependencies(of: position).filter { records[$0].progress != .done }
+                + graph.orderOnlyPredecessors(of: position).filter { wanted[$0] && records[$0].progress != .done }
             guard pending.isEmpty else {
                 for dependency in pending where parent[dependency] == nil {
                     parent[dependency] = position
@@ -50,7 +56,7 @@ struct HoldUpFinder {
         let record = records[position]
         switch record.progress {
         case .running: return .running(for: now - (record.startOffset ?? now), attempt: Int(record.attempts))
-        // Reached only when every dependency is done: ready, whether marked so or not.
+        // Reached only when everything it waits for is done: ready, whether marked so or not.
         case .ready, .waiting: return .waitingForSlot
         case .gateClosed: return .gateNotOpened
         case .done: return nil

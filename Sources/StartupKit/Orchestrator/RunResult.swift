@@ -27,7 +27,7 @@ struct RunResult: Sendable {
     func report(plan: StartupPlan) -> StartupReport {
         let commands = plan.storage.commands
         let durations = records.map { record in record.start < 0 ? nil : max(0, record.end - record.start) }
-        let timing = MeasuredTiming(graph: plan.storage.graph, durations: durations)
+        let timing = MeasuredTiming(graph: waitGraph(plan.storage.graph), durations: durations)
         var isCritical = [Bool](repeating: false, count: commands.count)
         for position in timing.criticalPath { isCritical[position] = true }
         var anyRequiredFailed = false
@@ -45,12 +45,23 @@ struct RunResult: Sendable {
                 isService: commands[position].serve != nil, ranOnBlockingPool: commands[position].isBlocking,
                 effectivePriority: plan.raisedPriority(at: position) ?? commands[position].options.priority,
                 priority: commands[position].options.priority, estimate: plan.estimate(at: position),
-                module: commands[position].module)
+                module: commands[position].module, after: commands[position].after)
         }
         let status: StartupReport.Status =
             if stopReason == .cancelled { .cancelled } else if anyRequiredFailed { .failed } else { .succeeded }
         return StartupReport(
             status: status, commands: reports, wallTime: .nanoseconds(endedAt), criticalPath: timing.criticalPath.map { commands[$0].id },
             criticalPathDuration: .nanoseconds(timing.sweep.end), index: plan.storage.index)
+    }
+
+    /// What the commands waited for (``WaitGraph``): the plan's graph itself when it has no
+    /// `after` edge.
+    ///
+    /// - Complexity: O(commands + edges).
+    private func waitGraph(_ graph: DependencyGraph) -> DependencyGraph {
+        guard graph.hasOrderOnly else { return graph }
+        let spans: [WaitGraph.Span] = records.map { record in record.start < 0 || record.end < 0 ? nil : (record.start, record.end) }
+        // A subgraph of the plan's, which has no cycle.
+        return WaitGraph.make(spans: spans, dependencies: graph.dependencies(of:), after: graph.orderOnlyPredecessors(of:)) ?? graph
     }
 }

@@ -910,7 +910,7 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
 
     /// What holds up each unfinished command of `awaited`, for a wait that timed out.
     private func holdUps(of awaited: [Int], at now: Duration) -> [StartupWaitError.HoldUp] {
-        HoldUpFinder(commands: commands, graph: graph, records: records, now: now).holdUps(of: awaited)
+        HoldUpFinder(commands: commands, graph: graph, records: records, wanted: wanted, now: now).holdUps(of: awaited)
     }
 }
 

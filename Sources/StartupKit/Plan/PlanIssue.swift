@@ -38,9 +38,19 @@ public enum PlanIssue: Hashable, Sendable, CustomStringConvertible {
     case unknownDependency(
         CommandID, commandIndex: Int, dependency: CommandID, dependencyIndex: Int, suggestion: CommandID?)
 
+    /// A command added by a module (``StartupModule``) depends on an identifier no command has;
+    /// `suggestion` is the closest existing id, `module` the module's name.
+    case unknownDependencyInModule(
+        CommandID, commandIndex: Int, dependency: CommandID, dependencyIndex: Int, suggestion: CommandID?, module: String)
+
     /// Commands that depend on each other in a circle. The path follows dependencies and repeats
     /// its first id at the end: `["a", "b", "a"]` means a depends on b, which depends on a.
     case cycle([CommandID], commandIndex: Int)
+
+    /// Commands that depend on each other in a circle, at least one of them added by a module
+    /// (``StartupModule``): the path as in ``cycle(_:commandIndex:)``, and the module that added
+    /// each command on it (`nil` for the app's own), one per id of the path.
+    case cycleAcrossModules([CommandID], commandIndex: Int, modules: [String?])
 
     /// The declaration position of the command the issue is about (the cycle's first command).
     public var commandIndex: Int {
@@ -51,7 +61,9 @@ public enum PlanIssue: Hashable, Sendable, CustomStringConvertible {
         case .removedDependency(_, let index, _, _, _): index
         case .selfDependency(_, let index, _): index
         case .unknownDependency(_, let index, _, _, _): index
+        case .unknownDependencyInModule(_, let index, _, _, _, _): index
         case .cycle(_, let index): index
+        case .cycleAcrossModules(_, let index, _): index
         }
     }
 
@@ -78,8 +90,27 @@ public enum PlanIssue: Hashable, Sendable, CustomStringConvertible {
         case .unknownDependency(let id, _, let dependency, _, let suggestion):
             let hint = suggestion.map { "; did you mean \(MessageQuoting.quoted($0))?" } ?? ""
             return "unknown dependency \(MessageQuoting.quoted(dependency)) of \(MessageQuoting.quoted(id))\(hint)"
+        case .unknownDependencyInModule(let id, _, let dependency, _, let suggestion, let module):
+            let hint = suggestion.map { "; did you mean \(MessageQuoting.quoted($0))?" } ?? ""
+            return "unknown dependency \(MessageQuoting.quoted(dependency)) of \(MessageQuoting.quoted(id)), "
+                + "added by \(Self.moduleName(module))\(hint)"
         case .cycle(let path, _):
             return "dependency cycle: " + path.map { MessageQuoting.escaped($0.rawValue) }.joined(separator: " -> ")
+        case .cycleAcrossModules(let path, _, let modules):
+            // Each command once (the path repeats its first at the end), grouped by module in order of appearance.
+            var groups: [(module: String?, ids: [CommandID])] = []
+            for (id, module) in zip(path.dropLast(), modules) {
+                if let group = groups.firstIndex(where: { $0.module == module }) {
+                    groups[group].ids.append(id)
+                } else {
+                    groups.append((module, [id]))
+                }
+            }
+            let added = groups.map { group in
+                group.ids.map { MessageQuoting.quoted($0) }.joined(separator: ", ") + " by \(Self.moduleName(group.module))"
+            }
+            return "dependency cycle: " + path.map { MessageQuoting.escaped($0.rawValue) }.joined(separator: " -> ")
+                + " (added: " + added.joined(separator: "; ") + ")"
         }
     }
 }

@@ -275,6 +275,13 @@ public struct StartupPlanBuilder: Sendable {
         after: (Int) -> [CommandID] = { _ in [] }, dependencies: (Int) -> [CommandID]
     ) -> Result<([CommandID: Int], DependencyGraph), PlanError> {
         var issues: [PlanIssue] = []
+        /// A cycle through the commands at `path` (the first repeated at the end), naming the
+        /// modules that added them when any did.
+        func cycleIssue(_ path: [Int]) -> PlanIssue {
+            let pathModules = path.map(modules)
+            guard pathModules.contains(where: { $0 != nil }) else { return .cycle(path.map { ids[$0] }, commandIndex: path[0]) }
+            return .cycleAcrossModules(path.map { ids[$0] }, commandIndex: path[0], modules: pathModules)
+        }
         var index: [CommandID: Int] = [:]
         index.reserveCapacity(ids.count)
         var isDuplicate = [Bool](repeating: false, count: ids.count)
@@ -303,6 +310,7 @@ public struct StartupPlanBuilder: Sendable {
         var lastNamedBy = [Int](repeating: -1, count: ids.count)
         var suggestions: IdentifierSuggestionIndex?  // Built at the first unknown dependency.
         var orderOnlyStart: [Int] = []
+        var hasOrderOnly = false  // `orderOnlyStart` is still empty when the first command has one.
         for position in ids.indices {
             // A duplicate keeps no edges: the error already names it, and its edges would confuse.
             if !isDuplicate[position] {
@@ -318,10 +326,17 @@ public struct StartupPlanBuilder: Sendable {
                         }
                         if suggestions == nil { suggestions = IdentifierSuggestionIndex(ids.map(\.rawValue)) }
                         let suggestion = suggestions?.closest(to: dependency.rawValue, excluding: id.rawValue).map { CommandID($0) }
-                        issues.append(
-                            .unknownDependency(
-                                id, commandIndex: position, dependency: dependency, dependencyIndex: dependencyIndex,
-                                suggestion: suggestion))
+                        if let module = modules(position) {
+                            issues.append(
+                                .unknownDependencyInModule(
+                                    id, commandIndex: position, dependency: dependency, dependencyIndex: dependencyIndex,
+                                    suggestion: suggestion, module: module))
+                        } else {
+                            issues.append(
+                                .unknownDependency(
+                                    id, commandIndex: position, dependency: dependency, dependencyIndex: dependencyIndex,
+                                    suggestion: suggestion))
+                        }
                         continue
                     }
                     if target == position {
@@ -335,16 +350,17 @@ public struct StartupPlanBuilder: Sendable {
             // Order-only edges follow the dependencies in the same lists; the boundaries are kept
             // only once some command has one.
             let orderedAfter = isDuplicate[position] ? [] : after(position)
-            if !orderedAfter.isEmpty, orderOnlyStart.isEmpty {
+            if !orderedAfter.isEmpty, !hasOrderOnly {
+                hasOrderOnly = true
                 orderOnlyStart.reserveCapacity(ids.count)
                 orderOnlyStart.append(contentsOf: dependencyStart[1..<(position + 1)])
             }
-            if !orderOnlyStart.isEmpty {
+            if hasOrderOnly {
                 orderOnlyStart.append(dependencyList.count)
                 for predecessor in orderedAfter {
                     guard let target = index[predecessor] else { continue }
                     if target == position {
-                        issues.append(.cycle([ids[position], ids[position]], commandIndex: position))
+                        issues.append(cycleIssue([position, position]))
                     } else if lastNamedBy[target] != position {
                         lastNamedBy[target] = position
                         dependencyList.append(target)
@@ -366,7 +382,7 @@ public struct StartupPlanBuilder: Sendable {
                 dependencyList[dependencyStart[command]..<dependencyStart[command + 1]]
             }
             for cycle in cycles {
-                issues.append(.cycle(cycle.map { ids[$0] }, commandIndex: cycle[0]))
+                issues.append(cycleIssue(cycle))
             }
         }
         return .failure(

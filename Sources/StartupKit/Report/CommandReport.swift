@@ -42,6 +42,10 @@ public struct CommandReport: Sendable, Hashable {
     /// The module that added the command (``StartupModule/name``); `nil` for the app's own
     /// commands, and in a saved report written before modules were recorded.
     public let module: String?
+    /// The commands it runs after if they run (its order-only edges), as declared (the plan's
+    /// list, shared, not copied): those that ran ended before it started, whatever their
+    /// outcome. Empty in a saved report written before these edges were recorded.
+    public let after: [CommandID]
 
     /// Creates a command's report, as the orchestrator does at the end of a run, or as a reader
     /// of a saved report does. A command that never started has neither offset.
@@ -50,7 +54,7 @@ public struct CommandReport: Sendable, Hashable {
         attempts: Int = 0, isOptional: Bool = false, slack: Duration = .zero, isOnCriticalPath: Bool = false,
         dependencies: [CommandID] = [], isAbandoned: Bool = false, isService: Bool = false, ranOnBlockingPool: Bool = false,
         effectivePriority: CommandPriority? = nil, priority: CommandPriority? = nil, estimate: CommandEstimate? = nil,
-        module: String? = nil
+        module: String? = nil, after: [CommandID] = []
     ) {
         self.id = id
         self.status = status
@@ -68,6 +72,7 @@ public struct CommandReport: Sendable, Hashable {
         self.priority = priority
         self.estimate = estimate
         self.module = module
+        self.after = after
     }
 
     /// Whether a command that depends on it raised its effective priority above its own. In a

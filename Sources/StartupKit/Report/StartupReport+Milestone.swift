@@ -1,7 +1,9 @@
 extension StartupReport {
     /// The critical path to one command, a milestone such as the first screen: the chain of
     /// commands it waited for, directly or not, whose measured durations add up to the most,
-    /// found as the whole run's ``criticalPath`` is.
+    /// found as the whole run's ``criticalPath`` is. It follows dependencies and the `after`
+    /// edges a command waited on (``CommandReport/after``): one to a command that did not run
+    /// is no edge.
     ///
     /// The whole run's critical path may end elsewhere (in a late, optional retry, say); this is
     /// the path that decided when the milestone ended. Each step's time is in its
@@ -33,8 +35,9 @@ extension StartupReport {
     /// milestone waited for, directly or not, could have finished without delaying the
     /// milestone's end, by measured durations. Zero along ``criticalPath(to:)``.
     ///
-    /// Commands the milestone does not wait for are absent: they cannot delay it. A report whose
-    /// dependencies do not form a graph (only one made by hand can) gives none.
+    /// Commands the milestone does not wait for, through dependencies or `after` edges, are
+    /// absent: they cannot delay it. A report whose dependencies do not form a graph (only one
+    /// made by hand can) gives none.
     ///
     /// - Parameter milestone: The command whose end counts.
     /// - Returns: The slack of `milestone` (zero) and of each command it waits for, by id.
@@ -49,29 +52,30 @@ extension StartupReport {
         return slack
     }
 
-    /// The measured timing up to `milestone`, over the graph the commands' dependencies make;
-    /// `nil` if they make none.
+    /// The measured timing up to `milestone`, over the graph the commands' dependencies and
+    /// `after` edges make; `nil` if they make none.
     private func measuredTiming(to milestone: CommandID) -> MeasuredTiming? {
         guard let position = index(of: milestone) else {
             preconditionFailure("the report has no command \(MessageQuoting.quoted(milestone))")
         }
-        guard let graph = dependencyGraph() else { return nil }
+        guard let graph = waitGraph() else { return nil }
         let durations = commands.map { command in command.startOffset == nil ? nil : command.duration.clampedNanoseconds }
         return MeasuredTiming(graph: graph, durations: durations, milestone: position)
     }
 
-    /// The graph of the commands' dependencies, dependencies on ids the report lacks left out;
-    /// `nil` if they form a cycle.
+    /// The graph of what each command waited for (``WaitGraph``), ids the report lacks left
+    /// out; `nil` if the edges form a cycle.
     ///
     /// - Complexity: O(commands + edges).
-    private func dependencyGraph() -> DependencyGraph? {
-        var dependencyStart = [0]
-        var dependencyList: [Int] = []
-        dependencyStart.reserveCapacity(commands.count + 1)
-        for command in commands {
-            dependencyList += command.dependencies.compactMap(index(of:))
-            dependencyStart.append(dependencyList.count)
+    private func waitGraph() -> DependencyGraph? {
+        let spans: [WaitGraph.Span] = commands.map { command in
+            guard let start = command.startOffset, let end = command.endOffset else { return nil }
+            return (start.clampedNanoseconds, end.clampedNanoseconds)
         }
-        return try? DependencyGraph.make(dependencyStart: dependencyStart, dependencyList: dependencyList).get()
+        return WaitGraph.make(spans: spans) {
+            commands[$0].dependencies.lazy.compactMap(index(of:))
+        } after: {
+            commands[$0].after.lazy.compactMap(index(of:))
+        }
     }
 }

@@ -17,7 +17,9 @@ public struct StartupReport: Sendable, Hashable {
     public let commands: [CommandReport]
     /// From the start of the run to the end of its last command.
     public let wallTime: Duration
-    /// The chain of dependent commands whose measured durations add up to the most.
+    /// The chain of dependent commands whose measured durations add up to the most. It follows
+    /// dependencies and the `after` edges a command waited on: one to a command that did not run
+    /// is no edge.
     public let criticalPath: [CommandID]
     /// The sum of the measured durations along the critical path.
     public let criticalPathDuration: Duration

@@ -13,7 +13,7 @@
 /// Any task, the main actor included, may wait on it, several at once; no wait blocks a thread.
 /// Cancelling a waiting task ends that wait, not the run.
 public final class StartupRun: Sendable {
-    private let scheduler: RunScheduler
+    let scheduler: RunScheduler
 
     init(scheduler: RunScheduler) {
         self.scheduler = scheduler
@@ -192,7 +192,7 @@ public final class StartupRun: Sendable {
     }
 
     /// The plan's id closest to a mistyped one.
-    private func suggestion(for id: CommandID) -> CommandID? {
+    func suggestion(for id: CommandID) -> CommandID? {
         var suggestions = IdentifierSuggestionIndex(scheduler.plan.ids.map(\.rawValue))
         return suggestions.closest(to: id.rawValue).map { CommandID($0) }
     }

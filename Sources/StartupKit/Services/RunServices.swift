@@ -54,6 +54,11 @@ final class RunServices: Sendable {
         }
     }
 
+    /// The supervisor of the service at `position`, once it has first been ready.
+    func supervisor(at position: Int) -> ServiceSupervisor? {
+        ready.withLock { $0.supervisors[position] }
+    }
+
     /// Shuts `scheduler`'s run down once: cancels a start-up still going, waits for its report,
     /// then stops every ready service, and every module in `modules` whose command succeeded,
     /// in one walk in reverse dependency order (``StartupLifecycle/shutdown()``). Later and

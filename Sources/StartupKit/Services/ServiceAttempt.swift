@@ -136,6 +136,17 @@ final class ServiceAttempt: Sendable {
         recorded.resolve(end)
     }
 
+    /// Stops the service by hand: cancels its body, whether it is serving or still starting, as
+    /// its stop at shutdown would. Its end is not the run's to record: the supervisor that asked
+    /// hears it (``untilEnded()``, or the start returning).
+    func stopByHand() {
+        let body = state.withLock { state in
+            state.stopRequested = true
+            return state.body
+        }
+        body?.cancel()
+    }
+
     /// Stops the service (at shutdown): cancels its body, whether it is serving or, as a restart,
     /// still starting, and waits until its end is recorded. Cancelling the calling task (the
     /// stop's timeout) abandons it.

@@ -3,7 +3,9 @@ import StartupKit
 extension Manifest {
     /// Makes a plan in which every command runs the implementation bound to its id and every
     /// milestone bound to a gate is a gate; commands without `run` and without a binding are
-    /// milestones that succeed at once.
+    /// milestones that succeed at once. Each command runs after its `"after"` commands that are in
+    /// the manifest and will run; one the manifest lacks (left out by ``selecting(_:)``) is not
+    /// waited for.
     ///
     /// - Throws: ``ManifestError`` (`.invalid`) naming every command that has a `run` line but no
     ///   implementation (unbound, or bound to a gate), every gate bound to an on-demand command
@@ -33,9 +35,9 @@ extension Manifest {
         for command in commands {
             let options = command.options(defaults: defaults)
             switch binding.bindings[command.id] {
-            case .implementation(let add)?: add(&builder, command.dependencies, options)
-            case .gate?: builder.addGate(command.id, dependsOn: command.dependencies)
-            case nil: builder.add(command.id, dependsOn: command.dependencies, options: options) { _ in }
+            case .implementation(let add)?: add(&builder, command.dependencies, command.after, options)
+            case .gate?: builder.addGate(command.id, dependsOn: command.dependencies, after: command.after)
+            case nil: builder.add(command.id, dependsOn: command.dependencies, after: command.after, options: options) { _ in }
             }
         }
         do {

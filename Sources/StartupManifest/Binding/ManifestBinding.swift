@@ -16,8 +16,9 @@ import StartupKit
 /// let plan = try manifest.makePlan(binding)
 /// ```
 public struct ManifestBinding: Sendable {
-    /// Adds one bound command to a builder, given the manifest's dependencies and options.
-    typealias Adder = @Sendable (inout StartupPlanBuilder, [CommandID], CommandOptions) -> Void
+    /// Adds one bound command to a builder, given the manifest's dependencies, `after` edges and
+    /// options.
+    typealias Adder = @Sendable (inout StartupPlanBuilder, [CommandID], [CommandID], CommandOptions) -> Void
 
     /// What an id is bound to.
     enum Bound: Sendable {
@@ -35,26 +36,26 @@ public struct ManifestBinding: Sendable {
     /// Binds a command type to the manifest command with its id. Its dependencies and options
     /// come from the manifest; its own are ignored.
     public mutating func bind<Command: StartupCommand>(_ command: Command) {
-        bindings[Command.id] = .implementation { builder, dependencies, options in
-            builder.add(Command.id, dependsOn: dependencies, options: options, execute: command.execute)
+        bindings[Command.id] = .implementation { builder, dependencies, after, options in
+            builder.add(Command.id, dependsOn: dependencies, after: after, options: options, execute: command.execute)
         }
     }
 
     /// Binds a command type whose work runs on the main actor to the manifest command with its
-    /// id. Its dependencies and options come from the manifest; its own are ignored.
+    /// id. Its dependencies, `after` edges and options come from the manifest; its own are ignored.
     public mutating func bind<Command: MainActorStartupCommand>(_ command: Command) {
-        bindings[Command.id] = .implementation { builder, dependencies, options in
-            builder.addOnMainActor(Command.id, dependsOn: dependencies, options: options) { context in
+        bindings[Command.id] = .implementation { builder, dependencies, after, options in
+            builder.addOnMainActor(Command.id, dependsOn: dependencies, after: after, options: options) { context in
                 try await command.execute(context)
             }
         }
     }
 
     /// Binds a blocking command type to the manifest command with its id: it runs on the run's
-    /// blocking pool. Its dependencies and options come from the manifest; its own are ignored.
+    /// blocking pool. Its dependencies, `after` edges and options come from the manifest; its own are ignored.
     public mutating func bind<Command: BlockingStartupCommand>(_ command: Command) {
-        bindings[Command.id] = .implementation { builder, dependencies, options in
-            builder.addBlocking(Command.id, dependsOn: dependencies, options: options, execute: command.execute)
+        bindings[Command.id] = .implementation { builder, dependencies, after, options in
+            builder.addBlocking(Command.id, dependsOn: dependencies, after: after, options: options, execute: command.execute)
         }
     }
 
@@ -63,8 +64,8 @@ public struct ManifestBinding: Sendable {
     public mutating func bindBlocking<Output: Sendable>(
         _ id: CommandID, execute: @escaping @Sendable (StartupContext) throws -> Output
     ) {
-        bindings[id] = .implementation { builder, dependencies, options in
-            builder.addBlocking(id, dependsOn: dependencies, options: options, execute: execute)
+        bindings[id] = .implementation { builder, dependencies, after, options in
+            builder.addBlocking(id, dependsOn: dependencies, after: after, options: options, execute: execute)
         }
     }
 
@@ -72,8 +73,8 @@ public struct ManifestBinding: Sendable {
     public mutating func bind<Output: Sendable>(
         _ id: CommandID, execute: @escaping @Sendable (StartupContext) async throws -> Output
     ) {
-        bindings[id] = .implementation { builder, dependencies, options in
-            builder.add(id, dependsOn: dependencies, options: options, execute: execute)
+        bindings[id] = .implementation { builder, dependencies, after, options in
+            builder.add(id, dependsOn: dependencies, after: after, options: options, execute: execute)
         }
     }
 
@@ -81,16 +82,17 @@ public struct ManifestBinding: Sendable {
     public mutating func bindOnMainActor<Output: Sendable>(
         _ id: CommandID, execute: @escaping @MainActor @Sendable (StartupContext) async throws -> Output
     ) {
-        bindings[id] = .implementation { builder, dependencies, options in
-            builder.addOnMainActor(id, dependsOn: dependencies, options: options, execute: execute)
+        bindings[id] = .implementation { builder, dependencies, after, options in
+            builder.addOnMainActor(id, dependsOn: dependencies, after: after, options: options, execute: execute)
         }
     }
 
     /// Binds a service type to the manifest command with its id: dependents start when it is
-    /// ready. Its dependencies and options come from the manifest; its own are ignored.
+    /// ready. Its dependencies, `after` edges and options come from the manifest; its own are ignored.
     public mutating func bind<Service: StartupService>(_ service: Service) {
-        bindings[Service.id] = .implementation { builder, dependencies, options in
-            builder.addService(Service.id, dependsOn: dependencies, options: options, output: Service.Output.self, run: service.run)
+        bindings[Service.id] = .implementation { builder, dependencies, after, options in
+            builder.addService(
+                Service.id, dependsOn: dependencies, after: after, options: options, output: Service.Output.self, run: service.run)
         }
     }
 
@@ -99,8 +101,8 @@ public struct ManifestBinding: Sendable {
     public mutating func bindService(
         _ id: CommandID, run: @escaping @Sendable (StartupContext, ReadySignal<Void>) async throws -> Void
     ) {
-        bindings[id] = .implementation { builder, dependencies, options in
-            builder.addService(id, dependsOn: dependencies, options: options, run: run)
+        bindings[id] = .implementation { builder, dependencies, after, options in
+            builder.addService(id, dependsOn: dependencies, after: after, options: options, run: run)
         }
     }
 

@@ -8,6 +8,10 @@ public struct ManifestCommand: Sendable, Hashable {
     public var summary: String?
     /// The commands that must succeed first (`"dependencies"`).
     public var dependencies: [CommandID]
+    /// The commands it runs after if they run, whatever their outcome (`"after"`): order-only
+    /// edges, which wait for a command that is in the plan and will run, and require nothing of
+    /// it. A command outside the selected targets, or on demand and not wanted, is not waited for.
+    public var after: [CommandID]
     /// The shell line `startup run` executes (`"run"`); `nil` for a milestone, which succeeds as
     /// soon as its dependencies have.
     public var run: String?
@@ -69,7 +73,7 @@ public struct ManifestCommand: Sendable, Hashable {
 
     /// Creates a command; only the id is required.
     public init(
-        id: CommandID, summary: String? = nil, dependencies: [CommandID] = [], run: String? = nil,
+        id: CommandID, summary: String? = nil, dependencies: [CommandID] = [], after: [CommandID] = [], run: String? = nil,
         estimate: Duration? = nil, budget: Duration? = nil, timeout: Duration? = nil, retries: Int? = nil, isOptional: Bool = false,
         isOnDemand: Bool = false, priority: CommandPriority = .normal, environment: [String: String] = [:],
         environmentFiles: [String] = [], workingDirectory: String? = nil, stop: String? = nil, ready: ManifestReadiness? = nil,
@@ -78,6 +82,7 @@ public struct ManifestCommand: Sendable, Hashable {
         self.id = id
         self.summary = summary
         self.dependencies = dependencies
+        self.after = after
         self.run = run
         self.estimate = estimate
         self.budget = budget

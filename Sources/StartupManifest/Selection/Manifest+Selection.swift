@@ -6,6 +6,10 @@ extension Manifest {
     /// defaults kept. Every command selected is eager, since a target needs each of them (a target
     /// that is on demand runs because it was named). No targets selects the whole manifest as it is.
     ///
+    /// `"after"` edges are not followed: a command a selected one runs after is selected only if
+    /// something selected needs it, and otherwise is not waited for (``makePlan(_:)`` drops the
+    /// edge).
+    ///
     /// Duplicates, and targets that another target needs, are fine.
     ///
     /// - Parameter targets: The ids to select.

@@ -6,6 +6,7 @@ struct CommandMembers {
     var id: JSONMember?
     var summary: JSONMember?
     var dependencies: JSONMember?
+    var after: JSONMember?
     var run: JSONMember?
     var estimate: JSONMember?
     var budget: JSONMember?
@@ -40,6 +41,7 @@ struct CommandMembers {
         case "id": Self.place(member, in: &id)
         case "summary": Self.place(member, in: &summary)
         case "dependencies": Self.place(member, in: &dependencies)
+        case "after": Self.place(member, in: &after)
         case "run": Self.place(member, in: &run)
         case "estimate": Self.place(member, in: &estimate)
         case "budget": Self.place(member, in: &budget)

@@ -87,6 +87,14 @@ extension ManifestDecoder {
         case "http":
             return string(member, path: path).flatMap { httpProbe($0, member: member, path: path) }
         case "after":
+            if case .array = member.value {
+                // Command ids: the command's own "after" (an order-only edge), not this probe's time.
+                report(
+                    member.valueLocation, path,
+                    "expected a duration such as \"250ms\", found an array; to run after other commands, "
+                        + "give the command itself \"after\": [ids]")
+                return nil
+            }
             return duration(member, path: path).map { .after($0) }
         default:
             guard let text = string(member, path: path) else { return nil }

@@ -5,7 +5,7 @@ import StartupPlatform
 
 /// Reads a manifest's JSON into a ``Manifest``, collecting every problem instead of stopping at
 /// the first: unknown or duplicate keys, wrong types, durations without units, bad values, and
-/// then the graph's own problems (unknown dependencies, cycles, duplicate ids).
+/// then the graph's own problems (unknown dependencies and `after` ids, cycles, duplicate ids).
 struct ManifestDecoder {
     /// The keys of the top-level object.
     static let rootKeys = ["$schema", "version", "defaults", "commands"]
@@ -13,14 +13,15 @@ struct ManifestDecoder {
     static let defaultsKeys = ["timeout", "retries", "env", "envFile", "cwd"]
     /// The keys of a command.
     static let commandKeys = [
-        "id", "summary", "dependencies", "run", "estimate", "budget", "timeout", "retries",
+        "id", "summary", "dependencies", "after", "run", "estimate", "budget", "timeout", "retries",
         "optional", "onDemand", "priority", "env", "envFile", "cwd", "stop", "stopTimeout", "ready", "restart", "alive",
         "watch",
     ]
     /// Words people write for a key, mapped to the key they meant.
     static let keySynonyms = [
         "dependsOn": "dependencies", "depends_on": "dependencies", "depends": "dependencies", "deps": "dependencies",
-        "after": "dependencies", "requires": "dependencies", "needs": "dependencies",
+        "requires": "dependencies", "needs": "dependencies",
+        "runsAfter": "after", "runAfter": "after", "orderAfter": "after", "order_after": "after", "ordered_after": "after",
         "teardown": "stop", "shutdown": "stop", "command": "run", "cmd": "run", "script": "run", "exec": "run", "shell": "run",
         "name": "id", "description": "summary", "environment": "env", "workdir": "cwd",
         "workingDirectory": "cwd", "dir": "cwd", "retry": "retries", "optional?": "optional",
@@ -174,24 +175,13 @@ struct ManifestDecoder {
         }
         guard let id = identifier(idMember.value, at: idMember.valueLocation, path: path() + ".id") else { return nil }
 
-        var dependencies: [(id: CommandID, index: Int, location: JSONLocation)] = []
-        if let member = members.dependencies {
-            if case .array(let elements) = member.value {
-                dependencies.reserveCapacity(elements.count)
-                for (position, dependency) in elements.enumerated() {
-                    if let dependencyID = identifier(dependency.value, at: dependency.location, path: "\(path()).dependencies[\(position)]")
-                    {
-                        dependencies.append((dependencyID, position, dependency.location))
-                    }
-                }
-            } else {
-                report(member.valueLocation, path() + ".dependencies", "expected an array of command ids, found \(member.value.kindName)")
-            }
-        }
+        let dependencies = members.dependencies.map { commandIDs($0, path: path() + ".dependencies") } ?? []
+        let after = members.after.map { commandIDs($0, path: path() + ".after") } ?? []
         let command = ManifestCommand(
             id: id,
             summary: members.summary.flatMap { string($0, path: path() + ".summary") },
             dependencies: dependencies.map(\.id),
+            after: after.map(\.id),
             run: members.run.flatMap {
                 shellLine($0, path: path() + ".run", ifEmpty: "leave \"run\" out to make the command a milestone")
             },
@@ -217,8 +207,35 @@ struct ManifestDecoder {
             id: command.id, dependencies: command.dependencies, manifestIndex: index, idLocation: idMember.valueLocation,
             dependencyIndexes: dependencies.map(\.index), dependencyLocations: dependencies.map(\.location),
             dependenciesLocation: members.dependencies?.keyLocation ?? idMember.keyLocation,
+            after: command.after, afterIndexes: after.map(\.index), afterLocations: after.map(\.location),
+            afterLocation: members.after?.keyLocation ?? idMember.keyLocation,
             probe: members.ready.flatMap { probeSource(of: command, ready: $0, path: path()) })
         return (command, source)
+    }
+
+    /// The ids of a `"dependencies"` or `"after"` array, each with its position in the array and
+    /// where it is written; every element that is not a valid id, or a value that is not an
+    /// array, is reported (a duration given as `"after"` gets a hint at the readiness probe of
+    /// that name).
+    private mutating func commandIDs(
+        _ member: JSONMember, path: @autoclosure () -> String
+    ) -> [(id: CommandID, index: Int, location: JSONLocation)] {
+        guard case .array(let elements) = member.value else {
+            var hint = ""
+            if member.key == "after", case .string(let text) = member.value, DurationText.parse(text) != nil {
+                hint = "; to wait that long for a service, write \"ready\": {\"after\": \(MessageQuoting.quoted(text))}"
+            }
+            report(member.valueLocation, path(), "expected an array of command ids, found \(member.value.kindName)\(hint)")
+            return []
+        }
+        var ids: [(id: CommandID, index: Int, location: JSONLocation)] = []
+        ids.reserveCapacity(elements.count)
+        for (position, element) in elements.enumerated() {
+            if let id = identifier(element.value, at: element.location, path: "\(path())[\(position)]") {
+                ids.append((id, position, element.location))
+            }
+        }
+        return ids
     }
 
     /// Where `command`'s `tcp` or `http` probe is written, for the check that no two services probe one address.
@@ -286,6 +303,12 @@ struct CommandSource: Sendable {
     let dependencyIndexes: [Int]
     let dependencyLocations: [JSONLocation]
     let dependenciesLocation: JSONLocation
+    /// The commands it runs after, each with its position in the written `"after"` array and its
+    /// place, and where the key is written (the id's key when it has none).
+    let after: [CommandID]
+    let afterIndexes: [Int]
+    let afterLocations: [JSONLocation]
+    let afterLocation: JSONLocation
     /// The command's `tcp` or `http` readiness probe, if it has one.
     let probe: ManifestProbeAddressCheck.ProbeSource?
 

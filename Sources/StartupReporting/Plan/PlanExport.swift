@@ -2,10 +2,10 @@ import StartupKit
 
 /// Machine-readable forms of a plan: JSON, a Graphviz digraph and a Mermaid flowchart.
 public enum PlanExport {
-    /// The plan as JSON: `{"commands": [{"id", "dependencies", "estimateMs", "level",
+    /// The plan as JSON: `{"commands": [{"id", "dependencies", "after", "estimateMs", "level",
     /// "earliestStartMs", "latestStartMs", "slackMs", "onDemand", "effectivePriority"}],
     /// "criticalPath", "criticalPathMs", "predictedWallMs", "jobs", "warnings"}`, times from the
-    /// estimates, `effectivePriority` only where a dependent raises it above the command's own
+    /// estimates, `after` the commands it runs after (order-only edges, `StartupPlan.after(of:)`), `effectivePriority` only where a dependent raises it above the command's own
     /// (`StartupPlan.effectivePriority(of:)`), `jobs` `null` for no limit, `warnings` the
     /// sentences of `StartupPlan.warnings`.
     ///
@@ -19,6 +19,7 @@ public enum PlanExport {
             var members = JSONObjectBuilder()
             members.string("id", entry.id.rawValue)
             members.ids("dependencies", plan.dependencies(of: entry.id))
+            members.ids("after", plan.after(of: entry.id))
             members.milliseconds("estimateMs", entry.duration)
             members.integer("level", plan.level(of: entry.id))
             members.milliseconds("earliestStartMs", entry.earliestStart)
@@ -38,8 +39,8 @@ public enum PlanExport {
         ])
     }
 
-    /// The plan as a Graphviz digraph, edges from each dependency to its dependents, the critical
-    /// path in bold red.
+    /// The plan as a Graphviz digraph, edges from each dependency to its dependents, dashed from
+    /// each command to those that run after it (order-only edges), the critical path in bold red.
     public static func dot(_ plan: StartupPlan, durations: [CommandID: Duration] = [:]) -> String {
         let critical = criticalEdges(plan, durations: durations)
         var lines = ["digraph startup {", "  rankdir=LR;", "  node [shape=box, style=rounded];"]
@@ -52,12 +53,17 @@ public enum PlanExport {
                 let attributes = critical.edges.contains([dependency, id]) ? " [color=red, penwidth=2]" : ""
                 lines.append("  \(quoted(dependency)) -> \(quoted(id))\(attributes);")
             }
+            for predecessor in plan.after(of: id) {
+                let attributes = critical.edges.contains([predecessor, id]) ? "style=dashed, color=red, penwidth=2" : "style=dashed"
+                lines.append("  \(quoted(predecessor)) -> \(quoted(id)) [\(attributes)];")
+            }
         }
         lines.append("}")
         return lines.joined(separator: "\n")
     }
 
-    /// The plan as a Mermaid flowchart, the critical path highlighted.
+    /// The plan as a Mermaid flowchart, order-only edges dotted (`-.->`), the critical path
+    /// highlighted.
     public static func mermaid(_ plan: StartupPlan, durations: [CommandID: Duration] = [:]) -> String {
         let critical = criticalEdges(plan, durations: durations)
         var names: [CommandID: String] = [:]
@@ -70,6 +76,9 @@ public enum PlanExport {
         for id in plan.ids {
             for dependency in plan.dependencies(of: id) {
                 lines.append("  \(names[dependency]!) --> \(names[id]!)")
+            }
+            for predecessor in plan.after(of: id) {
+                lines.append("  \(names[predecessor]!) -.-> \(names[id]!)")
             }
         }
         if !critical.nodes.isEmpty {

@@ -65,11 +65,11 @@ import Testing
         """
 
     static let plan = """
-        OVERVIEW: Validate the manifest and print the plan: the waves, each command with its dependencies and
-        estimate, the predicted critical path and the predicted wall time, then warnings about likely mistakes
-        (a required command that depends on an optional one). On-demand commands are marked. Commands without
-        an estimate use the duration measured in the last run (.startup/last-run.json), and the output says
-        which.
+        OVERVIEW: Validate the manifest and print the plan: the waves, each command with its dependencies (and,
+        apart, the commands it runs after) and estimate, the predicted critical path and the predicted wall
+        time, then warnings about likely mistakes (a required command that depends on an optional one).
+        On-demand commands are marked. Commands without an estimate use the duration measured in the last run
+        (.startup/last-run.json), and the output says which.
 
         USAGE: startup plan [--file <path>] [--jobs <n>] [--format text|json|dot|mermaid] [--what-if <changes>] [ID...]
 
@@ -206,7 +206,7 @@ import Testing
         """
 
     static let graph = """
-        OVERVIEW: Print the dependency graph, the critical path (by estimates) highlighted.
+        OVERVIEW: Print the dependency graph, "after" edges dashed, the critical path (by estimates) highlighted.
 
         USAGE: startup graph [--file <path>] [--format dot|mermaid]
 

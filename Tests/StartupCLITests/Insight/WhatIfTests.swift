@@ -88,7 +88,10 @@ import Testing
         let cases: [([WhatIfChange], String)] = [
             ([.drop("databse")], #""drop=databse": unknown command "databse" (did you mean "database"?)"#),
             ([.drop("flags"), .scale("flags", factor: 2)], #""scale=flags:2": "flags" was already dropped by an earlier change"#),
-            ([.cut(dependency: "screen", dependent: "config")], #""cut=screen->config": "config" does not depend on "screen""#),
+            (
+                [.cut(dependency: "screen", dependent: "config")],
+                #""cut=screen->config": "config" neither depends on nor runs after "screen""#
+            ),
         ]
         for (changes, message) in cases {
             do {
@@ -126,6 +129,45 @@ import Testing
         for jobs in [nil, 1, 2] {
             #expect(try predicted(changes, jobs: jobs) == cut.predictedWallTime(slots: jobs))
         }
+    }
+
+    /// `config 50 -> ads 200`, `feed 30` runs after `ads`, `screen 20` depends on `config` and
+    /// `feed`: the after edge puts `ads` on the path to the screen.
+    private let ordered = Manifest(commands: [
+        ManifestCommand(id: "config", run: "true", estimate: .milliseconds(50)),
+        ManifestCommand(id: "ads", dependencies: ["config"], after: ["consent"], run: "true", estimate: .milliseconds(200)),
+        ManifestCommand(id: "consent", run: "true", estimate: .milliseconds(10)),
+        ManifestCommand(id: "feed", after: ["ads"], run: "true", estimate: .milliseconds(30)),
+        ManifestCommand(id: "screen", dependencies: ["config", "feed"], run: "true", estimate: .milliseconds(20)),
+    ])
+
+    private func predicted(_ changes: [WhatIfChange], on manifest: Manifest) throws -> (WhatIfScenario, Duration) {
+        let scenario = try WhatIfScenario.apply(changes, to: manifest)
+        return (scenario, try scenario.manifest.makePlan(ManifestLoading.graphOnly(scenario.manifest)).predictedWallTime())
+    }
+
+    @Test func predictions_followAfterEdges_andChangesRewireThem() throws {
+        // config 50 -> ads 200 -> feed 30 -> screen 20.
+        #expect(try predicted([.scale("ads", factor: 1)], on: ordered).1 == .milliseconds(300))
+        // Cutting the after edge leaves config 50 -> screen 20 and feed 30 -> screen.
+        let (cut, cutTime) = try predicted([.cut(dependency: "ads", dependent: "feed")], on: ordered)
+        #expect(cut.manifest.commands[3].after == [])
+        #expect(cutTime == .milliseconds(250))
+        // Dropping ads: feed runs after what ads waited for (config, consent), as after edges.
+        let (dropped, droppedTime) = try predicted([.drop("ads")], on: ordered)
+        #expect(dropped.manifest.commands.first { $0.id == "feed" }?.after == ["config", "consent"])
+        #expect(dropped.manifest.commands.first { $0.id == "feed" }?.dependencies == [])
+        #expect(droppedTime == .milliseconds(100))
+        // Detaching consent: ads inherits nothing (consent waited for nothing), and still depends on config.
+        let (detached, _) = try predicted([.detach("consent")], on: ordered)
+        #expect(detached.manifest.commands[1].after == [] && detached.manifest.commands[1].dependencies == ["config"])
+        // Dropping config: ads and screen lose the dependency (config waited for nothing).
+        let (noConfig, _) = try predicted([.drop("config")], on: ordered)
+        #expect(noConfig.manifest.commands.map(\.dependencies) == [[], [], [], ["feed"]])
+        // Dropping feed: screen, which depended on it, runs after ads as feed did: 50 + 200 + 20.
+        let (noFeed, noFeedTime) = try predicted([.drop("feed")], on: ordered)
+        #expect(noFeed.manifest.commands[3].dependencies == ["config"] && noFeed.manifest.commands[3].after == ["ads"])
+        #expect(noFeedTime == .milliseconds(270))
     }
 
     /// Dropping a command, with unlimited slots, is the same as its taking no time: checked on

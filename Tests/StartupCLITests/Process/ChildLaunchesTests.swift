@@ -31,7 +31,7 @@ import Testing
             stops.launchesArrived(
                 [madeUpArrival(1, pid: 100, pidfd: 7), madeUpArrival(2, pid: 200, exitWakesLoop: false)],
                 now: .seconds(0)
-            ) { [] } == [.announceSpawn(madeUpLaunch(1)), .announceSpawn(madeUpLaunch(2)), .watchExit(2, pid: 200)])
+            ) { [] } == [.announceSpawn(madeUpLaunch(1), pid: 100), .announceSpawn(madeUpLaunch(2), pid: 200), .watchExit(2, pid: 200)])
         #expect(stops.token(ofPid: 100) == 1)
         #expect(stops.token(ofPid: 200) == 2)
         #expect(stops.children[1]?.pidfd == 7)
@@ -64,7 +64,7 @@ import Testing
         #expect(stops.launchesWithdrawn([], of: [1]) == [.takeArrivals(awaiting: [1])])
         #expect(
             stops.launchesArrived([madeUpArrival(1, pid: 100)], now: .seconds(1)) { Self.leader } == [
-                .announceSpawn(madeUpLaunch(1)), .signalGroup(-100, SIGTERM),
+                .announceSpawn(madeUpLaunch(1), pid: 100), .signalGroup(-100, SIGTERM),
                 .signalTree(NumberTree(leader: 100), SIGTERM, outsideGroup: 100),
             ])
         #expect(stops.nextDeadline == .seconds(6))
@@ -89,7 +89,7 @@ import Testing
         #expect(stops.childrenExited([(1, 0)]) { [] } == [.takeArrivals(awaiting: [1])])
         #expect(
             stops.launchesArrived([madeUpArrival(1, pid: 100, pidfd: 7)], now: .seconds(0)) { [] } == [
-                .announceSpawn(madeUpLaunch(1)), .closeDescriptor(7), .closeTree(NumberTree(leader: 100)), .reap(1, pid: 100),
+                .announceSpawn(madeUpLaunch(1), pid: 100), .closeDescriptor(7), .closeTree(NumberTree(leader: 100)), .reap(1, pid: 100),
             ])
         #expect(stops.leaderReaped(1, waitStatus: 0) == [.resume(10, ChildExit(termination: .exited(0), cancellation: nil))])
     }

@@ -105,6 +105,22 @@ import Testing
         }
     }
 
+    @Test func build_keepsTheAfterEdgesOfTheFirstCommand() throws {
+        var builder = StartupPlanBuilder()
+        builder.add("feed", after: ["ads"]) { _ in }
+        builder.add("ads") { _ in }
+        builder.add("screen", after: ["feed"]) { _ in }
+        let plan = try builder.build()
+        #expect(plan.after(of: "feed") == ["ads"])
+        #expect(plan.after(of: "screen") == ["feed"])
+        #expect(plan.topologicalOrder == ["ads", "feed", "screen"])
+
+        var cyclic = StartupPlanBuilder()
+        cyclic.add("a", after: ["b"]) { _ in }
+        cyclic.add("b", dependsOn: ["a"]) { _ in }
+        #expect(throws: PlanError(issues: [.cycle(["a", "b", "a"], commandIndex: 0)])) { try cyclic.build() }
+    }
+
     @Test func timing_followsAfterEdges() throws {
         var builder = StartupPlanBuilder()
         builder.add("ads", options: CommandOptions(estimate: .milliseconds(50))) { _ in }

@@ -106,6 +106,83 @@ import Testing
         #expect(issues(of: builder) == [.duplicateID("ads", firstIndex: 0, duplicateIndex: 1)])
     }
 
+    /// A module that adds commands with `after` edges.
+    private struct OrderedKit: StartupModule {
+        let name: String
+        let commands: [(CommandID, [CommandID], after: [CommandID])]
+
+        func register(into builder: inout StartupPlanBuilder) {
+            for (id, dependencies, after) in commands { builder.add(id, dependsOn: dependencies, after: after) { _ in } }
+        }
+    }
+
+    @Test func build_whenAModulesCommandHasAnUnknownDependency_namesTheModule() {
+        var builder = StartupPlanBuilder()
+        builder.add("cache") { _ in }
+        builder.add(module: Kit(name: "FeedKit", commands: [("feed", ["cach"])]))
+        let issues = issues(of: builder)
+        #expect(
+            issues == [
+                .unknownDependencyInModule(
+                    "feed", commandIndex: 1, dependency: "cach", dependencyIndex: 0, suggestion: "cache", module: "FeedKit")
+            ])
+        #expect(issues.first?.description == #"unknown dependency "cach" of "feed", added by FeedKit; did you mean "cache"?"#)
+    }
+
+    @Test func build_whenTheAppsCommandHasAnUnknownDependency_keepsTheMessageWithoutModules() {
+        var builder = StartupPlanBuilder()
+        builder.add(module: Kit(name: "CacheKit", commands: [("cache", [])]))
+        builder.add("feed", dependsOn: ["cach"]) { _ in }
+        #expect(
+            issues(of: builder) == [
+                .unknownDependency("feed", commandIndex: 1, dependency: "cach", dependencyIndex: 0, suggestion: "cache")
+            ])
+    }
+
+    @Test func build_whenACycleCrossesModules_namesTheModuleOfEachCommand() {
+        var builder = StartupPlanBuilder()
+        builder.add(module: OrderedKit(name: "AdsKit", commands: [("ads", [], after: ["feed"]), ("banner", ["ads"], after: [])]))
+        builder.add("feed", dependsOn: ["banner"]) { _ in }
+        builder.add(module: OrderedKit(name: "LoopKit", commands: [("loop", [], after: ["loop"])]))
+        let issues = issues(of: builder)
+        #expect(
+            issues == [
+                .cycleAcrossModules(["ads", "feed", "banner", "ads"], commandIndex: 0, modules: ["AdsKit", nil, "AdsKit", "AdsKit"]),
+                .cycleAcrossModules(["loop", "loop"], commandIndex: 3, modules: ["LoopKit", "LoopKit"]),
+            ])
+        #expect(
+            issues.first?.description
+                == #"dependency cycle: ads -> feed -> banner -> ads (added: "ads", "banner" by AdsKit; "feed" by the app)"#)
+        #expect(issues.last?.description == #"dependency cycle: loop -> loop (added: "loop" by LoopKit)"#)
+    }
+
+    @Test func output_throughAnAfterEdge_betweenModules_namesBothModules() async throws {
+        struct FeedKit: StartupModule {
+            let name = "FeedKit"
+            let refusal: Locked<StartupContextError?>
+            func register(into builder: inout StartupPlanBuilder) {
+                builder.add("feed", after: ["ads"]) { [refusal] context in
+                    do {
+                        _ = try context.output(of: "ads", as: String.self)
+                    } catch let error as StartupContextError {
+                        refusal.withLock { $0 = error }
+                    }
+                }
+            }
+        }
+        let refusal = Locked<StartupContextError?>(nil)
+        var builder = StartupPlanBuilder()
+        builder.add(module: Kit(name: "AdsKit", commands: [("ads", [])]))
+        builder.add(module: FeedKit(refusal: refusal))
+        _ = await StartupOrchestrator(try builder.build()).run()
+        let error = try #require(refusal.withLock { $0 })
+        #expect(error.code == .onlyOrdered && error.module == "FeedKit" && error.requestedModule == "AdsKit")
+        #expect(
+            error.description
+                == #""feed" (added by FeedKit) asked for the output of "ads" (added by AdsKit), which it only runs after "#
+                + #"(an order-only edge, which hands over no output); make "ads" a dependency to read its output"#)
+    }
+
     @Test func report_givesEachCommandsModuleAndTheTimeByModule() async throws {
         var builder = StartupPlanBuilder()
         builder.add("config") { _ in }

@@ -1,4 +1,5 @@
 import StartupKit
+import StartupKitTesting
 import Testing
 
 /// The critical path and slack to a milestone, by the measured times a report holds: the path
@@ -76,5 +77,77 @@ import Testing
         for (id, slack) in report.slack(to: last) {
             #expect(slack == report[id]?.slack, "\(id)")
         }
+    }
+
+    /// A command that ran from `start` to `end` milliseconds after `predecessors` (order-only edges).
+    private func ran(_ id: CommandID, _ start: Int, _ end: Int, orderedAfter predecessors: [CommandID]) -> CommandReport {
+        CommandReport(
+            id: id, status: .succeeded, startOffset: .milliseconds(start), endOffset: .milliseconds(end), attempts: 1,
+            after: predecessors)
+    }
+
+    @Test func criticalPathToAMilestone_followsAnAfterEdgeItWaitedOn() {
+        let report = StartupReport(
+            status: .succeeded,
+            commands: [
+                ran("config", 0, 10),
+                ran("ads", 0, 50),
+                ran("feed", 50, 60, orderedAfter: ["ads"]),
+                ran("screen", 60, 70, after: ["config", "feed"]),
+            ],
+            wallTime: .milliseconds(70), criticalPath: ["ads", "feed", "screen"], criticalPathDuration: .milliseconds(70))
+        #expect(report.criticalPath(to: "screen") == ["ads", "feed", "screen"])
+        #expect(report.criticalPathDuration(to: "screen") == .milliseconds(70))
+        #expect(report.slack(to: "screen") == ["ads": .zero, "feed": .zero, "screen": .zero, "config": .milliseconds(50)])
+    }
+
+    @Test func anAfterEdgeToACommandThatDidNotRun_orRanLater_isNoEdge() {
+        let report = StartupReport(
+            status: .succeeded,
+            commands: [
+                ran("config", 0, 10),
+                CommandReport(id: "search-index", status: .notRequested),
+                // Ended after "screen" started: "screen" did not wait for it (it was requested later, say).
+                ran("late", 5, 40),
+                CommandReport(
+                    id: "screen", status: .succeeded, startOffset: .milliseconds(10), endOffset: .milliseconds(20), attempts: 1,
+                    dependencies: ["config"], after: ["search-index", "late"]),
+            ],
+            wallTime: .milliseconds(40), criticalPath: ["late"], criticalPathDuration: .milliseconds(35))
+        #expect(report.criticalPath(to: "screen") == ["config", "screen"])
+        #expect(report.slack(to: "screen").keys.sorted() == ["config", "screen"])
+    }
+
+    @Test func aRunsReport_carriesItsAfterEdges_andTheMilestonePathFollowsThem() async throws {
+        var builder = StartupPlanBuilder()
+        builder.add("config") { _ in }
+        builder.add("ads") { _ in }
+        builder.add("feed", after: ["ads", "absent"]) { _ in }
+        builder.add("screen", dependsOn: ["config", "feed"]) { _ in }
+        let report = await StartupOrchestrator(try builder.build()).run()
+        #expect(report["feed"]?.after == ["ads", "absent"])
+        #expect(report["screen"]?.after == [])
+        // "feed" started once "ads" ended, so "ads" is among what "screen" waited for.
+        #expect(report.slack(to: "screen")["ads"] != nil)
+    }
+
+    @Test func aRunsCriticalPath_passesOverAnAfterEdgeToACommandThatDidNotRun() async throws {
+        let clock = ManualClock()
+        var builder = StartupPlanBuilder()
+        builder.add("database") { _ in try await clock.sleep(for: .milliseconds(50)) }
+        builder.add("search-index", dependsOn: ["database"], options: CommandOptions(activation: .onDemand)) { _ in }
+        builder.add("feed", after: ["search-index"]) { _ in try await clock.sleep(for: .milliseconds(10)) }
+        let run = StartupOrchestrator(try builder.build(), clock: clock).start()
+        await clock.waitUntilCommandsSleep()
+        clock.advance(by: .milliseconds(10))
+        await clock.waitUntilCommandsSleep()
+        clock.advance(by: .milliseconds(40))
+        let report = await run.report()
+        #expect(report["search-index"]?.status == .notRequested)
+        // "feed" started at once: it did not wait for "database" through the on-demand command nobody wanted.
+        #expect(report["feed"]?.startOffset == .zero)
+        #expect(report.criticalPath == ["database"])
+        #expect(report["feed"]?.slack == .milliseconds(40))
+        #expect(report.criticalPath(to: "feed") == ["feed"])
     }
 }

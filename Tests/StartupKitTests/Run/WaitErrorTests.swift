@@ -56,4 +56,43 @@ import Testing
         run.open("first-frame")
         #expect(await run.report().status == .succeeded)
     }
+
+    @Test func timedOutWait_namesTheCommandAnAfterEdgeWaitsFor() async throws {
+        let clock = ManualClock()
+        let release = Gate()
+        var builder = StartupPlanBuilder()
+        builder.add("ads") { _ in await release.wait() }
+        builder.add("feed", after: ["ads"]) { _ in }
+        builder.add("first-screen", dependsOn: ["feed"]) { _ in }
+        let run = StartupOrchestrator(try builder.build(), clock: clock).start()
+
+        let waiting = Task { try await run.wait(for: ["first-screen"], timeout: .milliseconds(100)) }
+        await clock.sleepers(atLeast: 1)
+        clock.advance(by: .milliseconds(100))
+        let error = try #require(await #expect(throws: StartupWaitError.self) { try await waiting.value })
+        #expect(
+            error.description
+                == #""first-screen" not done after 100ms: waiting for "ads" (running for 100ms), which "first-screen" needs through "feed""#
+        )
+        release.open()
+        #expect(await run.report().status == .succeeded)
+    }
+
+    @Test func timedOutWait_passesOverAnAfterEdgeToAnOnDemandCommandNobodyWants() async throws {
+        let clock = ManualClock()
+        let release = Gate()
+        var builder = StartupPlanBuilder()
+        builder.add("search-index", options: CommandOptions(activation: .onDemand)) { _ in }
+        builder.add("database") { _ in await release.wait() }
+        builder.add("feed", dependsOn: ["database"], after: ["search-index"]) { _ in }
+        let run = StartupOrchestrator(try builder.build(), clock: clock).start()
+
+        let waiting = Task { try await run.wait(for: ["feed"], timeout: .milliseconds(100)) }
+        await clock.sleepers(atLeast: 1)
+        clock.advance(by: .milliseconds(100))
+        let error = try #require(await #expect(throws: StartupWaitError.self) { try await waiting.value })
+        #expect(error.description == #""feed" not done after 100ms: waiting for "database" (running for 100ms)"#)
+        release.open()
+        #expect(await run.report().status == .succeeded)
+    }
 }

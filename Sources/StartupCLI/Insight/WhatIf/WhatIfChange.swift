@@ -9,7 +9,7 @@ package enum WhatIfChange: Equatable, Sendable, CustomStringConvertible {
     /// `detach=ID` (or `defer=ID`): nothing waits for the command any more (what waited for it
     /// waits for its dependencies instead); it still runs.
     case detach(CommandID)
-    /// `cut=A->B`: `dependent` no longer waits for `dependency`.
+    /// `cut=A->B`: `dependent` no longer waits for `dependency` (a dependency or an `after` edge).
     case cut(dependency: CommandID, dependent: CommandID)
     /// `scale=ID:0.5`: the command takes `factor` times its estimate.
     case scale(CommandID, factor: Double)

@@ -4,8 +4,9 @@ import StartupManifest
 /// A manifest with `--what-if` changes applied, and what each change did, in words.
 ///
 /// The changes rewrite the graph, never the orchestrator: `drop` removes a command and
-/// `detach` its incoming edges (in both cases what waited for it waits for its dependencies
-/// instead, so no other ordering is lost), `cut` removes one edge, `scale` and `set` change an
+/// `detach` its incoming edges (in both cases what waited for it, through a dependency or an
+/// `after` edge, waits for what it waited for instead, so no other ordering is lost), `cut`
+/// removes one edge (a dependency or an `after` edge), `scale` and `set` change an
 /// estimate. The prediction is then the plan's own: ``StartupPlan/predictedWallTime(durations:slots:)``.
 struct WhatIfScenario {
     /// One applied change.
@@ -74,13 +75,16 @@ struct WhatIfScenario {
             return Step(change: change, summary: summary, before: nil, after: nil)
         case .cut(let dependency, let dependent):
             let index = position(dependent)
-            guard let edge = commands[index].dependencies.firstIndex(of: dependency) else {
+            if let edge = commands[index].dependencies.firstIndex(of: dependency) {
+                commands[index].dependencies.remove(at: edge)
+            } else if let edge = commands[index].after.firstIndex(of: dependency) {
+                commands[index].after.remove(at: edge)
+            } else {
                 throw WhatIfError(
                     message:
-                        "\(MessageQuoting.quoted(change.description)): \(MessageQuoting.quoted(dependent)) does not depend on \(MessageQuoting.quoted(dependency))"
+                        "\(MessageQuoting.quoted(change.description)): \(MessageQuoting.quoted(dependent)) neither depends on nor runs after \(MessageQuoting.quoted(dependency))"
                 )
             }
-            commands[index].dependencies.remove(at: edge)
             return Step(
                 change: change, summary: "cut \(dependency) -> \(dependent): \(dependent) no longer waits for \(dependency)",
                 before: nil, after: nil)
@@ -103,19 +107,32 @@ struct WhatIfScenario {
         }
     }
 
-    /// Makes every command that waits for `id` wait for `id`'s dependencies instead; returns them.
+    /// Makes every command that waits for `id` wait for what `id` waited for instead, so no other
+    /// ordering is lost; returns them. A dependent of `id` inherits its dependencies as
+    /// dependencies and its `after` edges as `after` edges; a command that ran after `id` inherits
+    /// both as `after` edges (it never required `id`, so it requires none of them).
     private static func bypass(_ id: CommandID, in commands: inout [ManifestCommand]) -> [CommandID] {
-        let inherited = commands.first { $0.id == id }!.dependencies
+        let bypassed = commands.first { $0.id == id }!
         var rewired: [CommandID] = []
         for index in commands.indices {
-            guard let edge = commands[index].dependencies.firstIndex(of: id) else { continue }
-            var dependencies = commands[index].dependencies
-            dependencies.remove(at: edge)
-            for dependency in inherited where !dependencies.contains(dependency) && dependency != commands[index].id {
-                dependencies.append(dependency)
+            var command = commands[index]
+            let dependency = command.dependencies.firstIndex(of: id)
+            let predecessor = command.after.firstIndex(of: id)
+            guard dependency != nil || predecessor != nil else { continue }
+            if let dependency {
+                command.dependencies.remove(at: dependency)
+                for inherited in bypassed.dependencies where !command.dependencies.contains(inherited) && inherited != command.id {
+                    command.dependencies.append(inherited)
+                }
             }
-            commands[index].dependencies = dependencies
-            rewired.append(commands[index].id)
+            if let predecessor { command.after.remove(at: predecessor) }
+            let orderedAfter = (predecessor == nil ? [] : bypassed.dependencies) + bypassed.after
+            for inherited in orderedAfter
+            where inherited != command.id && !command.dependencies.contains(inherited) && !command.after.contains(inherited) {
+                command.after.append(inherited)
+            }
+            commands[index] = command
+            rewired.append(command.id)
         }
         return rewired
     }

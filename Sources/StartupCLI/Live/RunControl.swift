@@ -1,0 +1,222 @@
+import StartupKit
+import StartupManifest
+import StartupReporting
+
+/// The run's side of the control socket, and what a reload does: `ps` and `events` from the live model, moves by
+/// hand on services (the library's ``StartupRun/restartService(_:)`` and its kin) and one-shot commands (run again
+/// as at start-up), with `--cascade` over their dependents in order, the kept output, and the shutdown by request.
+final class RunControl: ControlTarget {
+    private let run: StartupRun
+    private let live: LiveRun
+    private let graph: CommandGraph
+    private let execution: ShellExecution
+    private let outputs: CommandOutputs
+    private let services: Set<CommandID>
+    private let onDemand: Set<CommandID>
+    /// The process of each one-shot command that has a `run` line.
+    private let specs: [CommandID: ProcessSpec]
+    private let console: Console
+    private let style: Style
+    /// Shuts the run down as Ctrl-C would; returns the shutdown's lines and whether every stop succeeded.
+    private let shutDown: @Sendable () async -> (lines: String, succeeded: Bool)
+
+    init(
+        run: StartupRun, live: LiveRun, manifest: Manifest, execution: ShellExecution, outputs: CommandOutputs,
+        console: Console, style: Style, shutDown: @escaping @Sendable () async -> (lines: String, succeeded: Bool)
+    ) {
+        self.run = run
+        self.live = live
+        self.graph = CommandGraph(manifest: manifest)
+        self.execution = execution
+        self.outputs = outputs
+        services = Set(manifest.commands.filter(\.isService).map(\.id))
+        onDemand = Set(manifest.commands.filter(\.isOnDemand).map(\.id))
+        var maker = execution.specMaker(for: manifest)
+        var specs: [CommandID: ProcessSpec] = [:]
+        for command in manifest.commands where !command.isService {
+            if let line = command.run { specs[command.id] = maker.spec(for: command, line: line) }
+        }
+        self.specs = specs
+        self.console = console
+        self.style = style
+        self.shutDown = shutDown
+    }
+
+    func rows() async -> [ControlRow] {
+        live.rows()
+    }
+
+    func events() -> AsyncStream<ControlEvent> {
+        live.events()
+    }
+
+    func logs(_ ids: [CommandID], lines: Int?) async -> [ControlLogLine] {
+        let wanted = ids.isEmpty ? live.rows().map(\.id) : ids
+        return wanted.flatMap { id in
+            var kept = outputs.output(of: id).split(separator: "\n", omittingEmptySubsequences: false)
+            if kept.last == "" { kept.removeLast() }
+            if let lines { kept = kept.suffix(max(lines, 0)) }
+            return kept.map { ControlLogLine(id: id, text: String($0)) }
+        }
+    }
+
+    func followLogs(_ ids: [CommandID]) -> AsyncStream<ControlLogLine> {
+        let all = outputs.followed.subscribe()
+        guard !ids.isEmpty else { return all }
+        let wanted = Set(ids)
+        return AsyncStream { continuation in
+            let forwarding = Task {
+                for await line in all where wanted.contains(line.id) { continuation.yield(line) }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in forwarding.cancel() }
+        }
+    }
+
+    func down(say: @escaping @Sendable (String) -> Void) async -> Bool {
+        let (lines, succeeded) = await shutDown()
+        for line in lines.split(separator: "\n") { say(String(line)) }
+        return succeeded
+    }
+
+    // MARK: - Moves
+
+    func restart(_ ids: [CommandID], cascade: Bool, say: @escaping @Sendable (String) -> Void) async -> Bool {
+        await restart(ids, cascade: cascade, what: "restart", say: say).allSatisfy(\.succeeded)
+    }
+
+    /// Restarts `ids` (with `cascade`, then what depends on them and is up, in order), says each step and with
+    /// `cascade` the critical path, and returns the steps.
+    @discardableResult
+    func restart(_ ids: [CommandID], cascade: Bool, what: String, say: @escaping @Sendable (String) -> Void) async -> [MoveStep] {
+        let affected = cascade ? graph.withDependents(of: ids, where: isUp) : graph.sorted(ids)
+        let steps = await MoveCascade.run(affected, graph: graph) { [self] id in
+            let step = await restartOne(id)
+            tell(step, what: what, say: say)
+            return step
+        }
+        if cascade, steps.count > 1 {
+            let path = MoveCascade.criticalPath(steps, graph: graph)
+            if !path.isEmpty { say("critical path: " + MoveCascade.describe(path)) }
+        }
+        return steps
+    }
+
+    func stop(_ ids: [CommandID], cascade: Bool, say: @escaping @Sendable (String) -> Void) async -> Bool {
+        let affected = cascade ? graph.withDependents(of: ids, where: isUp) : graph.sorted(ids)
+        let steps = await MoveCascade.run(affected, graph: graph, reversed: true) { [self] id in
+            let step = await stopOne(id)
+            tell(step, what: "stop", say: say)
+            return step
+        }
+        return steps.allSatisfy(\.succeeded)
+    }
+
+    func start(_ ids: [CommandID], say: @escaping @Sendable (String) -> Void) async -> Bool {
+        // What each needs that a hand stopped first, then each.
+        let affected = graph.withDependencies(of: ids) { [live] id in live.state(of: id) == .stopped }
+        let steps = await MoveCascade.run(affected, graph: graph) { [self] id in
+            let step = await startOne(id)
+            tell(step, what: "start", say: say)
+            return step
+        }
+        return steps.allSatisfy(\.succeeded)
+    }
+
+    /// Whether `id` is up: a service serving or starting, a one-shot command that ran (or runs).
+    private func isUp(_ id: CommandID) -> Bool {
+        switch live.state(of: id) {
+        case .ready, .starting, .restarting, .running, .succeeded: true
+        default: false
+        }
+    }
+
+    /// Says `step` to the client, and on the run's terminal.
+    private func tell(_ step: MoveStep, what: String, say: @Sendable (String) -> Void) {
+        say(step.sentence)
+        let mark = step.succeeded ? style.yellow("⟳") : style.red("✗")
+        console.out("\(mark) \(what) \(step.sentence)\n")
+    }
+
+    private func restartOne(_ id: CommandID) async -> MoveStep {
+        let began = live.elapsed
+        if services.contains(id) {
+            live.restarting(id)
+            do {
+                let took = try await run.restartService(id)
+                return step(
+                    id, began, true, ready: true, "\(id.rawValue): stopped in \(format(took.stopped)), ready in \(format(took.ready))")
+            } catch {
+                live.notReady(id, why: String(describing: error))
+                return step(id, began, false, ready: true, "\(id.rawValue): \(error)")
+            }
+        }
+        return await runAgain(id, began: began)
+    }
+
+    /// Runs the one-shot command `id` again, as at start-up; one not run yet is waited for (or started, on demand).
+    private func runAgain(_ id: CommandID, began: Duration) async -> MoveStep {
+        if let state = live.state(of: id), [.waiting, .running].contains(state) || onDemand.contains(id) && state == .waiting {
+            do {
+                try await run.wait(for: [id])
+                return step(id, began, true, ready: false, "\(id.rawValue): succeeded (it was not done yet)")
+            } catch {
+                return step(id, began, false, ready: false, "\(id.rawValue): \(error)")
+            }
+        }
+        guard let spec = specs[id] else { return step(id, began, true, ready: false, "\(id.rawValue): nothing to run") }
+        live.runsAgain(id)
+        let outcome = await execution.runProcess(spec, of: id, attempt: 1)
+        do {
+            try execution.record(outcome, of: id, attempt: 1)
+            live.ranAgain(id, succeeded: true, why: nil)
+            return step(id, began, true, ready: false, "\(id.rawValue): ran again in \(format(live.elapsed - began))")
+        } catch {
+            let why = String(describing: error)
+            live.ranAgain(id, succeeded: false, why: why)
+            let output = ProgressPrinter.indented(outputs.output(of: id))
+            if !output.isEmpty { console.out(output) }
+            return step(id, began, false, ready: false, "\(id.rawValue): failed after \(format(live.elapsed - began)): \(why)")
+        }
+    }
+
+    private func stopOne(_ id: CommandID) async -> MoveStep {
+        let began = live.elapsed
+        guard services.contains(id) else {
+            return step(id, began, true, ready: false, "\(id.rawValue): a one-shot command, nothing runs to stop")
+        }
+        if live.state(of: id) == .stopped { return step(id, began, true, ready: false, "\(id.rawValue): stopped already") }
+        do {
+            let took = try await run.stopService(id)
+            return step(id, began, true, ready: false, "\(id.rawValue): stopped in \(format(took.stopped))")
+        } catch {
+            return step(id, began, false, ready: false, "\(id.rawValue): \(error)")
+        }
+    }
+
+    private func startOne(_ id: CommandID) async -> MoveStep {
+        let began = live.elapsed
+        guard services.contains(id) else {
+            if live.state(of: id) == .succeeded {
+                return step(id, began, true, ready: false, "\(id.rawValue): ran already (startup restart \(id.rawValue) runs it again)")
+            }
+            return await runAgain(id, began: began)
+        }
+        if live.state(of: id) == .ready { return step(id, began, true, ready: true, "\(id.rawValue): running already") }
+        do {
+            let took = try await run.startService(id)
+            return step(id, began, true, ready: true, "\(id.rawValue): ready in \(format(took.ready))")
+        } catch {
+            live.notReady(id, why: String(describing: error))
+            return step(id, began, false, ready: true, "\(id.rawValue): \(error)")
+        }
+    }
+
+    private func step(_ id: CommandID, _ began: Duration, _ succeeded: Bool, ready: Bool, _ sentence: String) -> MoveStep {
+        MoveStep(id: id, began: began, ended: live.elapsed, succeeded: succeeded, endsReady: ready, sentence: sentence)
+    }
+
+    private func format(_ duration: Duration) -> String {
+        DurationText.format(duration)
+    }
+}
