@@ -62,7 +62,8 @@ struct ControlScenario: Scenario {
         var ratios: [Double] = []
         for _ in 0..<options.repetitions {
             try stack.truncate("times")
-            let outcome = ProcessRunner.run(startup, ["restart", "api", "--file", stack.manifest], stderrPath: stack.folder + "/client.err")
+            let outcome = ProcessRunner.run(
+                startup, ["restart", "api", "--file", stack.manifest], stderrPath: stack.folder + "/client.err")
             if let failure = outcome.failure { throw Problem(description: "startup restart api: \(failure): \(stack.read("client.err"))") }
             let times = try stack.times("times")
             guard let term = times["term"], let exit = times["exit"], let start = times["start"], let ready = times["ready"] else {
