@@ -1,5 +1,6 @@
 // TEMPORARY: the control helper's types, as specified; replaced by the control branch at merge.
 import StartupKit
+import StartupReporting
 
 protocol ControlTarget: Sendable {
     func rows() async -> [ControlRow]
@@ -48,5 +49,12 @@ struct ControlEvent: Sendable, Equatable {
     static func == (lhs: ControlEvent, rhs: ControlEvent) -> Bool {
         lhs.atMs == rhs.atMs && lhs.id == rhs.id && lhs.state == rhs.state && lhs.fields.map(\.0) == rhs.fields.map(\.0)
             && lhs.fields.map(\.1) == rhs.fields.map(\.1)
+    }
+}
+
+// TEMPORARY: the watch helper's line, as specified; replaced by the watch branch at merge.
+enum ReloadLine {
+    static func render(number: Int, changed: [String], wall: Duration, path: [MoveStep], failure: MoveStep?, style: Style) -> String {
+        "⟳ reload \(number) (\(changed.first ?? "")): \(DurationText.format(wall)), " + MoveCascade.describe(path)
     }
 }

@@ -85,10 +85,10 @@ final class RunControl: ControlTarget {
         await restart(ids, cascade: cascade, what: "restart", say: say).allSatisfy(\.succeeded)
     }
 
-    /// Restarts `ids` (with `cascade`, then what depends on them and is up, in order), says each step and with
-    /// `cascade` the critical path, and returns the steps.
+    /// Restarts `ids` (with `cascade`, then what depends on them and is up, in order), says each step (and prints it
+    /// on the run's terminal, unless `what` is `nil`) and with `cascade` the critical path, and returns the steps.
     @discardableResult
-    func restart(_ ids: [CommandID], cascade: Bool, what: String, say: @escaping @Sendable (String) -> Void) async -> [MoveStep] {
+    func restart(_ ids: [CommandID], cascade: Bool, what: String?, say: @escaping @Sendable (String) -> Void) async -> [MoveStep] {
         let affected = cascade ? graph.withDependents(of: ids, where: isUp) : graph.sorted(ids)
         let steps = await MoveCascade.run(affected, graph: graph) { [self] id in
             let step = await restartOne(id)
@@ -131,11 +131,32 @@ final class RunControl: ControlTarget {
         }
     }
 
-    /// Says `step` to the client, and on the run's terminal.
-    private func tell(_ step: MoveStep, what: String, say: @Sendable (String) -> Void) {
+    /// Says `step` to the client, and on the run's terminal as the `what` move's unless `what` is `nil`.
+    private func tell(_ step: MoveStep, what: String?, say: @Sendable (String) -> Void) {
         say(step.sentence)
+        guard let what else { return }
         let mark = step.succeeded ? style.yellow("⟳") : style.red("✗")
         console.out("\(mark) \(what) \(step.sentence)\n")
+    }
+
+    /// Reloads `id` after a change to `changed` (its watched paths): as `restart --cascade` (a one-shot command runs
+    /// again while its dependents keep running, and they are restarted only once it succeeded), then prints the
+    /// reload line with its wall time and critical path, and the failure if one step failed. The stack stays up
+    /// whatever happens. Returns whether every step succeeded.
+    @discardableResult
+    func reload(_ id: CommandID, number: Int, changed: [String]) async -> Bool {
+        let changedFields: [(String, ControlEventValue)] = [("reload", .int(number)), ("changed", .strings(changed))]
+        live.announce("reloading", id: id, fields: changedFields)
+        let began = live.elapsed
+        let steps = await restart([id], cascade: true, what: nil) { _ in }
+        let wall = live.elapsed - began
+        let failure = steps.first { !$0.succeeded }
+        let path = MoveCascade.criticalPath(steps, graph: graph)
+        console.out(ReloadLine.render(number: number, changed: changed, wall: wall, path: path, failure: failure, style: style) + "\n")
+        live.announce(
+            "reloaded", id: id,
+            fields: changedFields + [("wallMs", .int(LiveRun.milliseconds(wall))), ("succeeded", .string(failure == nil ? "true" : "false"))])
+        return failure == nil
     }
 
     private func restartOne(_ id: CommandID) async -> MoveStep {
