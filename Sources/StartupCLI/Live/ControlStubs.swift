@@ -51,10 +51,3 @@ struct ControlEvent: Sendable, Equatable {
             && lhs.fields.map(\.1) == rhs.fields.map(\.1)
     }
 }
-
-// TEMPORARY: the watch helper's line, as specified; replaced by the watch branch at merge.
-enum ReloadLine {
-    static func render(number: Int, changed: [String], wall: Duration, path: [MoveStep], failure: MoveStep?, style: Style) -> String {
-        "⟳ reload \(number) (\(changed.first ?? "")): \(DurationText.format(wall)), " + MoveCascade.describe(path)
-    }
-}

@@ -1,4 +1,5 @@
 import StartupKit
+import StartupReporting
 
 /// The line a reload prints, and its event's words: what changed, its wall time and its critical path,
 /// `⟳ reload 3 (src/app.py): 2.41s, build 2.10s -> api 0.31s ready`, or why it failed,
@@ -46,9 +47,17 @@ package struct ReloadLine: Sendable, Hashable {
         self.outcome = outcome
     }
 
-    /// The line, without a newline.
-    package var text: String {
-        let head = "⟳ reload \(number) (\(batch.shown)): "
+    /// The line, without a newline or colours.
+    package var text: String { text(style: .plain) }
+
+    /// The line, without a newline: its `⟳` yellow, or red for a failed reload, when `style` colours.
+    package func text(style: Style) -> String {
+        let mark: String
+        switch outcome {
+        case .succeeded: mark = style.yellow("⟳")
+        case .failed: mark = style.red("⟳")
+        }
+        let head = "\(mark) reload \(number) (\(batch.shown)): "
         switch outcome {
         case .succeeded(let path):
             let steps = path.map { step in

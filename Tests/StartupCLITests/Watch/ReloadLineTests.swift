@@ -1,4 +1,5 @@
 import StartupKit
+import StartupReporting
 import Testing
 
 @testable import StartupCLI
@@ -29,6 +30,24 @@ import Testing
             number: 4, batch: ReloadBatch(paths: ["src/app.py"]), wallTime: .milliseconds(1_200),
             outcome: .failed(reason: "build exited with status 2"))
         #expect(line.text == "⟳ reload 4 (src/app.py): failed after 1.2s: build exited with status 2; the stack keeps running")
+    }
+
+    @Test func theMovesOfACascade_renderAsTheReloadLine_colouredWhenAsked() {
+        let build = MoveStep(
+            id: "build", began: .seconds(1), ended: .milliseconds(3_100), succeeded: true, endsReady: false, sentence: "build: ran again")
+        let api = MoveStep(
+            id: "api", began: .milliseconds(3_100), ended: .milliseconds(3_410), succeeded: true, endsReady: true, sentence: "api: ready")
+        #expect(
+            ReloadLine.render(number: 3, changed: ["src/app.py"], wall: .milliseconds(2_410), path: [build, api], failure: nil, style: .plain)
+                == "⟳ reload 3 (src/app.py): 2.41s, build 2.1s -> api 310ms ready")
+        let failed = MoveStep(
+            id: "build", began: .zero, ended: .milliseconds(1_100), succeeded: false, endsReady: false,
+            sentence: "build: failed after 1.1s: exited with status 2")
+        let line = ReloadLine.render(
+            number: 4, changed: ["src/app.py", "src/db.py"], wall: .milliseconds(1_200), path: [], failure: failed, style: Style(enabled: true))
+        #expect(
+            line == Style(enabled: true).red("⟳")
+                + " reload 4 (src/app.py +1 more): failed after 1.2s: build: failed after 1.1s: exited with status 2; the stack keeps running")
     }
 
     @Test func anOverflow_andControlCharactersInNames_areShownSafely() {
