@@ -38,16 +38,19 @@ import Testing
         let api = MoveStep(
             id: "api", began: .milliseconds(3_100), ended: .milliseconds(3_410), succeeded: true, endsReady: true, sentence: "api: ready")
         #expect(
-            ReloadLine.render(number: 3, changed: ["src/app.py"], wall: .milliseconds(2_410), path: [build, api], failure: nil, style: .plain)
+            ReloadLine.render(
+                number: 3, changed: ["src/app.py"], wall: .milliseconds(2_410), path: [build, api], failure: nil, style: .plain)
                 == "⟳ reload 3 (src/app.py): 2.41s, build 2.1s -> api 310ms ready")
         let failed = MoveStep(
             id: "build", began: .zero, ended: .milliseconds(1_100), succeeded: false, endsReady: false,
             sentence: "build: failed after 1.1s: exited with status 2")
         let line = ReloadLine.render(
-            number: 4, changed: ["src/app.py", "src/db.py"], wall: .milliseconds(1_200), path: [], failure: failed, style: Style(enabled: true))
+            number: 4, changed: ["src/app.py", "src/db.py"], wall: .milliseconds(1_200), path: [], failure: failed,
+            style: Style(enabled: true))
         #expect(
             line == Style(enabled: true).red("⟳")
-                + " reload 4 (src/app.py +1 more): failed after 1.2s: build: failed after 1.1s: exited with status 2; the stack keeps running")
+                + " reload 4 (src/app.py +1 more): failed after 1.2s: build: failed after 1.1s: exited with status 2; the stack keeps running"
+        )
     }
 
     @Test func anOverflow_andControlCharactersInNames_areShownSafely() {
