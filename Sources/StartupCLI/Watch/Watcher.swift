@@ -11,24 +11,32 @@ import StartupManifest
 /// rules, it says which command to reload and for which changes, already debounced and coalesced per
 /// command (``ReloadQueue``).
 ///
+/// The run makes one when ``RunOptions/watches`` is true and a command of the run has `"watch"`, once the
+/// start-up is done, and stops it before the shutdown:
+///
 /// ```swift
-/// let watcher = try Watcher(folder: manifestFolder, commands: [("api", apiWatch)], excludedPaths: [logDirectory])
-/// Task {
+/// let watched = manifest.commands.compactMap { command in command.watch.map { (command.id, $0) } }
+/// let watcher = try Watcher(folder: manifestFolder, commands: watched, excludedPaths: [logDirectory, reportPath])
+/// let reloads = Task {
+///     var number = 0
 ///     for await event in watcher.events {
 ///         switch event {
 ///         case .reload(let id, let batch):
-///             await reload(id, batch)          // restart it and its dependents, print a ReloadLine
-///             watcher.reloadEnded(id)          // always, however the reload went
+///             number += 1
+///             await control.reload(id, number: number, changed: batch.paths)   // prints the ReloadLine
+///             watcher.reloadEnded(id)                                          // always, however it went
 ///         case .notice(let text): console.err("startup: \(text)\n")
 ///         }
 ///     }
 /// }
 /// ...
-/// await watcher.stop()
+/// await watcher.stop()   // the loop above then ends
+/// await reloads.value
 /// ```
 ///
 /// A command gets its next ``Event/reload(_:_:)`` only after ``reloadEnded(_:)`` for the one before; changes
-/// meanwhile make exactly one more. Reloads of different commands may overlap.
+/// meanwhile make exactly one more. Reloads of different commands may be asked for at once; the loop above
+/// carries them out one after the other.
 package final class Watcher: Sendable {
     /// What the watcher reports.
     package enum Event: Sendable, Hashable {
