@@ -155,7 +155,9 @@ final class RunControl: ControlTarget {
         console.out(ReloadLine.render(number: number, changed: changed, wall: wall, path: path, failure: failure, style: style) + "\n")
         live.announce(
             "reloaded", id: id,
-            fields: changedFields + [("wallMs", .int(LiveRun.milliseconds(wall))), ("succeeded", .string(failure == nil ? "true" : "false"))])
+            fields: changedFields + [
+                ("wallMs", .int(LiveRun.milliseconds(wall))), ("succeeded", .string(failure == nil ? "true" : "false")),
+            ])
         return failure == nil
     }
 
