@@ -1,0 +1,151 @@
+import StartupKit
+import StartupReporting
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The client subcommands, `startup ps`, `restart`, `stop`, `start`, `logs`, `down` and `events`: find the run of
+/// the manifest, send the request, print the answers, and exit as the run says (0, 1, 64), or 69 when no run is up.
+enum ControlCommand {
+    /// Asks the run of `options.file` and prints its answers; returns the exit status.
+    static func execute(_ options: ControlOptions, console: Console, environment: [String: String]) async -> ExitCode {
+        let path = ControlSocketPath.forManifest(options.file, environment: environment)
+        var width = options.request.ids.map(\.rawValue.count).max() ?? 0
+        if case .logs([], _, follow: true) = options.request, options.format == .text {
+            // The prefix is as wide as the widest id of the run, as in the run's own stream.
+            let rows = await exchange(.ps, at: path, options: options, console: console, printing: false)
+            guard case .answered(_, let answers) = rows else { return rows.code(options, console: console) }
+            width = answers.compactMap { if case .row(let row) = $0 { row.id.rawValue.count } else { nil } }.max() ?? 0
+        }
+        let printer = ControlPrinter(options: options, console: console, idWidth: width)
+        let outcome = await exchange(options.request, at: path, options: options, console: console, printing: true, printer: printer)
+        if case .answered(let final, let answers) = outcome, final == .ok(true) || final == .ok(false) {
+            printer.finish(answers)
+        }
+        return outcome.code(options, console: console)
+    }
+
+    /// How an exchange ended.
+    enum Outcome: Sendable {
+        /// The final answer, and the answers kept before it (rows and, unless followed, log lines).
+        case answered(ControlAnswer, [ControlAnswer])
+        /// The run closed the connection before its final answer.
+        case cutShort
+        /// No run could be reached.
+        case unreachable(ControlClient.Unreachable)
+
+        /// The exit status, after saying what went wrong.
+        func code(_ options: ControlOptions, console: Console) -> ExitCode {
+            switch self {
+            case .answered(.ok(let succeeded), _): return succeeded ? .success : .failure
+            case .answered(.error(let message, let exit), _):
+                console.err("error: \(message)\n")
+                return ExitCode(rawValue: exit)
+            case .answered: return .failure
+            case .cutShort:
+                // A stream ends with the run, and a run asked to go down may go before it says so.
+                if options.request.isStream || options.request == .down { return .success }
+                console.err("error: the run of \(options.file) ended before it answered\n")
+                return .failure
+            case .unreachable(.noRun):
+                console.err("error: no run of \(options.file) is up\n")
+                return .unavailable
+            case .unreachable(.unsafe(let problem)):
+                console.err("error: \(problem)\n")
+                return .noPermission
+            }
+        }
+    }
+
+    /// Sends `request` to the run at `path` and hands each answer to `printer` as it comes (when `printing`),
+    /// on a thread of its own.
+    private static func exchange(
+        _ request: ControlRequest, at path: ControlSocketPath, options: ControlOptions, console: Console, printing: Bool,
+        printer: ControlPrinter? = nil
+    ) async -> Outcome {
+        await DedicatedThread.result {
+            let descriptor: Int32
+            switch ControlClient.connect(path) {
+            case .success(let connected): descriptor = connected
+            case .failure(let reason): return .unreachable(reason)
+            }
+            defer { close(descriptor) }
+            var kept: [ControlAnswer] = []
+            let final = ControlClient.exchange(request, on: descriptor) { answer in
+                if printing, let printer, printer.print(answer) { return }
+                kept.append(answer)
+            }
+            return final.map { .answered($0, kept) } ?? .cutShort
+        }
+    }
+}
+
+/// Prints a client subcommand's answers: lines and events as they come, rows as a table (or JSON) at the end,
+/// log lines prefixed by id (as they come when followed, at the end otherwise, the prefix as wide as the widest).
+struct ControlPrinter: Sendable {
+    let options: ControlOptions
+    let console: Console
+    /// The width of the id prefix of followed lines.
+    let idWidth: Int
+
+    /// Prints `answer` now, or says to keep it for ``finish(_:)``.
+    func print(_ answer: ControlAnswer) -> Bool {
+        switch answer {
+        case .line(let text):
+            console.out(text + "\n")
+        case .event(let event):
+            console.out(event.json.text() + "\n")
+        case .log(let line):
+            guard case .logs(_, _, follow: true) = options.request else { return false }
+            console.out(text(of: line, width: idWidth))
+        case .row, .hello, .ok, .error:
+            return false
+        }
+        return true
+    }
+
+    /// Prints what was kept: the rows, or the log lines.
+    func finish(_ kept: [ControlAnswer]) {
+        let rows = kept.compactMap { if case .row(let row) = $0 { row } else { nil } }
+        if options.request == .ps {
+            console.out(options.format == .json ? ControlPrinter.json(rows) : ControlPrinter.table(rows))
+            return
+        }
+        let lines = kept.compactMap { if case .log(let line) = $0 { line } else { nil } }
+        let width = lines.map(\.id.rawValue.count).max() ?? 0
+        console.out(lines.map { text(of: $0, width: width) }.joined())
+    }
+
+    /// A log line as `logs` prints it: `api      | text`, the prefix dim on a terminal; or its JSON.
+    private func text(of line: ControlLogLine, width: Int) -> String {
+        if options.format == .json {
+            return JSONOutput.object([("id", .string(line.id.rawValue)), ("text", .string(line.text))]).text() + "\n"
+        }
+        return Style(enabled: console.usesColor).dim(line.id.rawValue.padded(to: width) + " |") + " " + line.text + "\n"
+    }
+
+    /// `ps --format json`: `{"commands": [rows]}`.
+    static func json(_ rows: [ControlRow]) -> String {
+        JSONOutput.object([("commands", .array(rows.map(\.json)))]).text(pretty: true) + "\n"
+    }
+
+    /// `ps` as a table: a header, then one row per command.
+    static func table(_ rows: [ControlRow]) -> String {
+        let header = ["ID", "KIND", "STATE", "PID", "SINCE", "READY", "RESTARTS", "LAST CHECK"]
+        let cells = rows.map { row in
+            [
+                row.id.rawValue, row.kind.rawValue, row.state.rawValue, row.pid.map(String.init) ?? "-",
+                DurationText.format(.milliseconds(row.sinceMs)), row.readyMs.map { DurationText.format(.milliseconds($0)) } ?? "-",
+                String(row.restarts), row.lastCheck.map { MessageQuoting.escaped($0) } ?? "-",
+            ]
+        }
+        let widths = header.indices.map { column in ([header] + cells).map { $0[column].count }.max() ?? 0 }
+        return ([header] + cells).map { line in
+            line.enumerated().map { column, cell in column == line.count - 1 ? cell : cell.padded(to: widths[column]) }
+                .joined(separator: "  ") + "\n"
+        }.joined()
+    }
+}
