@@ -13,6 +13,8 @@ import StartupKit
 struct ControlConnection: Sendable {
     /// The accepted socket, owned by this connection's thread.
     let descriptor: Int32
+    /// Whether the client's process is the run's own user's; another user's request is read and refused.
+    let peerIsOwner: Bool
     /// What serves the request.
     let session: ControlSession
     /// How the server was set up.
@@ -24,7 +26,13 @@ struct ControlConnection: Sendable {
         var reader = SocketLineReader(descriptor: descriptor, limit: ControlProtocol.requestLimit)
         let deadline = SocketLineReader.now() + UInt64(configuration.requestTimeout.nanoseconds)
         let request: ControlRequest
-        switch reader.next(deadline: deadline) {
+        let read = reader.next(deadline: deadline)
+        guard peerIsOwner else {
+            // Answered after the request is read, so a client that writes first still reads why.
+            if read == .closed { return }
+            return refuse("refused: this run belongs to user \(getuid()), and only its owner may control it", exit: 77)
+        }
+        switch read {
         case .closed: return
         case .timedOut:
             return refuse("no request within \(DurationText.format(configuration.requestTimeout)); send one JSON line")

@@ -197,15 +197,10 @@ package final class ControlServer: Sendable {
             guard entries[0].revents != 0 else { continue }
             let client = acceptClient(listener)
             guard client >= 0 else { continue }
-            guard UnixSocket.peerUserID(client) == owner else {
-                let message = "refused: this run belongs to user \(owner), and only its owner may control it"
-                _ = UnixSocket.sendAll(client, ControlAnswer.error(message, exit: 77).line.utf8)
-                systemClose(client)
-                continue
-            }
             var timeout = timeval(tv_sec: Int(configuration.sendTimeout.components.seconds), tv_usec: 0)
             _ = setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            let connection = ControlConnection(descriptor: client, session: session, configuration: configuration)
+            let connection = ControlConnection(
+                descriptor: client, peerIsOwner: UnixSocket.peerUserID(client) == owner, session: session, configuration: configuration)
             DedicatedThread.run { connection.serve() }
         }
     }
