@@ -39,8 +39,9 @@ package enum HelpText {
     /// The help of a client subcommand.
     static func control(_ subcommand: Subcommand) -> String {
         let (overview, usage, arguments) = controlParts(subcommand)
+        let wrapped = HelpColumns.wrapped("OVERVIEW: " + overview.split(separator: "\n").joined(separator: " "), width: HelpColumns.width)
         return """
-            OVERVIEW: \(overview)
+            \(wrapped.joined(separator: "\n"))
 
             USAGE: \(usage)
             \(arguments.isEmpty ? "" : "\nARGUMENTS:\n" + arguments + "\n")
