@@ -25,7 +25,8 @@ package enum CommandLineParser {
                 : "unknown subcommand \(MessageQuoting.quoted(first))\(hint)"
             let names = Invocation.Subcommand.allCases.map(\.rawValue)
             throw UsageError(
-                message: what + "; the subcommands are \(names.dropLast().joined(separator: ", ")) and \(names[names.count - 1])", subcommand: nil)
+                message: what + "; the subcommands are \(names.dropLast().joined(separator: ", ")) and \(names[names.count - 1])",
+                subcommand: nil)
         }
         var reader = OptionReader(arguments: Array(arguments.dropFirst()), subcommand: subcommand)
         if reader.wantsHelp { return .help(subcommand) }
@@ -103,7 +104,9 @@ package enum CommandLineParser {
         switch subcommand {
         case .restart, .stop, .start:
             guard !ids.isEmpty else {
-                throw reader.error("\(subcommand.rawValue) needs the ids of the commands to \(subcommand.rawValue), as in: startup \(subcommand.rawValue) api")
+                throw reader.error(
+                    "\(subcommand.rawValue) needs the ids of the commands to \(subcommand.rawValue), as in: startup \(subcommand.rawValue) api"
+                )
             }
             request =
                 subcommand == .restart
@@ -125,7 +128,8 @@ package enum CommandLineParser {
         let choices = listed + " or " + names[names.count - 1]
         if options.listsIDs {
             if let shell = shells.first { throw reader.error("unexpected argument \(MessageQuoting.quoted(shell)); --ids takes no shell") }
-            return options.ofRun ? .runIDs(manifest: options.file ?? "commands.json") : .commandIDs(manifest: options.file ?? "commands.json")
+            return options.ofRun
+                ? .runIDs(manifest: options.file ?? "commands.json") : .commandIDs(manifest: options.file ?? "commands.json")
         }
         if options.ofRun { throw reader.error("--run goes with --ids") }
         if options.file != nil { throw reader.error("--file names the manifest of --ids; a script reads the manifest when it completes") }

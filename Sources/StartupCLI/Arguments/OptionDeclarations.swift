@@ -119,13 +119,16 @@ enum OptionDeclarations {
         .path("--file", short: "-f", help: "The manifest whose ids --ids prints (default: commands.json)", isHidden: true) {
             $0.file = $1
         },
-        .flag("--run", help: "With --ids: the ids of the manifest's run that is up, else the manifest's", isHidden: true) { $0.ofRun = true },
+        .flag("--run", help: "With --ids: the ids of the manifest's run that is up, else the manifest's", isHidden: true) {
+            $0.ofRun = true
+        },
     ]
 
     /// `-f, --file` of a client subcommand: the manifest whose run to ask (`logs` has only `--file`, since its `-f`
     /// follows, as in `tail -f`).
     private static func controlFile(short: String? = "-f") -> OptionSpec<ControlArguments> {
-        .path("--file", short: short, help: "Ask the run of this manifest (default: commands.json); only its path is used, to find the run") {
+        .path("--file", short: short, help: "Ask the run of this manifest (default: commands.json); only its path is used, to find the run")
+        {
             $0.file = $1
         }
     }
@@ -160,7 +163,10 @@ enum OptionDeclarations {
         OptionSpec(OptionDescriptor("--follow", short: "-f", help: "Then print new output as it comes, until Ctrl-C or the run ends")) {
             _, _, options throws(UsageError) in options.follow = true
         },
-        .choice("--format", value: "format", from: ControlFormat.allCases, help: "text (default: \"id | line\") or json (one {\"id\", \"text\"} a line)") {
+        .choice(
+            "--format", value: "format", from: ControlFormat.allCases,
+            help: "text (default: \"id | line\") or json (one {\"id\", \"text\"} a line)"
+        ) {
             $0.format = $1
         },
     ]

@@ -32,9 +32,13 @@ enum CompletionsCommand {
             defer { close(descriptor) }
             var ids: [String] = []
             let deadline = SocketLineReader.now() + 2_000_000_000
-            guard case .ok? = ControlClient.exchange(.ps, on: descriptor, deadline: deadline, answer: { answer in
-                if case .row(let row) = answer { ids.append(row.id.rawValue) }
-            }) else { return nil }
+            guard
+                case .ok? = ControlClient.exchange(
+                    .ps, on: descriptor, deadline: deadline,
+                    answer: { answer in
+                        if case .row(let row) = answer { ids.append(row.id.rawValue) }
+                    })
+            else { return nil }
             return ids
         }
         guard let ids else { return printIDs(ofManifest: path, console: console) }

@@ -26,7 +26,8 @@ import Testing
     }
 
     static let subcommands: [Invocation.Subcommand: String] = [
-        .plan: plan, .run: run, .graph: graph, .plot: plot, .diff: diff, .ps: ps, .restart: restart, .stop: stop, .start: start, .logs: logs, .down: down, .events: events, .completions: completions,
+        .plan: plan, .run: run, .graph: graph, .plot: plot, .diff: diff, .ps: ps, .restart: restart, .stop: stop, .start: start,
+        .logs: logs, .down: down, .events: events, .completions: completions,
     ]
 
     static let general = """

@@ -31,7 +31,10 @@ import Testing
     @Test(arguments: Invocation.Subcommand.allCases)
     func everyShownOption_parsesUnderEachNameAndForm(subcommand: Invocation.Subcommand) throws {
         let operands =
-            [Invocation.Subcommand.diff: ["a.json", "b.json"], .completions: ["bash"], .restart: ["api"], .stop: ["api"], .start: ["api"]][
+            [
+                Invocation.Subcommand.diff: ["a.json", "b.json"], .completions: ["bash"], .restart: ["api"], .stop: ["api"],
+                .start: ["api"],
+            ][
                 subcommand] ?? []
         for option in OptionDeclarations.shown(for: subcommand) where option != .subcommandHelp {
             let value = sampleValue(of: option)

@@ -15,7 +15,10 @@ import Testing
         (["start", "seed"], ControlOptions(request: .start(["seed"]))),
         (["logs"], ControlOptions(request: .logs([], lines: nil, follow: false))),
         (["logs", "-f", "api", "-n", "20"], ControlOptions(request: .logs(["api"], lines: 20, follow: true))),
-        (["logs", "--follow", "--lines=5", "--file", "a.json", "--", "-odd"], ControlOptions(file: "a.json", request: .logs(["-odd"], lines: 5, follow: true))),
+        (
+            ["logs", "--follow", "--lines=5", "--file", "a.json", "--", "-odd"],
+            ControlOptions(file: "a.json", request: .logs(["-odd"], lines: 5, follow: true))
+        ),
         (["logs", "--format", "json"], ControlOptions(format: .json, request: .logs([], lines: nil, follow: false))),
         (["down", "-f", "-"], ControlOptions(file: "-", request: .down)),
         (["events"], ControlOptions(request: .events)),
@@ -70,12 +73,15 @@ import Testing
     }
 
     @Test func theRunsIDs_areListedForTheCompletions_elseTheManifests() async throws {
-        let fixture = try ControlFixture(target: FakeControlTarget(rows: [ControlRow(id: "only-in-the-run", kind: .service, state: .ready)]))
+        let fixture = try ControlFixture(
+            target: FakeControlTarget(rows: [ControlRow(id: "only-in-the-run", kind: .service, state: .ready)]))
         try #"{"version": 1, "commands": [{"id": "a", "run": "true"}, {"id": "b", "run": "true"}]}"#.write(
             toFile: fixture.manifest, atomically: true, encoding: .utf8)
         #expect(try CommandLineParser.parse(["completions", "--ids", "--run", "-f", "x.json"]) == .runIDs(manifest: "x.json"))
         let console = Console.capturing()
-        #expect(await StartupTool.main(["completions", "--ids", "--run", "-f", fixture.manifest], environment: [:], console: console) == .success)
+        #expect(
+            await StartupTool.main(["completions", "--ids", "--run", "-f", fixture.manifest], environment: [:], console: console)
+                == .success)
         #expect(console.capturedOutput == "only-in-the-run\n")
         fixture.server.close()
         let after = Console.capturing()

@@ -19,7 +19,9 @@ import Testing
 
     /// A run of `commands.json` in a fresh folder, faked with the rows and log lines the exchange shows.
     static func run() throws -> (TemporaryDirectory, ControlServer, FakeControlTarget) {
-        let answers = try block(startingWith: "> ").filter { $0.hasPrefix("< ") }.compactMap { ControlAnswer.parse(Array($0.dropFirst(2).utf8)) }
+        let answers = try block(startingWith: "> ").filter { $0.hasPrefix("< ") }.compactMap {
+            ControlAnswer.parse(Array($0.dropFirst(2).utf8))
+        }
         let target = FakeControlTarget(rows: answers.compactMap { if case .row(let row) = $0 { row } else { nil } })
         target.state.withLock { $0.kept = answers.compactMap { if case .log(let line) = $0 { line } else { nil } } }
         let folder = try TemporaryDirectory()
@@ -70,7 +72,8 @@ import Testing
             index += shown.count
             try #require(words.first == "startup")
             let console = Console.capturing()
-            _ = await StartupTool.main(Array(words.dropFirst()) + ["--file", folder.file("commands.json")], environment: [:], console: console)
+            _ = await StartupTool.main(
+                Array(words.dropFirst()) + ["--file", folder.file("commands.json")], environment: [:], console: console)
             #expect(console.capturedOutput + console.capturedError == shown.map { $0 + "\n" }.joined(), "\(words)")
         }
     }

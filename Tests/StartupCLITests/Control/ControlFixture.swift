@@ -11,7 +11,8 @@ final class ControlFixture: Sendable {
     let target: FakeControlTarget
     let server: ControlServer
 
-    init(target: FakeControlTarget = FakeControlTarget(), configuration: ControlServer.Configuration = ControlServer.Configuration()) throws {
+    init(target: FakeControlTarget = FakeControlTarget(), configuration: ControlServer.Configuration = ControlServer.Configuration()) throws
+    {
         folder = try TemporaryDirectory()
         manifest = folder.file("commands.json")
         self.target = target

@@ -55,11 +55,14 @@ import Testing
 
     static let answers: [ControlAnswer] = [
         .hello(pid: 4242, version: 1, manifest: "commands.json"), .line("↻ api restarted: 0.24s"),
-        .row(ControlRow(id: "api", kind: .service, state: .restarting, pid: nil, sinceMs: 12, readyMs: nil, restarts: 2, lastCheck: "a \"quote\"")),
+        .row(
+            ControlRow(
+                id: "api", kind: .service, state: .restarting, pid: nil, sinceMs: 12, readyMs: nil, restarts: 2, lastCheck: "a \"quote\"")),
         .row(ControlRow(id: "db", kind: .service, state: .ready, pid: 7, sinceMs: 0, readyMs: 300, restarts: 0, lastCheck: nil)),
         .log(ControlLogLine(id: "api", text: "tab\tand \u{1B}[31mescape")),
         .event(ControlEvent(atMs: 9, id: "api", state: "ready", fields: [ControlEventField("readyMs", .integer(212))])),
-        .event(ControlEvent(atMs: 10, id: nil, state: "reloadStarted", fields: [ControlEventField("changed", .strings(["a.py", "b.py"]))])),
+        .event(
+            ControlEvent(atMs: 10, id: nil, state: "reloadStarted", fields: [ControlEventField("changed", .strings(["a.py", "b.py"]))])),
         .ok(true), .ok(false), .error("unknown command \"apj\"", exit: 64),
     ]
 

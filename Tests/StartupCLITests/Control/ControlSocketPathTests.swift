@@ -8,7 +8,9 @@ import Testing
 @Suite struct ControlSocketPathTests {
     @Test func aShortPath_isBesideTheManifest() {
         let path = ControlSocketPath.derived(manifestFolder: "/work/app", manifestName: "commands.json", environment: [:], userID: 1000)
-        #expect(path == ControlSocketPath(socket: "/work/app/.startup/commands.json.sock", folder: "/work/app/.startup", isPerUserFolder: false))
+        #expect(
+            path == ControlSocketPath(socket: "/work/app/.startup/commands.json.sock", folder: "/work/app/.startup", isPerUserFolder: false)
+        )
         #expect(path.lock == "/work/app/.startup/commands.json.sock.lock")
         let root = ControlSocketPath.derived(manifestFolder: "/", manifestName: "stack.json", environment: [:], userID: 1000)
         #expect(root.socket == "/.startup/stack.json.sock")
@@ -24,13 +26,17 @@ import Testing
 
     @Test func aLongPath_goesToTheRuntimeFolder_underAStableName() {
         let environment = ["XDG_RUNTIME_DIR": "/run/user/1000"]
-        let path = ControlSocketPath.derived(manifestFolder: Self.deepFolder, manifestName: "commands.json", environment: environment, userID: 1000)
+        let path = ControlSocketPath.derived(
+            manifestFolder: Self.deepFolder, manifestName: "commands.json", environment: environment, userID: 1000)
         let hash = ControlSocketPath.fnv1a(Self.deepFolder + "/commands.json")
         let digits = String(hash, radix: 16)
         let name = "commands.json-" + String(repeating: "0", count: 16 - digits.count) + digits + ".sock"
-        #expect(path == ControlSocketPath(socket: "/run/user/1000/startup/" + name, folder: "/run/user/1000/startup", isPerUserFolder: true))
         #expect(
-            path == ControlSocketPath.derived(manifestFolder: Self.deepFolder, manifestName: "commands.json", environment: environment, userID: 1000),
+            path == ControlSocketPath(socket: "/run/user/1000/startup/" + name, folder: "/run/user/1000/startup", isPerUserFolder: true))
+        #expect(
+            path
+                == ControlSocketPath.derived(
+                    manifestFolder: Self.deepFolder, manifestName: "commands.json", environment: environment, userID: 1000),
             "clients derive the same path")
         let other = ControlSocketPath.derived(
             manifestFolder: Self.deepFolder + "b", manifestName: "commands.json", environment: environment, userID: 1000)
@@ -39,7 +45,8 @@ import Testing
 
     @Test func aLongPath_withoutARuntimeFolder_goesToAPerUserFolderInTmp() {
         for environment in [[:], ["XDG_RUNTIME_DIR": "relative/dir"], ["XDG_RUNTIME_DIR": "/" + String(repeating: "r", count: 100)]] {
-            let path = ControlSocketPath.derived(manifestFolder: Self.deepFolder, manifestName: "commands.json", environment: environment, userID: 1000)
+            let path = ControlSocketPath.derived(
+                manifestFolder: Self.deepFolder, manifestName: "commands.json", environment: environment, userID: 1000)
             #expect(path.folder == "/tmp/startup-1000")
             #expect(path.isPerUserFolder)
             #expect(path.socket.hasPrefix("/tmp/startup-1000/commands.json-"))
@@ -49,7 +56,8 @@ import Testing
     @Test func everyDerivedPath_fitsASocketAddress() {
         for length in stride(from: 1, through: 300, by: 7) {
             let folder = "/" + String(repeating: "f", count: length)
-            let path = ControlSocketPath.derived(manifestFolder: folder, manifestName: String(repeating: "m", count: 60), environment: [:], userID: 4_294_967_294)
+            let path = ControlSocketPath.derived(
+                manifestFolder: folder, manifestName: String(repeating: "m", count: 60), environment: [:], userID: 4_294_967_294)
             #expect(path.socket.utf8.count <= ControlSocketPath.longestPath)
             #expect(path.folder.utf8.count + ControlSocketPath.bindSuffixLength <= ControlSocketPath.longestPath)
         }

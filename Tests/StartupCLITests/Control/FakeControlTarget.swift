@@ -128,7 +128,8 @@ final class FakeControlTarget: ControlTarget {
 
     /// The rows of a small stack: a database, a migration and an API.
     static let stackRows = [
-        ControlRow(id: "database", kind: .service, state: .ready, pid: 4242, sinceMs: 183_000, readyMs: 317, restarts: 0, lastCheck: "log matched"),
+        ControlRow(
+            id: "database", kind: .service, state: .ready, pid: 4242, sinceMs: 183_000, readyMs: 317, restarts: 0, lastCheck: "log matched"),
         ControlRow(id: "migrate", kind: .command, state: .succeeded, pid: nil, sinceMs: 182_500, readyMs: nil, restarts: 0, lastCheck: nil),
         ControlRow(id: "api", kind: .service, state: .ready, pid: 4250, sinceMs: 2_410, readyMs: 212, restarts: 1, lastCheck: "http 200"),
     ]

@@ -30,7 +30,9 @@ enum ControlClient {
 
     /// Sends `request` on `descriptor` and calls `answer` with each answer until the final one, which it returns;
     /// `nil` when the run closed the connection before it (or sent what this client cannot read). Blocks.
-    static func exchange(_ request: ControlRequest, on descriptor: Int32, deadline: UInt64? = nil, answer: (ControlAnswer) -> Void) -> ControlAnswer? {
+    static func exchange(_ request: ControlRequest, on descriptor: Int32, deadline: UInt64? = nil, answer: (ControlAnswer) -> Void)
+        -> ControlAnswer?
+    {
         guard UnixSocket.sendAll(descriptor, request.line.utf8) else { return nil }
         var reader = SocketLineReader(descriptor: descriptor, limit: answerLimit)
         while true {

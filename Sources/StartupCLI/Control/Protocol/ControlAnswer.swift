@@ -109,7 +109,8 @@ extension ControlRow {
     package var json: JSONOutput {
         .object([
             ("id", .string(id.rawValue)), ("kind", .string(kind.rawValue)), ("state", .string(state.rawValue)),
-            ("pid", pid.map { .integer(Int($0)) } ?? .null), ("sinceMs", .integer(sinceMs)), ("readyMs", readyMs.map { .integer($0) } ?? .null),
+            ("pid", pid.map { .integer(Int($0)) } ?? .null), ("sinceMs", .integer(sinceMs)),
+            ("readyMs", readyMs.map { .integer($0) } ?? .null),
             ("restarts", .integer(restarts)), ("lastCheck", lastCheck.map { .string($0) } ?? .null),
         ])
     }

@@ -84,7 +84,8 @@ package enum ControlRequest: Equatable, Sendable {
             return .failure(ControlProtocolError("missing \"version\": send {\"version\": \(ControlProtocol.version), \"op\": ...}"))
         }
         guard version == ControlProtocol.version else {
-            return .failure(ControlProtocolError("unsupported protocol version \(number.text); this run speaks version \(ControlProtocol.version)"))
+            return .failure(
+                ControlProtocolError("unsupported protocol version \(number.text); this run speaks version \(ControlProtocol.version)"))
         }
         guard case .string(let operation)? = members["op"]?.value else {
             return .failure(ControlProtocolError("missing \"op\", one of " + operations.joined(separator: ", ")))
@@ -135,7 +136,8 @@ package enum ControlRequest: Equatable, Sendable {
                 let hint = IdentifierSuggestion.closest(to: operation, in: operations).map { " (did you mean \"\($0)\"?)" } ?? ""
                 return .failure(
                     ControlProtocolError(
-                        "unknown operation \(MessageQuoting.quoted(operation))\(hint); the operations are " + operations.joined(separator: ", ")))
+                        "unknown operation \(MessageQuoting.quoted(operation))\(hint); the operations are "
+                            + operations.joined(separator: ", ")))
             }
         } catch {
             return .failure(error)

@@ -1,9 +1,10 @@
+import StartupKit
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import StartupKit
 
 /// The answers a request's task hands to its connection's thread, which writes them: the task never blocks on a
 /// slow client, and the thread sleeps in `poll` until there is something to write (the doorbell, a pipe).

@@ -57,7 +57,9 @@ package final class ControlServer: Sendable {
     package static func start(
         manifest: String, target: any ControlTarget, environment: [String: String], configuration: Configuration = Configuration()
     ) throws(ControlServerError) -> ControlServer {
-        try start(at: ControlSocketPath.forManifest(manifest, environment: environment), manifest: manifest, target: target, configuration: configuration)
+        try start(
+            at: ControlSocketPath.forManifest(manifest, environment: environment), manifest: manifest, target: target,
+            configuration: configuration)
     }
 
     /// Listens at `path` for the run of `manifest` (for messages).

@@ -22,7 +22,8 @@ package struct ControlServerError: Error, Hashable, Sendable, CustomStringConver
     static func alreadyUp(_ manifest: String, pid: Int32?) -> ControlServerError {
         let who = pid.map { "pid \($0)" } ?? "its pid unknown"
         return ControlServerError(
-            code: .alreadyUp, message: "a run of \(manifest) is already up (\(who)): use startup ps, startup restart, startup down", pid: pid)
+            code: .alreadyUp, message: "a run of \(manifest) is already up (\(who)): use startup ps, startup restart, startup down",
+            pid: pid)
     }
 
     /// The socket could not be set up: `what` failed on `path` with `errno`.

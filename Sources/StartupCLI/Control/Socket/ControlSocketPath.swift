@@ -57,7 +57,9 @@ package struct ControlSocketPath: Equatable, Sendable {
     static func fallbackName(forManifestAt absolutePath: String, named name: String) -> String {
         let readable = String(
             name.unicodeScalars.prefix(32).map { scalar -> Character in
-                let safe = scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || ".-_".unicodeScalars.contains(scalar))
+                let safe =
+                    scalar.isASCII
+                    && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || ".-_".unicodeScalars.contains(scalar))
                 return safe ? Character(scalar) : "_"
             })
         let digits = String(fnv1a(absolutePath), radix: 16)

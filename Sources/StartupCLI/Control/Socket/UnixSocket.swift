@@ -53,10 +53,12 @@ enum UnixSocket {
         guard descriptor >= 0 else { return .failure(Errno(errno)) }
         var result: Int32 = -1
         repeat {
-            result = withAddress(path) { address, length in systemConnect(descriptor, address, length) } ?? {
-                errno = ENAMETOOLONG
-                return -1
-            }()
+            result =
+                withAddress(path) { address, length in systemConnect(descriptor, address, length) }
+                ?? {
+                    errno = ENAMETOOLONG
+                    return -1
+                }()
         } while result != 0 && errno == EINTR
         guard result == 0 else {
             let failure = errno
