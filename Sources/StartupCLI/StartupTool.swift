@@ -47,7 +47,7 @@ package enum StartupTool {
         case .runIDs(let manifest):
             await CompletionsCommand.printRunIDs(ofManifest: manifest, console: console, environment: environment)
         case .control(let options):
-            return await ControlCommand.execute(options, console: console, environment: environment)
+            return await ControlCommand.execute(options, console: console, environment: environment, handlesSignals: handlesSignals)
         case .run(let options):
             do {
                 try await RunCommand.execute(

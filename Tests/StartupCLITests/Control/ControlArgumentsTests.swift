@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func theRunsIDs_areListedForTheCompletions_elseTheManifests() async throws {
-        let fixture = try ControlFixture(
+        let fixture = try await ControlFixture(
             target: FakeControlTarget(rows: [ControlRow(id: "only-in-the-run", kind: .service, state: .ready)]))
         try #"{"version": 1, "commands": [{"id": "a", "run": "true"}, {"id": "b", "run": "true"}]}"#.write(
             toFile: fixture.manifest, atomically: true, encoding: .utf8)

@@ -18,7 +18,7 @@ import Testing
     }
 
     /// A run of `commands.json` in a fresh folder, faked with the rows and log lines the exchange shows.
-    static func run() throws -> (TemporaryDirectory, ControlServer, FakeControlTarget) {
+    static func run() async throws -> (TemporaryDirectory, ControlServer, FakeControlTarget) {
         let answers = try block(startingWith: "> ").filter { $0.hasPrefix("< ") }.compactMap {
             ControlAnswer.parse(Array($0.dropFirst(2).utf8))
         }
@@ -26,13 +26,13 @@ import Testing
         target.state.withLock { $0.kept = answers.compactMap { if case .log(let line) = $0 { line } else { nil } } }
         let folder = try TemporaryDirectory()
         let path = ControlSocketPath.forManifest(folder.file("commands.json"), environment: [:])
-        let server = try ControlServer.start(at: path, manifest: "commands.json", target: target)
+        let server = try await ControlServer.start(at: path, manifest: "commands.json", target: target)
         return (folder, server, target)
     }
 
     @Test func theProtocolExchange_isWhatTheRunAnswers() async throws {
         let exchange = try Self.block(startingWith: "> ")
-        let (folder, server, target) = try Self.run()
+        let (folder, server, target) = try await Self.run()
         defer { withExtendedLifetime(folder) {} }
         defer { server.close() }
         #expect(target.state.withLock { $0.rows.count } == 3)
@@ -62,7 +62,7 @@ import Testing
 
     @Test func thePsSession_printsWhatTheGuideShows() async throws {
         let session = try Self.block(startingWith: "$ startup ps")
-        let (folder, server, _) = try Self.run()
+        let (folder, server, _) = try await Self.run()
         defer { server.close() }
         var index = 0
         while index < session.count {

@@ -11,12 +11,13 @@ final class ControlFixture: Sendable {
     let target: FakeControlTarget
     let server: ControlServer
 
-    init(target: FakeControlTarget = FakeControlTarget(), configuration: ControlServer.Configuration = ControlServer.Configuration()) throws
+    init(target: FakeControlTarget = FakeControlTarget(), configuration: ControlServer.Configuration = ControlServer.Configuration())
+        async throws
     {
         folder = try TemporaryDirectory()
         manifest = folder.file("commands.json")
         self.target = target
-        server = try ControlServer.start(manifest: manifest, target: target, environment: [:], configuration: configuration)
+        server = try await ControlServer.start(manifest: manifest, target: target, environment: [:], configuration: configuration)
     }
 
     deinit {

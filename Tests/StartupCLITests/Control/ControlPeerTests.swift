@@ -21,7 +21,7 @@ import Testing
 
     @Test(.enabled(if: canDropToNobody, "needs root, /usr/bin/setpriv and /usr/bin/perl to act as another user (nobody)"))
     func anotherUser_isRefused_evenWithTheSocketsModeOpened() async throws {
-        let fixture = try ControlFixture()
+        let fixture = try await ControlFixture()
         let socket = fixture.server.path.socket
         #expect(chmod(socket, 0o666) == 0)
         let perl = """
@@ -39,7 +39,7 @@ import Testing
 
     @Test(.enabled(if: canDropToNobody, "needs root, /usr/bin/setpriv and /usr/bin/perl to act as another user (nobody)"))
     func theClient_refusesARunOfAnotherUser() async throws {
-        let fixture = try ControlFixture()
+        let fixture = try await ControlFixture()
         #expect(chmod(fixture.server.path.socket, 0o666) == 0)
         let result = try await asNobody([StartupBinary.path, "down", "--file", fixture.manifest], in: fixture.folder.path)
         #expect(result.status == 77)
@@ -49,7 +49,7 @@ import Testing
 
     @Test(.enabled(if: canDropToNobody, "needs root, /usr/bin/setpriv and /usr/bin/perl to act as another user (nobody)"))
     func withTheSocketsOwnMode_anotherUserCannotConnectAtAll() async throws {
-        let fixture = try ControlFixture()
+        let fixture = try await ControlFixture()
         let result = try await asNobody([StartupBinary.path, "ps", "--file", fixture.manifest], in: fixture.folder.path)
         #expect(result.status == 69)
         #expect(result.error == "error: no run of \(fixture.manifest) is up\n")

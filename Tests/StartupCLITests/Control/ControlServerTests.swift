@@ -7,7 +7,7 @@ import Testing
 /// The control server and the client subcommands through a real socket, against a faked run.
 @Suite struct ControlServerTests {
     @Test func ps_printsATableOfTheRunsRows() async throws {
-        let fixture = try ControlFixture()
+        let fixture = try await ControlFixture()
         let (code, output, error) = await fixture.startup(["ps"])
         #expect(code == .success)
         #expect(error == "")
@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func psJSON_printsTheContractsKeys() async throws {
-        let fixture = try ControlFixture()
+        let fixture = try await ControlFixture()
         let (code, output, _) = await fixture.startup(["ps", "--format", "json"])
         #expect(code == .success)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func restart_printsWhatTheRunSays_andExitsAsItSays() async throws {
-        let fixture = try ControlFixture()
+        let fixture = try await ControlFixture()
         fixture.target.answer(saying: ["↻ api restarted: stopped 26ms, ready 212ms"])
         let (code, output, _) = await fixture.startup(["restart", "api"])
         #expect(code == .success)
@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func stopStartAndDown_reachTheRun() async throws {
-        let fixture = try ControlFixture()
+        let fixture = try await ControlFixture()
         fixture.target.answer(saying: ["✓ api  26ms  exited after SIGTERM"])
         #expect(await fixture.startup(["stop", "--cascade", "database"]).code == .success)
         #expect(await fixture.startup(["start", "database"]).code == .success)
@@ -62,7 +62,7 @@ import Testing
     }
 
     @Test func anUnknownID_exits64WithASuggestion_andChangesNothing() async throws {
-        let fixture = try ControlFixture()
+        let fixture = try await ControlFixture()
         let (code, output, error) = await fixture.startup(["restart", "apj"])
         #expect(code == .usage)
         #expect(output == "")
@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func logs_prefixesEachLineWithItsID_asTheLiveStreamDoes() async throws {
-        let fixture = try ControlFixture()
+        let fixture = try await ControlFixture()
         fixture.target.state.withLock {
             $0.kept = [
                 ControlLogLine(id: "database", text: "ready to accept connections"), ControlLogLine(id: "api", text: "listening on 18080"),
@@ -91,7 +91,7 @@ import Testing
     }
 
     @Test func logsFollow_printsNewLinesUntilTheRunEnds() async throws {
-        let fixture = try ControlFixture()
+        let fixture = try await ControlFixture()
         var subscribed = fixture.target.subscriptions.makeAsyncIterator()
         let client = Task { await fixture.startup(["logs", "-f"]) }
         _ = await subscribed.next()
@@ -105,7 +105,7 @@ import Testing
     }
 
     @Test func events_printsOneJSONObjectALine() async throws {
-        let fixture = try ControlFixture()
+        let fixture = try await ControlFixture()
         var subscribed = fixture.target.subscriptions.makeAsyncIterator()
         let client = Task { await fixture.startup(["events"]) }
         _ = await subscribed.next()
@@ -126,7 +126,7 @@ import Testing
     }
 
     @Test func aClientThatLeavesAStream_endsItsSubscriptionOnly() async throws {
-        let fixture = try ControlFixture()
+        let fixture = try await ControlFixture()
         var subscribed = fixture.target.subscriptions.makeAsyncIterator()
         let path = fixture.server.path
         let descriptor = try #require(try? UnixSocket.connect(to: path.socket).get())
@@ -160,7 +160,7 @@ import Testing
     @Test(arguments: badRequests.indices)
     func aRequestTheRunCannotRead_getsAnErrorAnswer_changesNothing_andPsAnswersNext(index: Int) async throws {
         let (_, bytes, message) = Self.badRequests[index]
-        let fixture = try ControlFixture()
+        let fixture = try await ControlFixture()
         let answers = await fixture.raw(bytes)
         #expect(answers.count == 1)
         let answer = try #require(answers.first.flatMap { ControlAnswer.parse(Array($0.utf8)) })
@@ -174,7 +174,7 @@ import Testing
     }
 
     @Test func aClientThatClosesMidRequest_changesNothing() async throws {
-        let fixture = try ControlFixture()
+        let fixture = try await ControlFixture()
         #expect(await fixture.raw(Array(#"{"version": 1, "op": "down""#.utf8), shutsDown: true) == [])
         #expect(fixture.target.calls == [])
         #expect(await fixture.startup(["ps"]).code == .success)
@@ -183,7 +183,7 @@ import Testing
     @Test func aSilentClient_holdsUpNoOne_andIsAnsweredAtItsDeadline() async throws {
         var configuration = ControlServer.Configuration()
         configuration.requestTimeout = .milliseconds(300)
-        let fixture = try ControlFixture(configuration: configuration)
+        let fixture = try await ControlFixture(configuration: configuration)
         let silent = Task { await fixture.raw([]) }
         #expect(await fixture.startup(["ps"]).code == .success)
         let answers = await silent.value
@@ -192,14 +192,14 @@ import Testing
     }
 
     @Test func theProtocolTolerates_aClientThatShutsItsSendingDown() async throws {
-        let fixture = try ControlFixture()
+        let fixture = try await ControlFixture()
         let answers = await fixture.raw(Array(ControlRequest.ps.line.utf8), shutsDown: true)
         #expect(answers.count == 4)
         #expect(answers.last == #"{"ok":true}"#)
     }
 
     @Test func theSocket_isTheOwnersOnly() async throws {
-        let fixture = try ControlFixture()
+        let fixture = try await ControlFixture()
         var info = stat()
         #expect(lstat(fixture.server.path.socket, &info) == 0)
         #expect(info.st_mode & S_IFMT == S_IFSOCK)
@@ -208,9 +208,9 @@ import Testing
     }
 
     @Test func aSecondServer_isRefusedWithTheRunsPid() async throws {
-        let fixture = try ControlFixture()
+        let fixture = try await ControlFixture()
         do {
-            _ = try ControlServer.start(at: fixture.server.path, manifest: "commands.json", target: FakeControlTarget())
+            _ = try await ControlServer.start(at: fixture.server.path, manifest: "commands.json", target: FakeControlTarget())
             Issue.record("a second server started")
         } catch {
             #expect(error.code == .alreadyUp)
@@ -231,24 +231,24 @@ import Testing
         #expect(UnixSocket.withAddress(path.socket) { bind(stale, $0, $1) } == 0)
         close(stale)
         #expect(FileManager.default.fileExists(atPath: path.socket))
-        let server = try ControlServer.start(manifest: manifest, target: FakeControlTarget(), environment: [:])
+        let server = try await ControlServer.start(manifest: manifest, target: FakeControlTarget(), environment: [:])
         defer { server.close() }
         let console = Console.capturing()
         #expect(await StartupTool.main(["ps", "-f", manifest], environment: [:], console: console) == .success)
     }
 
     @Test func close_removesTheSocket_andTheNextRunStarts() async throws {
-        let fixture = try ControlFixture()
+        let fixture = try await ControlFixture()
         fixture.server.close()
         #expect(!FileManager.default.fileExists(atPath: fixture.server.path.socket))
         #expect(await fixture.startup(["ps"]).code == .unavailable)
-        let next = try ControlServer.start(manifest: fixture.manifest, target: FakeControlTarget(), environment: [:])
+        let next = try await ControlServer.start(manifest: fixture.manifest, target: FakeControlTarget(), environment: [:])
         defer { next.close() }
         #expect(await fixture.startup(["ps"]).code == .success)
     }
 
     @Test func close_leavesASocketThatIsNoLongerOurs() async throws {
-        let fixture = try ControlFixture()
+        let fixture = try await ControlFixture()
         let socket = fixture.server.path.socket
         #expect(rename(socket, socket + ".moved") == 0)
         #expect(FileManager.default.createFile(atPath: socket, contents: Data()))

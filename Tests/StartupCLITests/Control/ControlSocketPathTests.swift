@@ -90,14 +90,16 @@ import Testing
         #expect(plain.socket.hasSuffix("/.startup/commands.json.sock"))
     }
 
-    @Test func aPerUserFolderOfAnotherShape_isRefused() throws {
+    @Test func aPerUserFolderOfAnotherShape_isRefused() async throws {
         let folder = try TemporaryDirectory()
         let shared = folder.file("shared")
         #expect(mkdir(shared, 0o777) == 0)
         #expect(chmod(shared, 0o777) == 0)
         let path = ControlSocketPath(socket: shared + "/x.sock", folder: shared, isPerUserFolder: true)
         #expect(ControlSocketFolder.problem(with: path)?.contains("is not a folder of your own with mode 0700") == true)
-        #expect(throws: ControlServerError.self) { try ControlServer.start(at: path, manifest: "x.json", target: FakeControlTarget()) }
+        await #expect(throws: ControlServerError.self) {
+            try await ControlServer.start(at: path, manifest: "x.json", target: FakeControlTarget())
+        }
         #expect(chmod(shared, 0o700) == 0)
         #expect(ControlSocketFolder.problem(with: path) == nil)
     }

@@ -44,6 +44,12 @@ struct ControlConnection: Sendable {
             case .failure(let error): return refuse(error.message, exit: error.exit)
             }
         }
+        if request == .hello {
+            // Answered here, without the run: a run starting up asks it to learn whether this one is up.
+            let hello = ControlAnswer.hello(pid: getpid(), version: ControlProtocol.version, manifest: session.manifest)
+            _ = UnixSocket.sendAll(descriptor, (hello.line + ControlAnswer.ok(true).line).utf8)
+            return
+        }
         guard let outbox = ControlOutbox(limit: configuration.outboxLimit) else {
             return refuse("the run is out of file descriptors", exit: 71)
         }

@@ -1,3 +1,4 @@
+import Dispatch
 import StartupKit
 
 #if canImport(Glibc)
@@ -43,6 +44,8 @@ package final class ControlServer: Sendable {
 
     /// Guards what `close()` undoes.
     private let held: Locked<Held>
+    /// Entered for each client from its acceptance until its last answer is written.
+    private let clients = DispatchGroup()
 
     private init(path: ControlSocketPath, held: Held) {
         self.path = path
@@ -56,15 +59,30 @@ package final class ControlServer: Sendable {
     ///   cannot be made.
     package static func start(
         manifest: String, target: any ControlTarget, environment: [String: String], configuration: Configuration = Configuration()
-    ) throws(ControlServerError) -> ControlServer {
-        try start(
+    ) async throws(ControlServerError) -> ControlServer {
+        try await start(
             at: ControlSocketPath.forManifest(manifest, environment: environment), manifest: manifest, target: target,
             configuration: configuration)
     }
 
-    /// Listens at `path` for the run of `manifest` (for messages).
+    /// Listens at `path` for the run of `manifest` (for messages). The file system calls, and the question to a
+    /// run that may be up (at most a second), are made on a thread of their own.
     package static func start(
         at path: ControlSocketPath, manifest: String, target: any ControlTarget, configuration: Configuration = Configuration()
+    ) async throws(ControlServerError) -> ControlServer {
+        let started = await DedicatedThread.result { () -> Result<ControlServer, ControlServerError> in
+            do throws(ControlServerError) {
+                return .success(try startBlocking(at: path, manifest: manifest, target: target, configuration: configuration))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try started.get()
+    }
+
+    /// ``start(at:manifest:target:configuration:)``, blocking the calling thread.
+    private static func startBlocking(
+        at path: ControlSocketPath, manifest: String, target: any ControlTarget, configuration: Configuration
     ) throws(ControlServerError) -> ControlServer {
         try ControlSocketFolder.make(path)
         let lock = try Self.lock(path, manifest: manifest)
@@ -82,7 +100,10 @@ package final class ControlServer: Sendable {
             }
             let server = ControlServer(path: path, held: Held(lock: lock, socketFile: socketFile, stop: stop.write))
             let session = ControlSession(target: target, manifest: manifest)
-            DedicatedThread.run { Self.accept(on: listener, until: stop.read, session: session, configuration: configuration) }
+            let clients = server.clients
+            DedicatedThread.run {
+                Self.accept(on: listener, until: stop.read, session: session, configuration: configuration, clients: clients)
+            }
             return server
         } catch {
             systemClose(lock)
@@ -106,6 +127,15 @@ package final class ControlServer: Sendable {
             systemClose(undo.stop)
         }
         if undo.lock >= 0 { systemClose(undo.lock) }
+    }
+
+    /// Waits until every client being served has had its last answer written, at most `limit`: the run calls it
+    /// after ``close()`` and after finishing its streams (logs followed, events), before it exits, so that `startup
+    /// down` reads the final answer (exit 0, or 1 if a stop failed) rather than the end of the connection.
+    package func answersWritten(within limit: Duration) async {
+        let clients = clients
+        let deadline = DispatchTime.after(limit)
+        _ = await DedicatedThread.result { clients.wait(timeout: deadline) }
     }
 
     deinit {
@@ -182,7 +212,9 @@ package final class ControlServer: Sendable {
 
     /// Accepts clients until a byte arrives on `stop`, each served on a thread of its own; then closes `listener`
     /// and `stop`. Runs on its own thread.
-    private static func accept(on listener: Int32, until stop: Int32, session: ControlSession, configuration: Configuration) {
+    private static func accept(
+        on listener: Int32, until stop: Int32, session: ControlSession, configuration: Configuration, clients: DispatchGroup
+    ) {
         defer {
             systemClose(listener)
             systemClose(stop)
@@ -203,7 +235,11 @@ package final class ControlServer: Sendable {
             _ = setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             let connection = ControlConnection(
                 descriptor: client, peerIsOwner: UnixSocket.peerUserID(client) == owner, session: session, configuration: configuration)
-            DedicatedThread.run { connection.serve() }
+            clients.enter()
+            DedicatedThread.run {
+                connection.serve()
+                clients.leave()
+            }
         }
     }
 

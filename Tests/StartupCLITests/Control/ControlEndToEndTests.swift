@@ -1,0 +1,60 @@
+import Foundation
+import StartupKit
+import Testing
+
+@testable import StartupCLI
+
+/// The built `startup` binary as a client of a server in the test process, and servers racing for one manifest.
+@Suite struct ControlEndToEndTests {
+    @Test func theBinary_printsTheRunsRows_andExits69WhenNoRunIsUp() async throws {
+        let fixture = try await ControlFixture()
+        let up = try await StartupBinary.run(["ps", "--file", "commands.json"], in: fixture.folder.path)
+        #expect(up.status == 0)
+        #expect(up.output.hasPrefix("ID        KIND     STATE"))
+        fixture.server.close()
+        let down = try await StartupBinary.run(["ps"], in: fixture.folder.path)
+        #expect(down.status == 69)
+        #expect(down.error == "error: no run of commands.json is up\n")
+    }
+
+    @Test func anInterruptedEventsCommand_endsQuietly() async throws {
+        let fixture = try await ControlFixture()
+        var subscribed = fixture.target.subscriptions.makeAsyncIterator()
+        let client = try StartupBinary.start(["events"], in: fixture.folder.path)
+        _ = await subscribed.next()
+        fixture.target.emit(ControlEvent(atMs: 7, id: "api", state: "ready"))
+        kill(client.pid, SIGINT)
+        let result = await client.finish()
+        #expect(client.process.terminationReason == .uncaughtSignal)
+        #expect(result.status == SIGINT)
+        #expect(result.error == "")
+        #expect(await fixture.startup(["ps"]).code == .success, "the run goes on")
+    }
+
+    @Test func serversStartingAtOnce_leaveExactlyOneUp() async throws {
+        let folder = try TemporaryDirectory()
+        let manifest = folder.file("commands.json")
+        let outcomes = await withTaskGroup(of: ControlServer?.self) { group in
+            for _ in 0..<8 {
+                group.addTask { try? await ControlServer.start(manifest: manifest, target: FakeControlTarget(), environment: [:]) }
+            }
+            var servers: [ControlServer] = []
+            for await server in group { if let server { servers.append(server) } }
+            return servers
+        }
+        #expect(outcomes.count == 1)
+        for server in outcomes { server.close() }
+    }
+
+    @Test func afterTheRunsStreamsEnd_everyAnswerIsWritten() async throws {
+        let fixture = try await ControlFixture()
+        var subscribed = fixture.target.subscriptions.makeAsyncIterator()
+        let listener = Task { await fixture.startup(["events"]) }
+        _ = await subscribed.next()
+        #expect(await fixture.startup(["down"]).code == .success)
+        fixture.server.close()
+        fixture.target.end()
+        await fixture.server.answersWritten(within: .seconds(60))
+        #expect(await listener.value.code == .success)
+    }
+}
