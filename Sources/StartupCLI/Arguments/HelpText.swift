@@ -244,7 +244,8 @@ package enum HelpText {
     static let completions = """
         OVERVIEW: Print the completion script for a shell. It completes the subcommands, their options, the
         values of --format and --output, file names, and the command ids of the manifest in effect (the one
-        -f names on the line being completed, else commands.json) for run and plan.
+        -f names on the line being completed, else commands.json) for run and plan; for restart, stop, start
+        and logs, the ids of its run that is up (the manifest's when none is).
 
         USAGE: startup completions bash|zsh|fish
 

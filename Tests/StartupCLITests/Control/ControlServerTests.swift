@@ -191,6 +191,22 @@ import Testing
         #expect(fixture.target.calls == [])
     }
 
+    @Test func clientsBeyondTheLimit_areClosedAtOnce() async throws {
+        var configuration = ControlServer.Configuration()
+        configuration.maximumClients = 1
+        let fixture = try await ControlFixture(configuration: configuration)
+        var subscribed = fixture.target.subscriptions.makeAsyncIterator()
+        let listener = Task { await fixture.startup(["events"]) }
+        _ = await subscribed.next()
+        let refused = await fixture.startup(["ps"])
+        #expect(refused.code == .failure)
+        #expect(refused.error == "error: the run of \(fixture.manifest) ended before it answered\n")
+        fixture.target.end()
+        #expect(await listener.value.code == .success)
+        await fixture.server.answersWritten(within: .seconds(60))
+        #expect(await fixture.startup(["ps"]).code == .success)
+    }
+
     @Test func theProtocolTolerates_aClientThatShutsItsSendingDown() async throws {
         let fixture = try await ControlFixture()
         let answers = await fixture.raw(Array(ControlRequest.ps.line.utf8), shutsDown: true)

@@ -25,6 +25,8 @@ package final class ControlServer: Sendable {
         package var sendTimeout = Duration.seconds(10)
         /// The most answer bytes that may wait for a client that does not read (a stream) before it is dropped.
         package var outboxLimit = 8 * 1024 * 1024
+        /// The most clients served at once (each has a thread); one more is closed at once.
+        package var maximumClients = 256
 
         /// The defaults.
         package init() {}
@@ -220,6 +222,8 @@ package final class ControlServer: Sendable {
             systemClose(stop)
         }
         let owner = getuid()
+        /// Guards how many clients are being served.
+        let served = Locked(0)
         while true {
             var entries = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0), pollfd(fd: stop, events: Int16(POLLIN), revents: 0)]
             let ready = poll(&entries, 2, -1)
@@ -235,9 +239,19 @@ package final class ControlServer: Sendable {
             _ = setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             let connection = ControlConnection(
                 descriptor: client, peerIsOwner: UnixSocket.peerUserID(client) == owner, session: session, configuration: configuration)
+            let admitted = served.withLock { count -> Bool in
+                guard count < configuration.maximumClients else { return false }
+                count += 1
+                return true
+            }
+            guard admitted else {
+                systemClose(client)
+                continue
+            }
             clients.enter()
             DedicatedThread.run {
                 connection.serve()
+                served.withLock { $0 -= 1 }
                 clients.leave()
             }
         }
