@@ -58,3 +58,36 @@ import Testing
         #expect(await listener.value.code == .success)
     }
 }
+
+/// The bash completion script offers the ids of the run that is up to the client subcommands.
+@Suite struct ControlCompletionTests {
+    /// COMPREPLY for `words` (the last is being completed), from the sourced bash script.
+    private func bashCompletions(_ words: [String], in folder: TemporaryDirectory) async throws -> [String] {
+        let script = try folder.write("startup.bash", CompletionShell.bash.script)
+        let quoted = words.map { "'" + $0 + "'" }.joined(separator: " ")
+        let result = try await InstalledShell.run(
+            "bash",
+            """
+            source \(script)
+            COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1)
+            _startup
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """, in: folder.path)
+        #expect(result.error == "")
+        return result.output.split(separator: "\n").map(String.init)
+    }
+
+    @Test(.enabled(if: InstalledShell.path("bash") != nil, "bash is not installed: the bash script was not run"))
+    func bashScript_completesTheRunsIDs_elseTheManifests() async throws {
+        let rows = [ControlRow(id: "api", kind: .service, state: .ready), ControlRow(id: "worker", kind: .service, state: .ready)]
+        let fixture = try await ControlFixture(target: FakeControlTarget(rows: rows))
+        try fixture.folder.write(
+            "commands.json", #"{"version": 1, "commands": [{"id": "api", "run": "true"}, {"id": "seed", "run": "true"}]}"#)
+        try fixture.folder.write("other.json", #"{"version": 1, "commands": [{"id": "search", "run": "true"}]}"#)
+        #expect(try await bashCompletions(["startup", "restart", ""], in: fixture.folder) == ["api", "worker"])
+        #expect(try await bashCompletions(["startup", "logs", "-f", "w"], in: fixture.folder) == ["worker"], "-f follows, in logs")
+        #expect(try await bashCompletions(["startup", "stop", "--file", "other.json", ""], in: fixture.folder) == ["search"])
+        #expect(try await bashCompletions(["startup", "run", ""], in: fixture.folder) == ["api", "seed"], "run completes the manifest's")
+        #expect(try await bashCompletions(["startup", "logs", "--f"], in: fixture.folder) == ["--file", "--follow", "--format"])
+    }
+}
