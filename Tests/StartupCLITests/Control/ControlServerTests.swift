@@ -137,6 +137,21 @@ import Testing
         #expect(await fixture.startup(["ps"]).code == .success)
     }
 
+    @Test func aClientThatLeavesDuringARestart_letsItFinish_andTheRunGoesOn() async throws {
+        let fixture = try await ControlFixture()
+        fixture.target.holdRestarts()
+        fixture.target.answer(saying: ["↻ api restarted"])
+        var began = fixture.target.subscriptions.makeAsyncIterator()
+        let descriptor = try #require(try? UnixSocket.connect(to: fixture.server.path.socket).get())
+        _ = UnixSocket.sendAll(descriptor, ControlRequest.restart(["api"], cascade: false).line.utf8)
+        _ = await began.next()
+        close(descriptor)
+        fixture.target.release()
+        await fixture.server.answersWritten(within: .seconds(60))
+        #expect(fixture.target.calls == [.restart(["api"], cascade: false)])
+        #expect(await fixture.startup(["ps"]).code == .success)
+    }
+
     @Test func noRun_exits69() async throws {
         let folder = try TemporaryDirectory()
         let console = Console.capturing()

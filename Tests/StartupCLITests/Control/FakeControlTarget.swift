@@ -26,6 +26,9 @@ final class FakeControlTarget: ControlTarget {
         var kept: [ControlLogLine] = []
         var followers: [AsyncStream<ControlLogLine>.Continuation] = []
         var listeners: [AsyncStream<ControlEvent>.Continuation] = []
+        /// What held restarts wait for, and what opens it.
+        var gate: AsyncStream<Void>?
+        var opener: AsyncStream<Void>.Continuation?
     }
 
     let state: Locked<State>
@@ -61,7 +64,26 @@ final class FakeControlTarget: ControlTarget {
     }
 
     func restart(_ ids: [CommandID], cascade: Bool, say: @escaping @Sendable (String) -> Void) async -> Bool {
-        move(.restart(ids, cascade: cascade), say: say)
+        if let gate = state.withLock({ $0.gate }) {
+            // A long restart: it says it began, then waits until the test lets it go on.
+            subscribed.yield()
+            for await _ in gate { break }
+        }
+        return move(.restart(ids, cascade: cascade), say: say)
+    }
+
+    /// Makes the next restarts wait for `release()`.
+    func holdRestarts() {
+        let (gate, opener) = AsyncStream<Void>.makeStream()
+        state.withLock {
+            $0.gate = gate
+            $0.opener = opener
+        }
+    }
+
+    /// Lets held restarts go on.
+    func release() {
+        state.withLock { $0.opener }?.yield()
     }
 
     func stop(_ ids: [CommandID], cascade: Bool, say: @escaping @Sendable (String) -> Void) async -> Bool {
