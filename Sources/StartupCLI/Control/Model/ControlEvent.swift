@@ -20,24 +20,3 @@ package struct ControlEvent: Sendable, Equatable {
         self.fields = fields
     }
 }
-
-/// One extra member of a ``ControlEvent``.
-package struct ControlEventField: Sendable, Equatable {
-    /// The member's name (camelCase).
-    package var name: String
-    /// Its value.
-    package var value: ControlEventValue
-
-    /// A member.
-    package init(_ name: String, _ value: ControlEventValue) {
-        self.name = name
-        self.value = value
-    }
-}
-
-/// The value of an extra member of a ``ControlEvent``.
-package enum ControlEventValue: Sendable, Equatable {
-    case string(String)
-    case integer(Int)
-    case strings([String])
-}
