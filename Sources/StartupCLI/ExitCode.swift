@@ -28,6 +28,10 @@ package struct ExitCode: RawRepresentable, Error, Sendable, Hashable {
     /// The manifest file is missing, a directory, unreadable, or over 256 MiB, or an env file it names cannot be
     /// read.
     package static let manifestUnreadable = ExitCode(rawValue: 66)
+    /// No run of the manifest is up (`startup ps`, `restart`, ...): nothing answers at its control socket.
+    package static let unavailable = ExitCode(rawValue: 69)
+    /// The run's control socket, or what is at its path, is another user's (`startup ps`, `restart`, ...).
+    package static let noPermission = ExitCode(rawValue: 77)
     /// A file could not be written (such as the trace), or the `--log-dir` folder could not be made or written to.
     package static let cannotCreate = ExitCode(rawValue: 73)
     /// The system would not give what any run needs (no file descriptor left for a pipe: `ulimit -n`).

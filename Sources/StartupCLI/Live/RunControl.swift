@@ -6,7 +6,8 @@ import StartupReporting
 /// hand on services (the library's ``StartupRun/restartService(_:)`` and its kin) and one-shot commands (run again
 /// as at start-up), with `--cascade` over their dependents in order, the kept output, and the shutdown by request.
 final class RunControl: ControlTarget {
-    private let run: StartupRun
+    /// The run, once started: the control socket listens before its first command starts.
+    private let started: SharedOutcome<StartupRun>
     private let live: LiveRun
     private let graph: CommandGraph
     private let execution: ShellExecution
@@ -21,10 +22,10 @@ final class RunControl: ControlTarget {
     private let shutDown: @Sendable () async -> (lines: String, succeeded: Bool)
 
     init(
-        run: StartupRun, live: LiveRun, manifest: Manifest, execution: ShellExecution, outputs: CommandOutputs,
+        run: SharedOutcome<StartupRun>, live: LiveRun, manifest: Manifest, execution: ShellExecution, outputs: CommandOutputs,
         console: Console, style: Style, shutDown: @escaping @Sendable () async -> (lines: String, succeeded: Bool)
     ) {
-        self.run = run
+        started = run
         self.live = live
         self.graph = CommandGraph(manifest: manifest)
         self.execution = execution
@@ -145,8 +146,10 @@ final class RunControl: ControlTarget {
     /// whatever happens. Returns whether every step succeeded.
     @discardableResult
     func reload(_ id: CommandID, number: Int, changed: [String]) async -> Bool {
-        let changedFields: [(String, ControlEventValue)] = [("reload", .int(number)), ("changed", .strings(changed))]
-        live.announce("reloading", id: id, fields: changedFields)
+        let changedFields: [ControlEventField] = [
+            ControlEventField("reload", .integer(number)), ControlEventField("changed", .strings(changed)),
+        ]
+        live.announce("reloadStarted", id: id, fields: changedFields)
         let began = live.elapsed
         let steps = await restart([id], cascade: true, what: nil) { _ in }
         let wall = live.elapsed - began
@@ -154,9 +157,10 @@ final class RunControl: ControlTarget {
         let path = MoveCascade.criticalPath(steps, graph: graph)
         console.out(ReloadLine.render(number: number, changed: changed, wall: wall, path: path, failure: failure, style: style) + "\n")
         live.announce(
-            "reloaded", id: id,
+            "reloadEnded", id: id,
             fields: changedFields + [
-                ("wallMs", .int(LiveRun.milliseconds(wall))), ("succeeded", .string(failure == nil ? "true" : "false")),
+                ControlEventField("wallMs", .integer(LiveRun.milliseconds(wall))),
+                ControlEventField("outcome", .string(failure == nil ? "succeeded" : "failed")),
             ])
         return failure == nil
     }
@@ -166,7 +170,7 @@ final class RunControl: ControlTarget {
         if services.contains(id) {
             live.restarting(id)
             do {
-                let took = try await run.restartService(id)
+                let took = try await started.value().restartService(id)
                 return step(
                     id, began, true, ready: true, "\(id.rawValue): stopped in \(format(took.stopped)), ready in \(format(took.ready))")
             } catch {
@@ -181,7 +185,7 @@ final class RunControl: ControlTarget {
     private func runAgain(_ id: CommandID, began: Duration) async -> MoveStep {
         if let state = live.state(of: id), [.waiting, .running].contains(state) || onDemand.contains(id) && state == .waiting {
             do {
-                try await run.wait(for: [id])
+                try await started.value().wait(for: [id])
                 return step(id, began, true, ready: false, "\(id.rawValue): succeeded (it was not done yet)")
             } catch {
                 return step(id, began, false, ready: false, "\(id.rawValue): \(error)")
@@ -210,7 +214,7 @@ final class RunControl: ControlTarget {
         }
         if live.state(of: id) == .stopped { return step(id, began, true, ready: false, "\(id.rawValue): stopped already") }
         do {
-            let took = try await run.stopService(id)
+            let took = try await started.value().stopService(id)
             return step(id, began, true, ready: false, "\(id.rawValue): stopped in \(format(took.stopped))")
         } catch {
             return step(id, began, false, ready: false, "\(id.rawValue): \(error)")
@@ -227,7 +231,7 @@ final class RunControl: ControlTarget {
         }
         if live.state(of: id) == .ready { return step(id, began, true, ready: true, "\(id.rawValue): running already") }
         do {
-            let took = try await run.startService(id)
+            let took = try await started.value().startService(id)
             return step(id, began, true, ready: true, "\(id.rawValue): ready in \(format(took.ready))")
         } catch {
             live.notReady(id, why: String(describing: error))

@@ -77,7 +77,10 @@ import Testing
     }
 
     @Test(arguments: [
-        (["rnu"], #"unknown subcommand "rnu" (did you mean "run"?); the subcommands are plan, run, graph, plot, diff and completions"#),
+        (
+            ["rnu"],
+            #"unknown subcommand "rnu" (did you mean "run"?); the subcommands are plan, run, graph, plot, diff, ps, restart, stop, start, logs, down, events and completions"#
+        ),
         (["run", "--jbos", "2"], "unknown option --jbos (did you mean --jobs?)"),
         (["run", "-j", "0"], #"-j needs a whole number from 1 to 1000000, not "0""#),
         (["run", "--jobs"], "--jobs needs a value"),

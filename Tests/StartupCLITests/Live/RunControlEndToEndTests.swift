@@ -10,7 +10,7 @@ import Testing
 /// Working on a running stack through the built binary: `ps`, `restart` with and without `--cascade`, `stop` and
 /// `start`, `logs`, `events`, `down`, one run per manifest, and a new run after `kill -9` of the last. The order of
 /// starts and stops comes from the services' own log; no test waits on a clock.
-@Suite(.timeLimit(.minutes(2))) struct ControlEndToEndTests {
+@Suite(.timeLimit(.minutes(2))) struct RunControlEndToEndTests {
     @Test func ps_listsEachCommand_asRowsAndAsJSON() async throws {
         let stack = try await ControlledStack.start()
         let table = try await stack.client(["ps"])
