@@ -1,3 +1,4 @@
+import Foundation
 import StartupKit
 import StartupManifest
 import StartupReporting
@@ -17,6 +18,8 @@ final class RunControl: ControlTarget {
     /// The process of each one-shot command that has a `run` line.
     private let specs: [CommandID: ProcessSpec]
     private let console: Console
+    /// The manifest's folder, which watched paths are relative to.
+    private let folder: String
     private let style: Style
     /// Shuts the run down as Ctrl-C would; returns the shutdown's lines and whether every stop succeeded.
     private let shutDown: @Sendable () async -> (lines: String, succeeded: Bool)
@@ -40,6 +43,7 @@ final class RunControl: ControlTarget {
         self.specs = specs
         self.console = console
         self.style = style
+        folder = execution.manifestDirectory
         self.shutDown = shutDown
     }
 
@@ -146,6 +150,10 @@ final class RunControl: ControlTarget {
     /// whatever happens. Returns whether every step succeeded.
     @discardableResult
     func reload(_ id: CommandID, number: Int, changed: [String]) async -> Bool {
+        // What is there now first: an editor's temporary file, written and renamed away, is not what a person changed.
+        let changed =
+            changed.filter { FileManager.default.fileExists(atPath: folder + "/" + $0) }
+            + changed.filter { !FileManager.default.fileExists(atPath: folder + "/" + $0) }
         let changedFields: [ControlEventField] = [
             ControlEventField("reload", .integer(number)), ControlEventField("changed", .strings(changed)),
         ]

@@ -30,8 +30,10 @@ struct ControlledStack {
     }
 
     /// Starts `startup run` on `manifest` and returns once its services are running.
-    static func start(manifest: String = Self.manifest(), arguments: [String] = []) async throws -> ControlledStack {
-        let folder = try TemporaryDirectory()
+    static func start(
+        in folder: TemporaryDirectory? = nil, manifest: String = Self.manifest(), arguments: [String] = []
+    ) async throws -> ControlledStack {
+        let folder = try folder ?? TemporaryDirectory()
         try folder.write("svc.sh", script)
         try folder.write("commands.json", manifest)
         let running = try StartupBinary.startWithPipedOutput(["run", "--no-report"] + arguments, in: folder.path)

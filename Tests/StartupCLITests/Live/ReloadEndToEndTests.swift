@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Reloads on a file change, through the built binary: a watched service is restarted, a watched build runs again
+/// while its dependent keeps running and the dependent restarts after it, changes that match nothing reload nothing,
+/// a failed build leaves the stack up until the next change mends it, a burst of changes is coalesced, and CI mode
+/// never reloads. Each test waits for the run's own reload line, never for a time.
+@Suite(.timeLimit(.minutes(2))) struct ReloadEndToEndTests {
+    /// `build` (watching `src/`, its test files left out) that `api` needs, and `web` (watching `web/`).
+    static let manifest = """
+        {"version": 1, "commands": [
+          {"id": "build", "run": "sh build.sh", "watch": {"paths": ["src/**/*.txt", "!src/**/skip_*"], "debounce": "50ms"}},
+          {"id": "api", "dependencies": ["build"], "run": "sh svc.sh api", "ready": {"log": "api ready"}},
+          {"id": "web", "run": "sh svc.sh web", "ready": {"log": "web ready"}, "watch": {"paths": ["web"], "debounce": "50ms"}}
+        ]}
+        """
+
+    /// The build: its start and end in `events.log`; it fails while the file `broken` exists.
+    static let build = """
+        echo "build start" >> events.log
+        if [ -f broken ]; then echo "syntax error in src/a.txt"; exit 2; fi
+        echo "build done" >> events.log
+        """
+
+    /// The stack's folder, with `src/` and `web/`, and its run, up.
+    static func start(_ arguments: [String] = []) async throws -> ControlledStack {
+        let folder = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: folder.file("src/lib"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: folder.file("web"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: folder.file(".git"), withIntermediateDirectories: true)
+        try folder.write("build.sh", build)
+        return try await ControlledStack.start(in: folder, manifest: manifest, arguments: arguments)
+    }
+
+    /// The run's lines up to and including the first with `marker`.
+    static func lines(of stack: ControlledStack, through marker: String) async -> String {
+        await LineReader.readLines(from: stack.running.output, through: marker, closes: false)
+    }
+
+    @Test func aChangeToAWatchedService_restartsIt_alone() async throws {
+        let stack = try await Self.start()
+        try stack.folder.write("web/index.txt", "hello")
+        let line = await Self.lines(of: stack, through: "⟳ reload 1")
+        #expect(line.contains("⟳ reload 1 (web/index.txt"), "\(line)")
+        #expect(line.contains("web") && line.contains("ready"), "its critical path: \(line)")
+        #expect(stack.events.suffix(2) == ["web term", "web start"])
+        #expect(!stack.events.contains("api term"))
+        _ = try await stack.down()
+    }
+
+    @Test func changesThatMatchNothing_reloadNothing() async throws {
+        let stack = try await Self.start()
+        try stack.folder.write("src/notes.md", "not a .txt")
+        try stack.folder.write("src/lib/skip_this.txt", "excluded")
+        try stack.folder.write(".git/HEAD", "ref: refs/heads/main")
+        try stack.folder.write("src/lib/a.txt", "watched")
+        let line = await Self.lines(of: stack, through: "⟳ reload")
+        #expect(line.contains("⟳ reload 1 (src/lib/a.txt"), "only the matching change, in the first reload: \(line)")
+        #expect(!line.contains("notes.md") && !line.contains("skip_this") && !line.contains("HEAD"))
+        _ = try await stack.down()
+    }
+
+    @Test func aWatchedBuild_runsAgainWhileItsDependentRuns_thenTheDependentRestartsAfterIt() async throws {
+        let stack = try await Self.start()
+        try stack.folder.write("src/a.txt", "v2")
+        let line = await Self.lines(of: stack, through: "⟳ reload 1")
+        #expect(line.contains("build") && line.contains("-> api"), "the build, then the api: \(line)")
+        let events = stack.events
+        #expect(Array(events.suffix(4)) == ["build start", "build done", "api term", "api start"], "\(events)")
+        _ = try await stack.down()
+    }
+
+    @Test func aFailedBuild_leavesTheStackUp_andTheNextChangeMendsIt() async throws {
+        let stack = try await Self.start()
+        try stack.folder.write("broken", "")
+        try stack.folder.write("src/a.txt", "broken")
+        let failed = await Self.lines(of: stack, through: "⟳ reload 1")
+        #expect(failed.contains("failed"), "\(failed)")
+        #expect(failed.contains("syntax error in src/a.txt"), "the failure with its output: \(failed)")
+        #expect(!stack.events.contains("api term"), "the api keeps running the old build")
+        let ps = try await stack.client(["ps", "--format", "json"])
+        #expect(ps.status == 0)
+        try FileManager.default.removeItem(atPath: stack.folder.file("broken"))
+        try stack.folder.write("src/a.txt", "mended")
+        let mended = await Self.lines(of: stack, through: "⟳ reload 2")
+        #expect(!mended.split(separator: "\n").last!.contains("failed"), "\(mended)")
+        #expect(stack.events.suffix(2) == ["api term", "api start"])
+        let down = try await stack.down()
+        #expect(down.status == 0, "a failed reload does not fail the run: \(down.output)")
+    }
+
+    @Test func twentyChangesInHalfASecond_giveAtMostTwoReloads() async throws {
+        let stack = try await Self.start()
+        for round in 0..<20 {
+            try stack.folder.write("web/index.txt", "\(round)")
+            try await Task.sleep(for: .milliseconds(25))  // the burst's pace, not a wait for anything
+        }
+        let first = await Self.lines(of: stack, through: "⟳ reload 1")
+        let down = try await stack.down()
+        let reloads = (first + down.output).split(separator: "\n").filter { $0.contains("⟳ reload") }
+        #expect((1...2).contains(reloads.count), "\(reloads)")
+        #expect(stack.events.filter { $0 == "web start" }.count == 1 + reloads.count)
+    }
+
+    @Test func ciMode_andNoWatch_neverReload() async throws {
+        for arguments in [["--", "sh", "-c", "echo changed > src/a.txt; sleep 0.5"], ["--no-watch", "--keep-running"]] {
+            let folder = try TemporaryDirectory()
+            try FileManager.default.createDirectory(atPath: folder.file("src"), withIntermediateDirectories: true)
+            try folder.write("build.sh", Self.build)
+            try folder.write("svc.sh", ControlledStack.script)
+            try folder.write("commands.json", Self.manifest)
+            let result: StartupBinary.Result
+            if arguments.first == "--" {
+                result = try await StartupBinary.run(["run", "--no-report"] + arguments, in: folder.path)
+            } else {
+                let running = try StartupBinary.startWithPipedOutput(["run", "--no-report"] + arguments, in: folder.path)
+                _ = await LineReader.readLines(from: running.output, through: "Services running", closes: false)
+                try folder.write("src/a.txt", "changed")
+                try await Task.sleep(for: .milliseconds(500))  // ten debounces: a reload would have begun
+                _ = try await StartupBinary.run(["down"], in: folder.path)
+                let output = await LineReader.readLines(from: running.output, through: nil, closes: true)
+                result = StartupBinary.Result(status: await running.exit.value(), output: output, error: "")
+            }
+            #expect(result.status == 0, "\(arguments): \(result.output) \(result.error)")
+            #expect(!result.output.contains("⟳ reload"), "\(arguments): \(result.output)")
+        }
+    }
+}
