@@ -105,4 +105,54 @@ import Testing
         let errors = (try? String(contentsOfFile: running.errorFile, encoding: .utf8)) ?? ""
         expectSameLines(held + rest + errors, shown)
     }
+    /// The README's session on a running stack, from a second terminal: `ps`, `restart api`, an edit of the schema
+    /// that reloads `migrate` and what follows it, and `down`; then what the run's own terminal showed. The schema
+    /// file is put back afterwards.
+    @Test func theSessionOnARunningStack_listsRestartsReloadsAndStopsIt() async throws {
+        let root = RepositoryFiles.root.path
+        let blocks = try ReadmeSessionTests.sessionBlocks()
+        let block = try #require(blocks["$ startup ps -f examples/dev-stack/commands.json"], "the README has no such session")
+        var steps: [(command: String, shown: [String])] = []
+        for line in block {
+            if line.hasPrefix("$ ") { steps.append((String(line.dropFirst(2)), [])) } else { steps[steps.count - 1].shown.append(line) }
+        }
+        let schema = root + "/examples/dev-stack/db/schema.sql"
+        let original = try String(contentsOfFile: schema, encoding: .utf8)
+        defer { try? original.write(toFile: schema, atomically: true, encoding: .utf8) }
+
+        let running = try StartupBinary.startWithPipedOutput(["run", "-f", "examples/dev-stack/commands.json", "--no-report"], in: root)
+        defer { try? FileManager.default.removeItem(atPath: running.errorFile) }
+        let held = await LineReader.readLines(from: running.output, through: "Services running", closes: false)
+        try #require(held.contains("Services running"), "the stack was not held: \(held)")
+        var shownByTheRun = ""
+        for step in steps {
+            let words = Self.words(step.command)
+            if words[0] == "echo" {
+                let edit = try await InstalledShell.run("sh", step.command, in: root)
+                #expect(edit.status == 0)
+                shownByTheRun += await LineReader.readLines(from: running.output, through: "⟳ reload", closes: false)
+                continue
+            }
+            let result = try await StartupBinary.run(Array(words.dropFirst()), in: root)
+            #expect(result.status == 0, "\(step.command): \(result.error)")
+            if words[1] == "ps" {
+                // Times, pids and the last checks change from run to run: the ids, kinds and states do not.
+                let columns = { (lines: [String]) in
+                    lines.filter { !$0.isEmpty }.map { $0.split(separator: " ").prefix(3).joined(separator: " ") }
+                }
+                #expect(columns(result.output.split(separator: "\n").map(String.init)) == columns(step.shown))
+            } else {
+                expectSameLines(result.output, step.shown)
+            }
+            if words[1] == "restart" {
+                shownByTheRun += await LineReader.readLines(from: running.output, through: "⟳ restart", closes: false)
+            }
+        }
+        _ = await LineReader.readLines(from: running.output, through: nil, closes: true)
+        #expect(await running.exit.value() == 0, "a stop asked for is not an interrupt")
+        let readme = try RepositoryFiles.text("README.md")
+        let runBlock = try #require(readme.components(separatedBy: "```\n⟳ restart").dropFirst().first.map { "⟳ restart" + $0 })
+        let shown = runBlock.components(separatedBy: "```")[0].split(separator: "\n").map(String.init)
+        expectSameLines(shownByTheRun.split(separator: "\n").filter { $0.hasPrefix("⟳") }.joined(separator: "\n"), shown)
+    }
 }

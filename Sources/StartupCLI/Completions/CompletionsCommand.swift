@@ -31,7 +31,7 @@ enum CompletionsCommand {
             guard case .success(let descriptor) = ControlClient.connect(socket) else { return nil }
             defer { close(descriptor) }
             var ids: [String] = []
-            let deadline = SocketLineReader.now() + 2_000_000_000
+            let deadline = SocketLineReader.now() + 5_000_000_000
             guard
                 case .ok? = ControlClient.exchange(
                     .ps, on: descriptor, deadline: deadline,

@@ -116,6 +116,7 @@ struct ShellExecution: Sendable {
                 onLine: { line in serviceLines.show(line, of: id) },
                 onReady: {
                     ready()
+                    live.checked(id, "\(readiness.kind) probe passed")
                     live.ready(id)
                 },
                 onStopped: { ending in processEndings.record(ending, for: id) },
@@ -126,7 +127,8 @@ struct ShellExecution: Sendable {
                 },
                 onOutput: { bytes in logs?.log(bytes, of: id) },
                 onSpawned: { pid in live.spawned(id, pid: pid) },
-                onStopping: { live.stopping(id) })
+                onStopping: { live.stopping(id) },
+                onCheck: { result in live.checked(id, result) })
         }
     }
 

@@ -9,6 +9,8 @@ struct LivenessCheck {
     let liveness: ManifestLiveness
     /// The service's process, whose environment and working directory an `exec` check runs with.
     let service: ProcessSpec
+    /// Told what each check saw: `nil` when it passed.
+    var onResult: @Sendable (String?) -> Void = { _ in }
 
     /// Checks until `failures` checks in a row failed, and returns what the last one saw; `nil` once cancelled.
     func run() async -> String? {
@@ -20,6 +22,7 @@ struct LivenessCheck {
             next = next.advanced(by: liveness.interval)
             let failure = await check()
             guard !Task.isCancelled else { return nil }
+            onResult(failure)
             guard let failure else {
                 failedInARow = 0
                 continue

@@ -45,6 +45,7 @@ package enum ServiceRunner {
     ///     on the reading thread, after its lines.
     ///   - onSpawned: Called with the service's pid once its process exists.
     ///   - onStopping: Called once when the caller's cancellation begins the stop.
+    ///   - onCheck: Called with what each liveness check saw, as `alive` or `not alive: ...`.
     /// - Throws: `CancellationError` once stopped as asked; `ServiceRunnerError` when the service ended by itself
     ///   (`exited with status 3 before it was ready`, `exited with status 1`), could not be started, or its stop
     ///   line failed; `StopLineTimedOut` when its stop line was still running at `stopTimeout`; `StopCutShort` when a
@@ -58,7 +59,8 @@ package enum ServiceRunner {
         onNotReady: @escaping @Sendable (String) -> Void = { _ in },
         onOutput: @escaping @Sendable (ArraySlice<UInt8>) -> Void = { _ in },
         onSpawned: @escaping @Sendable (Int32) -> Void = { _ in },
-        onStopping: @escaping @Sendable () -> Void = {}
+        onStopping: @escaping @Sendable () -> Void = {},
+        onCheck: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws {
         try Task.checkCancellation()
         try await checkAddressIsFree(readiness.probe)
@@ -124,7 +126,10 @@ package enum ServiceRunner {
             if let alive {
                 group.addTask {
                     guard await latch.untilReady() else { return nil }
-                    let check = LivenessCheck(liveness: alive, service: spec)
+                    let kind = ManifestReadiness(probe: alive.probe).kind
+                    let check = LivenessCheck(
+                        liveness: alive, service: spec,
+                        onResult: { failure in onCheck(failure.map { "\(kind) check failed: \($0)" } ?? "\(kind) check passed") })
                     guard let failure = await check.run() else { return nil }
                     notAlive.withLock { $0 = check.failureSentence(lastResult: failure) }
                     return await stopOnce()

@@ -97,9 +97,10 @@ final class ServiceSupervisor: Sendable {
     private enum Phase {
         /// The incarnation serves until it ends.
         case serving
-        /// A restart or start by hand: the next incarnation starts now; if the stop or the
-        /// shutdown came first, the supervision ends as `ifNotStarted` says.
-        case startingByHand(ifNotStarted: Final)
+        /// A restart or start by hand: the next incarnation starts now, after a stop that took
+        /// `stopTook`; if the stop or the shutdown came first, the supervision ends as
+        /// `ifNotStarted` says.
+        case startingByHand(stopTook: Duration, ifNotStarted: Final)
         /// Stopped by hand, until it is started by hand or the run shuts down.
         case stoppedByHand
         /// It ended by itself (`ended`, as `ending` says): restarted if its policy allows.
@@ -135,7 +136,7 @@ final class ServiceSupervisor: Sendable {
                     switch move {
                     case .restart:
                         state.withLock { $0.startWaiters += waiters }
-                        phase = .startingByHand(ifNotStarted: .incarnation(attempt, ending))
+                        phase = .startingByHand(stopTook: max(endedAt - askedAt, .zero), ifNotStarted: .incarnation(attempt, ending))
                     case .stop:
                         for waiter in waiters { waiter.resolve(.done(stop: max(endedAt - askedAt, .zero), start: .zero)) }
                         phase = .stoppedByHand
@@ -144,9 +145,9 @@ final class ServiceSupervisor: Sendable {
                 }
                 guard let ended = attempt.endedByItself(ending) else { return (nil, .incarnation(attempt, ending)) }
                 phase = .restartingByPolicy(ended: ended, ending: ending)
-            case .startingByHand(let ifNotStarted):
+            case .startingByHand(let stopTook, let ifNotStarted):
                 incarnation += 1
-                switch await startNext(incarnation, restart: restart) {
+                switch await startNext(incarnation, stopTook: stopTook, restart: restart) {
                 case .ready(let next):
                     attempt = next
                     phase = .serving
@@ -159,7 +160,7 @@ final class ServiceSupervisor: Sendable {
                 }
             case .stoppedByHand:
                 guard await staysStoppedUntilStarted() else { return (nil, .betweenIncarnations(nil)) }
-                phase = .startingByHand(ifNotStarted: .betweenIncarnations(nil))
+                phase = .startingByHand(stopTook: .zero, ifNotStarted: .betweenIncarnations(nil))
             case .restartingByPolicy(let ended, let ending):
                 policyRestarts += 1
                 guard policy.restarts(afterFailure: ended.underlying != nil, restart: policyRestarts),
@@ -199,7 +200,7 @@ final class ServiceSupervisor: Sendable {
                     phase = .stoppedByHand
                 case .starts:
                     incarnation += 1
-                    switch await startNext(incarnation, restart: restart) {
+                    switch await startNext(incarnation, stopTook: .zero, restart: restart) {
                     case .ready(let next):
                         attempt = next
                         phase = .serving
@@ -259,8 +260,10 @@ final class ServiceSupervisor: Sendable {
     }
 
     /// Starts incarnation `number`, unless the stop or the shutdown came first, and tells those
-    /// waiting for it how it came out.
-    private func startNext(_ number: Int, restart: (ServiceAttempt, Int) async -> ServiceAttempt.Start) async -> StartResult {
+    /// waiting for it how it came out (with `stopTook`, the stop of the incarnation before).
+    private func startNext(
+        _ number: Int, stopTook: Duration, restart: (ServiceAttempt, Int) async -> ServiceAttempt.Start
+    ) async -> StartResult {
         let next = ServiceAttempt(id: id)
         let cancelled = Task.isCancelled
         let starts = state.withLock { state in
@@ -280,7 +283,7 @@ final class ServiceSupervisor: Sendable {
             switch start {
             case .ready:
                 state.current = .running(next, isReady: true)
-                return (.ready(next), .done(stop: .zero, start: took), waiters, [])
+                return (.ready(next), .done(stop: stopTook, start: took), waiters, [])
             case .ended(let outcome):
                 if cancelledWhileStarting || state.stopRequested || state.shutdownBegun {
                     return (.stopped(next, outcome), .over, waiters, [])
