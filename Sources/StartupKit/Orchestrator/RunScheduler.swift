@@ -1,3 +1,5 @@
+import StartupSupport
+
 /// The shell around one run's ``SchedulerStateMachine``: every input reads the clock, takes the
 /// lock while the state machine decides, and carries out the resulting actions (resuming
 /// workers, waiting tasks and the event listener, messages to the owner) after leaving it. The

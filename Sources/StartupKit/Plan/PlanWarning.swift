@@ -1,3 +1,5 @@
+import StartupSupport
+
 /// A likely mistake in a plan that is not an error: the plan runs, but perhaps not as meant.
 public enum PlanWarning: Hashable, Sendable, CustomStringConvertible {
     /// A required command depends directly on an optional one: if the optional one fails, the

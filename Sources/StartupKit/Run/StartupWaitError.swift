@@ -1,3 +1,5 @@
+import StartupSupport
+
 /// Why ``StartupRun/wait(for:timeout:)-([CommandID],_)`` (or ``StartupRun/output(of:as:)``) gave up: the time ran
 /// out, or an awaited command ended without succeeding. Its description says what holds each
 /// unfinished command up, down to the cause.

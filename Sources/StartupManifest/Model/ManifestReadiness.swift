@@ -1,4 +1,5 @@
 import StartupKit
+import StartupSupport
 
 /// How `startup run` learns that a service (a command with `"ready"`) is ready, so that its
 /// dependents may start: `{"tcp": "127.0.0.1:5433", "interval": "10ms", "timeout": "30s"}`.
