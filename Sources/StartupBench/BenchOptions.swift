@@ -7,7 +7,7 @@
 /// The bench's command line: `StartupBench [--quick] [--repeat N] [--only a,b]`.
 struct BenchOptions: Sendable {
     /// The scenario keys, in the order they run.
-    static let scenarioKeys = ["overhead", "makespan", "limited", "plan", "cli", "wait", "ready", "launch", "stop"]
+    static let scenarioKeys = ["overhead", "makespan", "limited", "plan", "cli", "wait", "ready", "launch", "stop", "control"]
 
     /// A smoke run: fewer repetitions and smaller graphs; figures are not comparable to full runs.
     var quick = false
@@ -66,7 +66,7 @@ struct BenchOptions: Sendable {
               --quick     smoke run: fewer repetitions, smaller graphs (figures not comparable)
               --repeat N  repetitions per measurement (default 5, quick 2); medians are reported
               --only K,.. run only these scenarios
-            env: STARTUP_BIN  the `startup` binary for the cli, ready and stop scenarios (default .build/release/startup);
+            env: STARTUP_BIN  the `startup` binary for the cli, ready, stop and control scenarios (default .build/release/startup);
                               ready also needs the startup-test-server built beside it
 
             """

@@ -7,7 +7,7 @@ struct BenchRunner {
     /// Every scenario, in the order they run.
     private let scenarios: [any Scenario] = [
         OverheadScenario(), MakespanScenario(), LimitedSlotsScenario(), PlanningScenario(), CLIScenario(), WaitLatencyScenario(),
-        ReadyLatencyScenario(), LaunchScenario(), StopScenario(),
+        ReadyLatencyScenario(), LaunchScenario(), StopScenario(), ControlScenario(),
     ]
 
     /// Checks the peers, runs the scenarios, and returns every figure.

@@ -29,12 +29,16 @@ package struct ExitCode: RawRepresentable, Error, Sendable, Hashable {
     package static let invalidManifest = ExitCode(rawValue: 65)
     /// 66: the manifest, a report or an env file cannot be read.
     package static let manifestUnreadable = ExitCode(rawValue: 66)
+    /// 69: no run of the manifest is up (nothing answers at its control socket).
+    package static let unavailable = ExitCode(rawValue: 69)
     /// 71: the system would not give what any run needs.
     package static let outOfResources = ExitCode(rawValue: 71)
     /// 73: a file or the `--log-dir` folder could not be written.
     package static let cannotCreate = ExitCode(rawValue: 73)
     /// 74: standard output could not be written.
     package static let outputFailed = ExitCode(rawValue: 74)
+    /// 77: the run's control socket, or what is at its path, is another user's.
+    package static let noPermission = ExitCode(rawValue: 77)
     /// 130: the run was interrupted.
     package static let interrupted = ExitCode(rawValue: 130)
     /// 141: standard output was closed, so the run was stopped.
@@ -81,13 +85,19 @@ extension ExitCode {
         Row(
             success, "success",
             "every required command succeeded within its budget (`run`), the manifest is valid (`plan`, `graph`), "
-                + "or the report was drawn or compared (`plot`, `diff`)"),
+                + "the report was drawn or compared (`plot`, `diff`), or the running stack did what was asked (`ps`, "
+                + "`restart`, ...)"),
         Row(
             failure, "failure",
             "a required command failed, timed out or was skipped, a budget was exceeded, a service ended by itself, "
-                + "or a stop failed; with `-- CMD`, the start-up failed so CMD never ran"),
+                + "or a stop failed; with `-- CMD`, the start-up failed so CMD never ran; a run of the manifest is "
+                + "already up (`run`, before anything started); `restart`/`start` of a command not ready again, "
+                + "`stop`/`down` with a failed stop"),
         Row(passedOn: "with `-- CMD`: CMD's own exit status (128 + the signal when a signal killed it)"),
-        Row(usage, "usage", "usage error: unknown subcommand, option or target (`startup run ID...`), bad value"),
+        Row(
+            usage, "usage",
+            "usage error: unknown subcommand, option or target (`startup run ID...`), bad value, or an id the "
+                + "running stack does not have (`startup restart ID...`)"),
         Row(
             invalidManifest, "invalidManifest",
             "the manifest (or a report file given to `plot`, `diff`, `plan --report`) was read but is invalid "
@@ -96,6 +106,10 @@ extension ExitCode {
             manifestUnreadable, "manifestUnreadable",
             "the manifest (or report) file is missing, a directory, unreadable, or larger than 256 MiB, or an env "
                 + "file it names is missing, unreadable or larger than 16 MiB (`run`)"),
+        Row(
+            unavailable, "unavailable",
+            "`ps`, `restart`, `stop`, `start`, `logs`, `down`, `events`: no run of the manifest is up (nothing "
+                + "answers at its control socket)"),
         Row(
             outOfResources, "outOfResources",
             "`startup` could not get what any run needs from the system (no file descriptor left for a pipe: "
@@ -108,6 +122,10 @@ extension ExitCode {
             outputFailed, "outputFailed",
             "standard output could not be written (a full disk, `> /dev/full`); a message says so on standard error "
                 + "(an interrupted run says so too and exits 130; with `-- CMD`, the status stays CMD's)"),
+        Row(
+            noPermission, "noPermission",
+            "`ps`, `restart`, ...: the run's control socket, or what answers there, belongs to another user; "
+                + "nothing was asked"),
         Row(
             interrupted, "interrupted",
             "interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed and saved, the trace written"),

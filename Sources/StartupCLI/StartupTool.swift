@@ -44,6 +44,10 @@ package enum StartupTool {
             CompletionsCommand.printScript(for: shell, console: console)
         case .commandIDs(let manifest):
             CompletionsCommand.printIDs(ofManifest: manifest, console: console)
+        case .runIDs(let manifest):
+            await CompletionsCommand.printRunIDs(ofManifest: manifest, console: console, environment: environment)
+        case .control(let options):
+            return await ControlCommand.execute(options, console: console, environment: environment, handlesSignals: handlesSignals)
         case .run(let options):
             do {
                 try await RunCommand.execute(

@@ -40,8 +40,8 @@ import Testing
         #expect(Set(ExitCode.table.map(\.code)).count == ExitCode.table.count)
         #expect(Set(ExitCode.table.map(\.name)).count == ExitCode.table.count)
         let all: [ExitCode] = [
-            .success, .failure, .usage, .invalidManifest, .manifestUnreadable, .outOfResources, .cannotCreate,
-            .outputFailed, .interrupted, .outputClosed,
+            .success, .failure, .usage, .invalidManifest, .manifestUnreadable, .unavailable, .outOfResources,
+            .cannotCreate, .outputFailed, .noPermission, .interrupted, .outputClosed,
         ]
         #expect(numbers == all.map(\.rawValue))
         for code in [ExitCode.invalidManifest, .manifestUnreadable] {

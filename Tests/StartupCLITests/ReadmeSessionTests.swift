@@ -13,7 +13,7 @@ import Testing
     /// machine's timing, and the broken manifest is not in the repository).
     static let sessions = [
         "$ startup plan", "$ startup plan auth-session", "$ startup run auth-session", "$ startup run serch-index",
-        "$ cat lazy.json", "$ cat after.json", "$ cat .env",
+        "$ cat lazy.json", "$ cat after.json", "$ cat .env", "$ cat watch.json",
     ]
 
     /// The documents whose blocks the tests replay: the README and the CLI guide it links to.

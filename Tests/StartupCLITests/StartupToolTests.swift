@@ -218,7 +218,7 @@ import Testing
         #expect(
             invalid.1.capturedError == """
                 error: \(file) is not a valid manifest (3 problems):
-                \(file):1:41: commands[0] ("a").dependsOn: unknown key "dependsOn" (did you mean "dependencies"?); allowed keys: id, summary, dependencies, after, run, estimate, budget, timeout, retries, optional, onDemand, priority, env, envFile, cwd, stop, stopTimeout, ready, restart, alive
+                \(file):1:41: commands[0] ("a").dependsOn: unknown key "dependsOn" (did you mean "dependencies"?); allowed keys: id, summary, dependencies, after, run, estimate, budget, timeout, retries, optional, onDemand, priority, env, envFile, cwd, stop, stopTimeout, ready, restart, alive, watch
                 \(file):1:91: commands[1] ("c").dependencies[0]: unknown command "cc"
                 \(file):1:110: commands[1] ("c").estimate: a duration needs a unit: found the bare number 5; write "5ms" or "5s"
 

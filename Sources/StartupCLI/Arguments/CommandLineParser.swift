@@ -24,7 +24,10 @@ package enum CommandLineParser {
                 first.hasPrefix("-")
                 ? "expected a subcommand before \(MessageQuoting.quoted(first))"
                 : "unknown subcommand \(MessageQuoting.quoted(first))\(hint)"
-            throw UsageError(message: what + "; the subcommands are plan, run, graph, plot, diff and completions", subcommand: nil)
+            let names = Invocation.Subcommand.allCases.map(\.rawValue)
+            throw UsageError(
+                message: what + "; the subcommands are \(names.dropLast().joined(separator: ", ")) and \(names[names.count - 1])",
+                subcommand: nil)
         }
         var reader = OptionReader(arguments: Array(arguments.dropFirst()), subcommand: subcommand)
         if reader.wantsHelp { return .help(subcommand) }
@@ -35,6 +38,7 @@ package enum CommandLineParser {
         case .plot: return .plot(try plotOptions(&reader))
         case .diff: return .diff(try diffOptions(&reader))
         case .completions: return try completions(&reader)
+        case .ps, .restart, .stop, .start, .logs, .down, .events: return .control(try controlOptions(&reader))
         }
     }
 
@@ -89,6 +93,33 @@ package enum CommandLineParser {
         return options
     }
 
+    /// A client subcommand's options and ids, made into its request.
+    private static func controlOptions(_ reader: inout OptionReader) throws(UsageError) -> ControlOptions {
+        var arguments = ControlArguments()
+        let subcommand = reader.subcommand
+        let ids = try reader.read(OptionDeclarations.control(subcommand), into: &arguments).operands.map { CommandID($0) }
+        if let empty = ids.first(where: { $0.rawValue.isEmpty }) {
+            throw reader.error("\(MessageQuoting.quoted(empty)) is not a command id")
+        }
+        let request: ControlRequest
+        switch subcommand {
+        case .restart, .stop, .start:
+            guard !ids.isEmpty else {
+                throw reader.error(
+                    "\(subcommand.rawValue) needs the ids of the commands to \(subcommand.rawValue), as in: startup \(subcommand.rawValue) api"
+                )
+            }
+            request =
+                subcommand == .restart
+                ? .restart(ids, cascade: arguments.cascade) : subcommand == .stop ? .stop(ids, cascade: arguments.cascade) : .start(ids)
+        case .logs: request = .logs(ids, lines: arguments.lines, follow: arguments.follow)
+        case .down: request = .down
+        case .events: request = .events
+        default: request = .ps
+        }
+        return ControlOptions(file: arguments.file, format: arguments.format, request: request)
+    }
+
     /// `startup completions SHELL`, or `startup completions --ids [-f FILE]` for the scripts.
     private static func completions(_ reader: inout OptionReader) throws(UsageError) -> Invocation {
         var options = CompletionsOptions()
@@ -98,8 +129,10 @@ package enum CommandLineParser {
         let choices = listed + " or " + names[names.count - 1]
         if options.listsIDs {
             if let shell = shells.first { throw reader.error("unexpected argument \(MessageQuoting.quoted(shell)); --ids takes no shell") }
-            return .commandIDs(manifest: options.file ?? "commands.json")
+            return options.ofRun
+                ? .runIDs(manifest: options.file ?? "commands.json") : .commandIDs(manifest: options.file ?? "commands.json")
         }
+        if options.ofRun { throw reader.error("--run goes with --ids") }
         if options.file != nil { throw reader.error("--file names the manifest of --ids; a script reads the manifest when it completes") }
         guard let name = shells.first else {
             throw reader.error("completions needs a shell, \(choices), as in: startup completions bash")

@@ -15,6 +15,92 @@ package enum HelpText {
         case .plot: plot
         case .diff: diff
         case .completions: completions
+        case .ps, .restart, .stop, .start, .logs, .down, .events: control(subcommand!)
+        }
+    }
+
+    /// The help of a client subcommand.
+    static func control(_ subcommand: Subcommand) -> String {
+        let (overview, usage, arguments) = controlParts(subcommand)
+        let wrapped = HelpColumns.wrapped("OVERVIEW: " + overview.split(separator: "\n").joined(separator: " "), width: HelpColumns.width)
+        return """
+            \(wrapped.joined(separator: "\n"))
+
+            USAGE: \(usage)
+            \(arguments.isEmpty ? "" : "\nARGUMENTS:\n" + arguments + "\n")
+            \(HelpColumns.options(OptionDeclarations.shown(for: subcommand)))
+
+            THE RUN:
+              A startup run that holds services, --keep-running or -- CMD listens on a control socket,
+              .startup/<manifest>.sock beside its manifest; these commands find it from --file (they read
+              nothing else of the manifest) and exit 69 when no run of it is up. Only the run's own user may
+              ask it. docs/CLI.md describes the protocol, for editors and dashboards.
+
+            \(exitCodes)
+            """
+    }
+
+    typealias Subcommand = Invocation.Subcommand
+
+    /// The overview, usage and arguments of a client subcommand's help.
+    private static func controlParts(_ subcommand: Subcommand) -> (String, String, String) {
+        let ids = "  ID...                   "
+        switch subcommand {
+        case .ps:
+            return (
+                """
+                List every command of the run that is up, in plan order: its kind (command or service),
+                state, the pid startup started (- when none runs), for how long it has been in that state, its
+                time to ready, how often it was restarted, and what its last probe or liveness check saw.
+                """, "startup ps [--file <path>] [--format text|json]", ""
+            )
+        case .restart:
+            return (
+                """
+                Restart commands of the run that is up: a service is stopped gracefully (its stop line, or
+                SIGTERM and the grace period), started again and probed for readiness; a one-shot command runs
+                again. Returns once each is ready (or has succeeded), exit 0, or says why not, exit 1, and prints
+                what it cost. Dependents keep running unless --cascade. Restarts by hand do not count against
+                "restart" limits.
+                """, "startup restart [--file <path>] [--cascade] ID...", ids + "The commands to restart, in the run"
+            )
+        case .stop:
+            return (
+                """
+                Stop commands of the run that is up by hand, gracefully: a stopped service stays stopped (its
+                restart policy does not apply, and the run does not end because of it) until startup start.
+                """, "startup stop [--file <path>] [--cascade] ID...", ids + "The commands to stop, in the run"
+            )
+        case .start:
+            return (
+                """
+                Start commands of the run that is up again, with what they need that is not up; also an
+                on-demand command nothing asked for yet. Returns once each is ready (or has succeeded).
+                """, "startup start [--file <path>] ID...", ids + "The commands to start, in the run"
+            )
+        case .logs:
+            return (
+                """
+                Print the kept output of commands of the run that is up (the last 64 KiB of each), each line
+                prefixed by its id as in the run's own stream; -f then follows new output until Ctrl-C or the
+                run ends.
+                """, "startup logs [--file <path>] [-n <n>] [-f] [ID...]", ids + "The commands whose output to print (default: all)"
+            )
+        case .down:
+            return (
+                """
+                Shut the run that is up down as Ctrl-C would (reverse dependency order, stop lines, grace
+                period), wait until it has, and print how each stop ended: exit 0, or 1 if a stop failed.
+                """, "startup down [--file <path>]", ""
+            )
+        default:
+            return (
+                """
+                Print every state change of the run that is up from now on, one JSON object a line:
+                {"atMs", "id", "state", ...} (a command starting, ready, ended and how, restarting, stopped; a
+                reload starting or ending, with a null id), until Ctrl-C or the run ends.
+                """, "startup events [--file <path>]", ""
+            )
         }
     }
 
@@ -101,6 +187,13 @@ package enum HelpText {
           A command with "onDemand": true runs only when a command that runs depends on it, or when it is
           named as a target; otherwise it ends "not requested", which is not a failure.
 
+        WATCH:
+          A command with "watch" (paths or globs relative to the manifest's folder, "!" to exclude) is
+          reloaded while the run is up when a file it watches changes: a service is restarted, a one-shot
+          command run again, then its running dependents, and a line says what changed, the reload's wall
+          time and its critical path. A failed reload leaves the stack running. Not in CI mode (-- CMD),
+          nor with --no-watch; .git/, .startup/ and the --log-dir folder are never watched.
+
         ENVIRONMENT:
           Each command gets STARTUP_COMMAND_ID and STARTUP_PROCESS_TOKEN (its process's own). NO_COLOR turns colours off; they are only used on a terminal.
 
@@ -141,7 +234,8 @@ package enum HelpText {
     static let completions = """
         OVERVIEW: Print the completion script for a shell. It completes the subcommands, their options, the
         values of --format and --output, file names, and the command ids of the manifest in effect (the one
-        -f names on the line being completed, else commands.json) for run and plan.
+        -f names on the line being completed, else commands.json) for run and plan; for restart, stop, start
+        and logs, the ids of its run that is up (the manifest's when none is).
 
         USAGE: startup completions bash|zsh|fish
 

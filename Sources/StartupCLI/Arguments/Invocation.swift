@@ -21,10 +21,18 @@ package enum Invocation: Equatable, Sendable {
     /// Print the ids of a manifest's commands, one a line, for the completion scripts; the path is
     /// the manifest's.
     case commandIDs(manifest: String)
+    /// Print the ids of the run of a manifest that is up, else of the manifest, one a line, for the completion
+    /// scripts of the client subcommands; the path is the manifest's.
+    case runIDs(manifest: String)
+    /// Ask the run of a manifest that is up: `startup ps`, `restart`, `stop`, `start`, `logs`, `down`, `events`.
+    case control(ControlOptions)
 
     /// The subcommands.
     package enum Subcommand: String, CaseIterable, Sendable {
-        case plan, run, graph, plot, diff, completions
+        case plan, run, graph, plot, diff, ps, restart, stop, start, logs, down, events, completions
+
+        /// The subcommands that talk to a run that is up, through its control socket.
+        static let control: [Subcommand] = [.ps, .restart, .stop, .start, .logs, .down, .events]
 
         /// What the subcommand does, in a sentence or two, as the general help and the
         /// completion scripts describe it.
@@ -37,6 +45,13 @@ package enum Invocation: Equatable, Sendable {
             case .graph: "Print the dependency graph as Graphviz DOT or Mermaid"
             case .plot: "Draw a saved run report as an SVG timeline"
             case .diff: "Compare two saved run reports: what changed and what moved the wall time"
+            case .ps: "List the commands of the run that is up: state, pid, for how long, time to ready, restarts"
+            case .restart: "Restart commands of the run that is up (--cascade: then their running dependents); says what it cost"
+            case .stop: "Stop commands of the run that is up; they stay stopped until startup start"
+            case .start: "Start commands of the run that is up again (or an on-demand one nothing asked for)"
+            case .logs: "Print the kept output of the run's commands, prefixed by id; -f follows new output"
+            case .down: "Shut the run that is up down, as Ctrl-C would, and print how each stop ended"
+            case .events: "Print every state change of the run that is up, one JSON object a line"
             case .completions: "Print the completion script for bash, zsh or fish"
             }
         }
@@ -109,6 +124,9 @@ package struct RunOptions: Equatable, Sendable {
     package var savesReport = true
     /// Whether to stay up after the run until Ctrl-C or SIGTERM, then run the `stop` lines.
     package var keepRunning = false
+    /// Whether the commands' `"watch"` may reload them (`--no-watch` turns it off); ``watches`` says whether the
+    /// run watches.
+    package var watchesFiles = true
     /// The folder each command's and service's output is also logged in (`--log-dir`), relative to the current
     /// directory; `nil` for no logs.
     package var logDirectory: String?
@@ -117,6 +135,10 @@ package struct RunOptions: Equatable, Sendable {
     /// The command to run once the start-up succeeded (`startup run ... -- CMD ARGS...`), with
     /// its arguments; `nil` for none.
     package var command: [String]?
+
+    /// Whether the run watches the files its commands' `"watch"` names while it is up, to reload them: not with
+    /// `--no-watch`, and never in CI mode (a command after `--`), whose stack lives only for that command.
+    package var watches: Bool { watchesFiles && command == nil }
 }
 
 /// The options of `startup plot`.
@@ -136,6 +158,40 @@ struct CompletionsOptions {
     var listsIDs = false
     /// The manifest whose ids to print (`--file`); `nil` if not given.
     var file: String?
+    /// Whether to print the ids of the manifest's run that is up, falling back to the manifest's (`--run`).
+    var ofRun = false
+}
+
+/// How the client subcommands print: for people, or for machines.
+package enum ControlFormat: String, CaseIterable, Sendable {
+    case text, json
+}
+
+/// The options of the client subcommands (`startup ps`, `restart`, `stop`, `start`, `logs`, `down`, `events`):
+/// which run to ask, what, and how to print its answer.
+package struct ControlOptions: Equatable, Sendable {
+    /// The manifest whose run to ask (`--file`), as given: the run's socket is found from it.
+    package var file = "commands.json"
+    /// How to print (`--format`, for `ps` and `logs`).
+    package var format = ControlFormat.text
+    /// What to ask.
+    package var request: ControlRequest
+
+    /// The options of `request`.
+    package init(file: String = "commands.json", format: ControlFormat = .text, request: ControlRequest) {
+        self.file = file
+        self.format = format
+        self.request = request
+    }
+}
+
+/// The options of a client subcommand as the parser reads them, before the request is made of them.
+struct ControlArguments {
+    var file = "commands.json"
+    var format = ControlFormat.text
+    var cascade = false
+    var lines: Int?
+    var follow = false
 }
 
 /// The options of `startup diff`.

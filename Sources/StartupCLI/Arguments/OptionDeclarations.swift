@@ -84,6 +84,9 @@ enum OptionDeclarations {
             $0.gracePeriod = $1
         },
         .flag("--keep-running", help: "After the run, stay up until Ctrl-C or SIGTERM, then run the stop lines") { $0.keepRunning = true },
+        .flag("--no-watch", help: "Do not reload commands when their \"watch\" files change") {
+            $0.watchesFiles = false
+        },
         .directory(
             "--log-dir",
             help: """
@@ -119,13 +122,74 @@ enum OptionDeclarations {
         .path("--file", short: "-f", help: "The manifest whose ids --ids prints (default: commands.json)", isHidden: true) {
             $0.file = $1
         },
+        .flag("--run", help: "With --ids: the ids of the manifest's run that is up, else the manifest's", isHidden: true) {
+            $0.ofRun = true
+        },
     ]
+
+    /// `-f, --file` of a client subcommand: the manifest whose run to ask (`logs` has only `--file`, since its `-f`
+    /// follows, as in `tail -f`).
+    private static func controlFile(short: String? = "-f") -> OptionSpec<ControlArguments> {
+        .path("--file", short: short, help: "Ask the run of this manifest (default: commands.json); only its path is used, to find the run")
+        {
+            $0.file = $1
+        }
+    }
+
+    /// `startup ps`.
+    static let ps: [OptionSpec<ControlArguments>] = [
+        controlFile(),
+        .choice("--format", value: "format", from: ControlFormat.allCases, help: "text (default: a table) or json") { $0.format = $1 },
+    ]
+
+    /// `startup restart`.
+    static let restart: [OptionSpec<ControlArguments>] = [
+        controlFile(),
+        .flag("--cascade", help: "Once each is ready again, restart its running dependents too, in dependency order") { $0.cascade = true },
+    ]
+
+    /// `startup stop`.
+    static let stop: [OptionSpec<ControlArguments>] = [
+        controlFile(),
+        .flag("--cascade", help: "Stop their running dependents first, in reverse dependency order") { $0.cascade = true },
+    ]
+
+    /// `startup start`, `startup down` and `startup events`.
+    static let fileOnly: [OptionSpec<ControlArguments>] = [controlFile()]
+
+    /// `startup logs`.
+    static let logs: [OptionSpec<ControlArguments>] = [
+        controlFile(short: nil),
+        .count("--lines", short: "-n", value: "n", help: "At most the last n lines of each (default: all that is kept, 64 KiB each)") {
+            $0.lines = $1
+        },
+        OptionSpec(OptionDescriptor("--follow", short: "-f", help: "Then print new output as it comes, until Ctrl-C or the run ends")) {
+            _, _, options throws(UsageError) in options.follow = true
+        },
+        .choice(
+            "--format", value: "format", from: ControlFormat.allCases,
+            help: "text (default: \"id | line\") or json (one {\"id\", \"text\"} a line)"
+        ) {
+            $0.format = $1
+        },
+    ]
+
+    /// The declarations of a client subcommand.
+    static func control(_ subcommand: Invocation.Subcommand) -> [OptionSpec<ControlArguments>] {
+        switch subcommand {
+        case .ps: ps
+        case .restart: restart
+        case .stop: stop
+        case .logs: logs
+        default: fileOnly
+        }
+    }
 
     /// What `subcommand` takes besides its options.
     static func operands(of subcommand: Invocation.Subcommand) -> OptionReader.Operands {
         switch subcommand {
-        case .graph: .none
-        case .plan, .plot, .diff, .completions: .some
+        case .graph, .ps, .down, .events: .none
+        case .plan, .plot, .diff, .completions, .restart, .stop, .start, .logs: .some
         case .run: .someThenCommand
         }
     }
@@ -142,6 +206,7 @@ enum OptionDeclarations {
             case .plot: plot.map(\.descriptor)
             case .diff: diff.map(\.descriptor)
             case .completions: completions.map(\.descriptor)
+            case .ps, .restart, .stop, .start, .logs, .down, .events: control(subcommand).map(\.descriptor)
             }
         return declared.filter { !$0.isHidden } + [.subcommandHelp]
     }

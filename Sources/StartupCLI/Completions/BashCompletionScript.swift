@@ -10,23 +10,26 @@ enum BashCompletionScript {
             # Install: in ~/.bashrc, source <(startup completions bash)
 
             # Adds the ids of the manifest in effect (-f/--file on the line, else commands.json) that
-            # start with $1 to COMPREPLY, quoted for the shell.
+            # start with $1 to COMPREPLY, quoted for the shell. With $2 (run, or logs, whose -f follows),
+            # the ids of the manifest's run that is up, else the manifest's.
             _startup_ids() {
-                local file=commands.json i word id quoted
+                local file=commands.json i word id quoted run=
+                [[ -n $2 ]] && run=--run
                 for ((i = 2; i < COMP_CWORD; i++)); do
                     word=${COMP_WORDS[i]}
                     case $word in
                         --) break ;;
-                        -f|--file)
+                        --file|-f)
+                            [[ $2 == logs && $word == -f ]] && continue
                             if [[ ${COMP_WORDS[i+1]} == = ]]; then file=${COMP_WORDS[i+2]}; else file=${COMP_WORDS[i+1]}; fi ;;
-                        -f?*) file=${word#-f} ;;
+                        -f?*) [[ $2 == logs ]] || file=${word#-f} ;;
                     esac
                 done
                 file=${file/#\\~/$HOME}
                 while IFS= read -r id; do
                     printf -v quoted %q "$id"
                     [[ $quoted == "$1"* ]] && COMPREPLY+=("$quoted")
-                done < <(command startup completions --ids -f "$file" 2>/dev/null)
+                done < <(command startup completions --ids $run -f "$file" 2>/dev/null)
             }
 
             # Sets COMPREPLY to the lines of standard input (as mapfile does, which bash 3 lacks).
@@ -126,6 +129,7 @@ enum BashCompletionScript {
         switch CompletionOperands.of(subcommand) {
         case .none: break
         case .commandIDs: lines.append("            _startup_ids \"$cur\"")
+        case .runIDs: lines.append("            _startup_ids \"$cur\" \(subcommand == .logs ? "logs" : "run")")
         case .files: lines.append("            _startup_files \"$cur\"")
         case .words(let words):
             lines.append("            _startup_words \(ShellQuoting.singleQuoted(words.joined(separator: " "))) \"$cur\"")

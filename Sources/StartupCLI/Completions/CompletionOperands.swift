@@ -4,6 +4,8 @@ enum CompletionOperands: Equatable {
     case none
     /// The manifest's command ids (`startup run ID...`).
     case commandIDs
+    /// The ids of the run that is up, else of the manifest (`startup restart ID...`).
+    case runIDs
     /// File names (reports).
     case files
     /// One of these words.
@@ -14,7 +16,8 @@ enum CompletionOperands: Equatable {
         switch subcommand {
         case .plan, .run: .commandIDs
         case .plot, .diff: .files
-        case .graph: .none
+        case .graph, .ps, .down, .events: .none
+        case .restart, .stop, .start, .logs: .runIDs
         case .completions: .words(CompletionShell.allCases.map(\.rawValue))
         }
     }

@@ -22,4 +22,26 @@ enum CompletionsCommand {
         guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, let manifest = try? Manifest.load(path: path) else { return }
         console.out(manifest.commands.map { $0.id.rawValue + "\n" }.joined())
     }
+
+    /// Prints the ids of the run of the manifest at `path` that is up, one a line, in plan order; the manifest's
+    /// when no run answers (as ``printIDs(ofManifest:console:)``).
+    static func printRunIDs(ofManifest path: String, console: Console, environment: [String: String]) async {
+        let socket = ControlSocketPath.forManifest(path, environment: environment)
+        let ids = await DedicatedThread.result { () -> [String]? in
+            guard case .success(let descriptor) = ControlClient.connect(socket) else { return nil }
+            defer { close(descriptor) }
+            var ids: [String] = []
+            let deadline = SocketLineReader.now() + 2_000_000_000
+            guard
+                case .ok? = ControlClient.exchange(
+                    .ps, on: descriptor, deadline: deadline,
+                    answer: { answer in
+                        if case .row(let row) = answer { ids.append(row.id.rawValue) }
+                    })
+            else { return nil }
+            return ids
+        }
+        guard let ids else { return printIDs(ofManifest: path, console: console) }
+        console.out(ids.map { $0 + "\n" }.joined())
+    }
 }

@@ -31,23 +31,29 @@ enum FishCompletionScript {
             "    end",
             "end",
             "",
-            "# The ids of the manifest in effect (-f/--file on the line, else commands.json).",
+            "# The ids of the manifest in effect (-f/--file on the line, else commands.json). With an argument (run,",
+            "# or logs, whose -f follows), the ids of the manifest's run that is up, else the manifest's.",
             "function __startup_ids",
             "    set -l tokens (commandline -opc)",
             "    set -l file commands.json",
+            "    set -l run",
+            "    set -q argv[1]; and set run --run",
             "    for i in (seq 2 (count $tokens))",
             "        switch $tokens[$i]",
             "            case --",
             "                break",
             "            case -f --file",
+            "                if test \"$argv[1]\" = logs -a $tokens[$i] = -f",
+            "                    continue",
+            "                end",
             "                set -q tokens[(math $i + 1)]; and set file $tokens[(math $i + 1)]",
             "            case '--file=*'",
             "                set file (string replace -- --file= '' $tokens[$i])",
             "            case '-f?*'",
-            "                set file (string sub -s 3 -- $tokens[$i])",
+            "                test \"$argv[1]\" = logs; or set file (string sub -s 3 -- $tokens[$i])",
             "        end",
             "    end",
-            "    command startup completions --ids -f (string replace -r '^~' $HOME -- $file) 2>/dev/null",
+            "    command startup completions --ids $run -f (string replace -r '^~' $HOME -- $file) 2>/dev/null",
             "end",
             "",
             "complete -c startup -f",
@@ -71,6 +77,9 @@ enum FishCompletionScript {
             switch CompletionOperands.of(subcommand) {
             case .none: break
             case .commandIDs: lines.append("complete -c startup -n '\(condition)' -a '(__startup_ids)' -d 'command id'")
+            case .runIDs:
+                let which = subcommand == .logs ? "logs" : "run"
+                lines.append("complete -c startup -n '\(condition)' -a '(__startup_ids \(which))' -d 'command id'")
             case .files: lines.append("complete -c startup -n '\(condition)' -F")
             case .words(let words): lines.append("complete -c startup -n '\(condition)' -a '\(words.joined(separator: " "))'")
             }

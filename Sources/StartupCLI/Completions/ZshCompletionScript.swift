@@ -11,19 +11,21 @@ enum ZshCompletionScript {
             # Install: startup completions zsh > ~/.zfunc/_startup, and in ~/.zshrc, before compinit:
             # fpath=(~/.zfunc $fpath)
 
-            # The ids of the manifest in effect (-f/--file on the line, else commands.json).
+            # The ids of the manifest in effect (-f/--file on the line, else commands.json). With $1 (run, or
+            # logs, whose -f follows), the ids of the manifest's run that is up, else the manifest's.
             _startup_ids() {
-              local file=commands.json i
+              local file=commands.json i run=
+              [[ -n $1 ]] && run=--run
               for (( i = 2; i < CURRENT; i++ )); do
                 case $words[i] in
                   (--) break ;;
-                  (-f|--file) file=$words[i+1] ;;
+                  (-f|--file) [[ $1 == logs && $words[i] == -f ]] || file=$words[i+1] ;;
                   (--file=*) file=${words[i]#--file=} ;;
-                  (-f?*) file=${words[i]#-f} ;;
+                  (-f?*) [[ $1 == logs ]] || file=${words[i]#-f} ;;
                 esac
               done
               local -a ids
-              ids=(${(f)"$(command startup completions --ids -f ${file/#\\~/$HOME} 2>/dev/null)"})
+              ids=(${(f)"$(command startup completions --ids $run -f ${file/#\\~/$HOME} 2>/dev/null)"})
               _wanted ids expl 'command id' compadd -a ids
             }
 
@@ -74,6 +76,7 @@ enum ZshCompletionScript {
         switch CompletionOperands.of(subcommand) {
         case .none: break
         case .commandIDs: specs.append("'*:command id:_startup_ids'")
+        case .runIDs: specs.append("'*:command id:_startup_ids \(subcommand == .logs ? "logs" : "run")'")
         case .files: specs.append("'*:report:_files'")
         case .words(let words): specs.append(ShellQuoting.singleQuoted("1:shell:(\(words.joined(separator: " ")))"))
         }

@@ -134,7 +134,7 @@ final class LiveRun: Sendable {
 
     /// The service `id` was not ready again after a start by hand: it stays stopped.
     func notReady(_ id: CommandID, why: String) {
-        change(id, extra: [("reason", .string(why))]) { entry, now in
+        change(id, extra: [ControlEventField("reason", .string(why))]) { entry, now in
             entry.pid = nil
             entry.restartPending = false
             return entry.enter(.failed, at: now)
@@ -151,30 +151,32 @@ final class LiveRun: Sendable {
 
     /// A one-shot command `id` that ran again has ended.
     func ranAgain(_ id: CommandID, succeeded: Bool, why: String?) {
-        change(id, extra: why.map { [("reason", .string($0))] } ?? []) { entry, now in
+        change(id, extra: why.map { [ControlEventField("reason", .string($0))] } ?? []) { entry, now in
             entry.pid = nil
             return entry.enter(succeeded ? .succeeded : .failed, at: now)
         }
     }
 
     /// Says a change that concerns the run, not one command's state (a reload): `fields` go with it.
-    func announce(_ state: String, id: CommandID?, fields: [(String, ControlEventValue)]) {
+    func announce(_ state: String, id: CommandID?, fields: [ControlEventField]) {
         changes.send(ControlEvent(atMs: Self.milliseconds(elapsed), id: id, state: state, fields: fields))
     }
 
     /// Applies `change` to `id`'s entry; when it says the state changed, the change is sent.
     private func change(
-        _ id: CommandID, extra: [(String, ControlEventValue)] = [], _ change: (inout Entry, Duration) -> Bool
+        _ id: CommandID, extra: [ControlEventField] = [], _ change: (inout Entry, Duration) -> Bool
     ) {
         let now = elapsed
         let event: ControlEvent? = book.withLock { book in
             guard let position = book.index[id] else { return nil }
             guard change(&book.entries[position], now) else { return nil }
             let entry = book.entries[position]
-            var fields: [(String, ControlEventValue)] = []
-            if let pid = entry.pid { fields.append(("pid", .int(Int(pid)))) }
-            if entry.state == .ready, let ready = entry.readyAfter { fields.append(("readyMs", .int(Self.milliseconds(ready)))) }
-            if entry.restarts > 0 { fields.append(("restarts", .int(entry.restarts))) }
+            var fields: [ControlEventField] = []
+            if let pid = entry.pid { fields.append(ControlEventField("pid", .integer(Int(pid)))) }
+            if entry.state == .ready, let ready = entry.readyAfter {
+                fields.append(ControlEventField("readyMs", .integer(Self.milliseconds(ready))))
+            }
+            if entry.restarts > 0 { fields.append(ControlEventField("restarts", .integer(entry.restarts))) }
             return ControlEvent(atMs: Self.milliseconds(now), id: id, state: entry.state.rawValue, fields: fields + extra)
         }
         if let event { changes.send(event) }
@@ -198,12 +200,12 @@ extension LiveRun: StartupObserver {
                 return entry.enter(entry.kind == .service ? .starting : .running, at: now)
             }
         case .commandRetrying(let id, _, let outcome, _, _):
-            change(id, extra: [("reason", .string(outcome.detail ?? outcome.name))]) { entry, now in
+            change(id, extra: [ControlEventField("reason", .string(outcome.detail ?? outcome.name))]) { entry, now in
                 entry.pid = nil
                 return entry.enter(.waiting, at: now)
             }
         case .commandFinished(let id, let status, _, _, _):
-            change(id, extra: status.detail.map { [("reason", .string($0))] } ?? []) { entry, now in
+            change(id, extra: status.detail.map { [ControlEventField("reason", .string($0))] } ?? []) { entry, now in
                 if entry.kind == .command || !status.isSuccess { entry.pid = nil }
                 switch status {
                 case .succeeded where entry.kind == .service:
@@ -216,7 +218,7 @@ extension LiveRun: StartupObserver {
                 }
             }
         case .serviceEnded(let error, _):
-            change(error.service, extra: [("reason", .string(ProcessEndings.end(of: error)))]) { entry, now in
+            change(error.service, extra: [ControlEventField("reason", .string(ProcessEndings.end(of: error)))]) { entry, now in
                 entry.pid = nil
                 guard error.restart != nil else { return entry.enter(.exited, at: now) }
                 entry.restarts += 1

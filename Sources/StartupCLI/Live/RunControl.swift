@@ -6,7 +6,8 @@ import StartupReporting
 /// hand on services (the library's ``StartupRun/restartService(_:)`` and its kin) and one-shot commands (run again
 /// as at start-up), with `--cascade` over their dependents in order, the kept output, and the shutdown by request.
 final class RunControl: ControlTarget {
-    private let run: StartupRun
+    /// The run, once started: the control socket listens before its first command starts.
+    private let started: SharedOutcome<StartupRun>
     private let live: LiveRun
     private let graph: CommandGraph
     private let execution: ShellExecution
@@ -21,10 +22,10 @@ final class RunControl: ControlTarget {
     private let shutDown: @Sendable () async -> (lines: String, succeeded: Bool)
 
     init(
-        run: StartupRun, live: LiveRun, manifest: Manifest, execution: ShellExecution, outputs: CommandOutputs,
+        run: SharedOutcome<StartupRun>, live: LiveRun, manifest: Manifest, execution: ShellExecution, outputs: CommandOutputs,
         console: Console, style: Style, shutDown: @escaping @Sendable () async -> (lines: String, succeeded: Bool)
     ) {
-        self.run = run
+        started = run
         self.live = live
         self.graph = CommandGraph(manifest: manifest)
         self.execution = execution
@@ -85,10 +86,10 @@ final class RunControl: ControlTarget {
         await restart(ids, cascade: cascade, what: "restart", say: say).allSatisfy(\.succeeded)
     }
 
-    /// Restarts `ids` (with `cascade`, then what depends on them and is up, in order), says each step and with
-    /// `cascade` the critical path, and returns the steps.
+    /// Restarts `ids` (with `cascade`, then what depends on them and is up, in order), says each step (and prints it
+    /// on the run's terminal, unless `what` is `nil`) and with `cascade` the critical path, and returns the steps.
     @discardableResult
-    func restart(_ ids: [CommandID], cascade: Bool, what: String, say: @escaping @Sendable (String) -> Void) async -> [MoveStep] {
+    func restart(_ ids: [CommandID], cascade: Bool, what: String?, say: @escaping @Sendable (String) -> Void) async -> [MoveStep] {
         let affected = cascade ? graph.withDependents(of: ids, where: isUp) : graph.sorted(ids)
         let steps = await MoveCascade.run(affected, graph: graph) { [self] id in
             let step = await restartOne(id)
@@ -131,11 +132,37 @@ final class RunControl: ControlTarget {
         }
     }
 
-    /// Says `step` to the client, and on the run's terminal.
-    private func tell(_ step: MoveStep, what: String, say: @Sendable (String) -> Void) {
+    /// Says `step` to the client, and on the run's terminal as the `what` move's unless `what` is `nil`.
+    private func tell(_ step: MoveStep, what: String?, say: @Sendable (String) -> Void) {
         say(step.sentence)
+        guard let what else { return }
         let mark = step.succeeded ? style.yellow("⟳") : style.red("✗")
         console.out("\(mark) \(what) \(step.sentence)\n")
+    }
+
+    /// Reloads `id` after a change to `changed` (its watched paths): as `restart --cascade` (a one-shot command runs
+    /// again while its dependents keep running, and they are restarted only once it succeeded), then prints the
+    /// reload line with its wall time and critical path, and the failure if one step failed. The stack stays up
+    /// whatever happens. Returns whether every step succeeded.
+    @discardableResult
+    func reload(_ id: CommandID, number: Int, changed: [String]) async -> Bool {
+        let changedFields: [ControlEventField] = [
+            ControlEventField("reload", .integer(number)), ControlEventField("changed", .strings(changed)),
+        ]
+        live.announce("reloadStarted", id: id, fields: changedFields)
+        let began = live.elapsed
+        let steps = await restart([id], cascade: true, what: nil) { _ in }
+        let wall = live.elapsed - began
+        let failure = steps.first { !$0.succeeded }
+        let path = MoveCascade.criticalPath(steps, graph: graph)
+        console.out(ReloadLine.render(number: number, changed: changed, wall: wall, path: path, failure: failure, style: style) + "\n")
+        live.announce(
+            "reloadEnded", id: id,
+            fields: changedFields + [
+                ControlEventField("wallMs", .integer(LiveRun.milliseconds(wall))),
+                ControlEventField("outcome", .string(failure == nil ? "succeeded" : "failed")),
+            ])
+        return failure == nil
     }
 
     private func restartOne(_ id: CommandID) async -> MoveStep {
@@ -143,7 +170,7 @@ final class RunControl: ControlTarget {
         if services.contains(id) {
             live.restarting(id)
             do {
-                let took = try await run.restartService(id)
+                let took = try await started.value().restartService(id)
                 return step(
                     id, began, true, ready: true, "\(id.rawValue): stopped in \(format(took.stopped)), ready in \(format(took.ready))")
             } catch {
@@ -158,7 +185,7 @@ final class RunControl: ControlTarget {
     private func runAgain(_ id: CommandID, began: Duration) async -> MoveStep {
         if let state = live.state(of: id), [.waiting, .running].contains(state) || onDemand.contains(id) && state == .waiting {
             do {
-                try await run.wait(for: [id])
+                try await started.value().wait(for: [id])
                 return step(id, began, true, ready: false, "\(id.rawValue): succeeded (it was not done yet)")
             } catch {
                 return step(id, began, false, ready: false, "\(id.rawValue): \(error)")
@@ -187,7 +214,7 @@ final class RunControl: ControlTarget {
         }
         if live.state(of: id) == .stopped { return step(id, began, true, ready: false, "\(id.rawValue): stopped already") }
         do {
-            let took = try await run.stopService(id)
+            let took = try await started.value().stopService(id)
             return step(id, began, true, ready: false, "\(id.rawValue): stopped in \(format(took.stopped))")
         } catch {
             return step(id, began, false, ready: false, "\(id.rawValue): \(error)")
@@ -204,7 +231,7 @@ final class RunControl: ControlTarget {
         }
         if live.state(of: id) == .ready { return step(id, began, true, ready: true, "\(id.rawValue): running already") }
         do {
-            let took = try await run.startService(id)
+            let took = try await started.value().startService(id)
             return step(id, began, true, ready: true, "\(id.rawValue): ready in \(format(took.ready))")
         } catch {
             live.notReady(id, why: String(describing: error))

@@ -6,7 +6,8 @@ import StartupReporting
 /// service `"ready": {"tcp": "127.0.0.1:5433", "intervalMs": 10, "timeoutMs": 30000}`, the probe
 /// under its manifest key (`intervalMs` `null` for a `log` probe, which is never polled), `"restart":
 /// {"on": "failure", "limit": 5, "delayMs": 500}` or `null`, and `"alive": {"http": "http://…", "intervalMs": 5000,
-/// "failures": 3}` or `null`. A command with a `stop` line also gains `"stopTimeoutMs": 10000`, its `stopTimeout`.
+/// "failures": 3}` or `null`. A command with a `stop` line also gains `"stopTimeoutMs": 10000`, its `stopTimeout`, and one with `"watch"`
+/// gains `"watch": {"paths": ["src/**/*.py", "!src/**/test_*"], "debounceMs": 200}`.
 enum PlanServicesJSON {
     /// `plan` with every command object of its `"commands"` annotated from `manifest`.
     static func annotate(_ plan: JSONOutput, manifest: Manifest) -> JSONOutput {
@@ -17,6 +18,8 @@ enum PlanServicesJSON {
         for command in manifest.commands where command.stop != nil {
             stopTimeouts[command.id] = command.stopTimeout ?? ManifestCommand.defaultStopTimeout
         }
+        var watches: [CommandID: ManifestWatch] = [:]
+        for command in manifest.commands { watches[command.id] = command.watch }
         for (index, member) in members.enumerated() where member.key == "commands" {
             guard case .array(let commands) = member.value else { continue }
             members[index].value = .array(
@@ -24,18 +27,25 @@ enum PlanServicesJSON {
                     guard case .object(let fields) = command, case .string(let id)? = fields.first(where: { $0.key == "id" })?.value else {
                         return command
                     }
-                    let stop = stopTimeouts[CommandID(id)].map { [("stopTimeoutMs", JSONOutput.milliseconds($0))] } ?? []
+                    let extras =
+                        (stopTimeouts[CommandID(id)].map { [("stopTimeoutMs", JSONOutput.milliseconds($0))] } ?? [])
+                        + (watches[CommandID(id)].map { [("watch", json($0))] } ?? [])
                     guard let service = services[CommandID(id)], let ready = service.ready else {
-                        return .object(fields + [("service", .bool(false))] + stop)
+                        return .object(fields + [("service", .bool(false))] + extras)
                     }
                     return .object(
                         fields + [
                             ("service", .bool(true)), ("ready", json(ready, timeout: service.readyTimeout(defaults: manifest.defaults))),
                             ("restart", service.restart.map(json(_:)) ?? .null), ("alive", service.alive.map(json(_:)) ?? .null),
-                        ] + stop)
+                        ] + extras)
                 })
         }
         return .object(members)
+    }
+
+    /// `{"paths": ["src/**/*.py", "!src/**/test_*"], "debounceMs": 200}`.
+    private static func json(_ watch: ManifestWatch) -> JSONOutput {
+        .object([("paths", .array(watch.paths.map { .string($0) })), ("debounceMs", .milliseconds(watch.debounce))])
     }
 
     /// `{"on": "failure", "limit": 5, "delayMs": 500}`.

@@ -2,7 +2,7 @@ import StartupKit
 import StartupManifest
 
 /// The text of `startup plan`: the waves with each command's estimate and dependencies (`after`
-/// edges apart, as `order-only after`; on-demand ones marked, services with how their readiness is probed, a `stop` line with its `stopTimeout`), then the predicted critical path and wall time, then the plan's warnings.
+/// edges apart, as `order-only after`; on-demand ones marked, services with how their readiness is probed, a `stop` line with its `stopTimeout`, what a command watches), then the predicted critical path and wall time, then the plan's warnings.
 struct PlanTextRenderer {
     let plan: StartupPlan
     let manifest: Manifest
@@ -24,6 +24,8 @@ struct PlanTextRenderer {
         for command in manifest.commands where command.stop != nil {
             stopTimeouts[command.id] = command.stopTimeout ?? ManifestCommand.defaultStopTimeout
         }
+        var watches: [CommandID: ManifestWatch] = [:]
+        for command in manifest.commands { watches[command.id] = command.watch }
         var lines = [header(waves: levels.count), ""]
         for (number, level) in levels.enumerated() {
             lines.append("wave \(number + 1)")
@@ -45,9 +47,10 @@ struct PlanTextRenderer {
                 let restart = services[id]?.restart.map { "  restart: " + Self.summary(of: $0) } ?? ""
                 let alive = services[id]?.alive.map { "  alive: " + $0.summary } ?? ""
                 let stop = stopTimeouts[id].map { "  stop line: stopTimeout \(DurationText.format($0))" } ?? ""
+                let watch = watches[id].map { "  watch: " + $0.summary } ?? ""
                 lines.append(
                     "  \(marker) \(id.rawValue.padded(to: idWidth))  \(estimate)\(slack)\(after)\(orderOnly)\(raised)\(onDemand)\(probe)\(restart)\(alive)"
-                        + stop)
+                        + stop + watch)
             }
         }
         let milestones = manifest.commands.filter { $0.run == nil }.count

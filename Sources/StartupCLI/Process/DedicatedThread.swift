@@ -52,3 +52,13 @@ enum DedicatedThread {
         pointer!
     }
 }
+
+extension DedicatedThread {
+    /// What `body` returns, computed on a thread of its own: blocking calls (a socket's reads) never occupy the
+    /// cooperative pool while the caller waits.
+    static func result<Value: Sendable>(stackSize: Int = smallStack, of body: @escaping @Sendable () -> Value) async -> Value {
+        await withCheckedContinuation { continuation in
+            run(stackSize: stackSize) { continuation.resume(returning: body()) }
+        }
+    }
+}

@@ -82,6 +82,20 @@ enum RunCommand {
                 eventBatchWindow: progressInterval(output: options.output, hasServices: manifest.commands.contains(where: \.isService))))
 
         if handlesSignals { OutOfResources.requireOpenFiles() }  // the binary: before its first pipe
+        // A run that stays up listens on its control socket from before its first command: one run per manifest.
+        let started = SharedOutcome<StartupRun>()
+        // What `startup down` waits for: the shutdown's lines and whether every stop succeeded.
+        let shutdownTold = SharedOutcome<(lines: String, succeeded: Bool)>()
+        let control =
+            listens
+            ? RunControl(
+                run: started, live: live, manifest: manifest, execution: execution, outputs: outputs, console: console, style: style,
+                shutDown: { [sessionEnd = watcher.sessionEnd] in
+                    sessionEnd.resolve(.downRequested)
+                    return await shutdownTold.value()
+                }) : nil
+        var server: ControlServer?
+        if let control { server = try await listen(for: control, options: options, environment: environment, console: console) }
         let interrupts = handlesSignals ? InterruptHandler() : nil
         defer { interrupts?.stop() }
         if let interrupts {
@@ -93,17 +107,7 @@ enum RunCommand {
         let outputWatcher = interrupts.flatMap { _ in OutputCloseWatcher { [console] in console.readerLeft() } }
         defer { outputWatcher?.stop() }
         let run = start(orchestrator)
-        // What `startup down` waits for: the shutdown's lines and whether every stop succeeded.
-        let shutdownTold = SharedOutcome<(lines: String, succeeded: Bool)>()
-        let control =
-            listens
-            ? RunControl(
-                run: run, live: live, manifest: manifest, execution: execution, outputs: outputs, console: console, style: style,
-                shutDown: { [sessionEnd = watcher.sessionEnd] in
-                    sessionEnd.resolve(.downRequested)
-                    return await shutdownTold.value()
-                }) : nil
-        _ = control
+        started.settle(run)
         let report = await startUp(run, interrupts: interrupts)
         _ = await watcher.startUpShown.value()
         let saved = SavedRun(
@@ -135,8 +139,18 @@ enum RunCommand {
             case .cancelled: .interrupted
             }
 
+        // Files change and reload their commands while the run holds (not in CI mode, not with --no-watch).
+        let reloads =
+            if let control, report.status == .succeeded, options.watches {
+                await ReloadLoop.start(
+                    manifest: manifest, folder: manifestDirectory,
+                    excludedPaths: [options.logDirectory, options.report, options.traceFile, options.plot].compactMap { $0 },
+                    control: control, console: console)
+            } else {
+                nil as ReloadLoop?
+            }
         let session = RunSession(
-            run: run, report: report, stops: execution.stopModules(for: manifest),
+            run: run, report: report, reloads: reloads, stops: execution.stopModules(for: manifest),
             serviceStopBound: execution.serviceStopBound(for: manifest), options: options,
             console: console, style: style, outputs: outputs, processEndings: processEndings, interrupts: interrupts,
             sessionEnd: watcher.sessionEnd,
@@ -148,6 +162,7 @@ enum RunCommand {
                     ShutdownRenderer(report: $0, outputs: outputs, endings: processEndings, style: Style(enabled: false)).render()
                 } ?? "", ending.shutdown?.failuresNotCutShort.isEmpty ?? true
             ))
+        server?.close()
         live.finish()
         outputs.followed.finish()
         if let code = ending.exitCode { exitCode = options.command != nil ? code : exitCode ?? code }
@@ -223,9 +238,28 @@ enum RunCommand {
         // What the commands' pipes still hold, and what waits to be written to the logs.
         await logs?.finish()
         appending?.restore()
+        // A client's last answer (`startup down`'s) is written before the exit ends its connection.
+        await server?.answersWritten(within: .seconds(1))
         // Everything is written and nothing runs: the binary ends here, the run's objects left unfreed.
         exitProcess?(exitCode ?? .success)
         if let exitCode { throw exitCode }
+    }
+
+    /// Listens on the control socket of `options.file`'s run: a run of the manifest that is up already ends this one
+    /// before anything starts (exit 1); a socket that cannot be made is a warning, and the run goes on without one.
+    private static func listen(
+        for control: RunControl, options: RunOptions, environment: [String: String], console: Console
+    ) async throws(ExitCode) -> ControlServer? {
+        do {
+            return try await ControlServer.start(manifest: options.file, target: control, environment: environment)
+        } catch {
+            if error.code == .alreadyUp {
+                console.err("error: \(error.message)\n")
+                throw .failure
+            }
+            console.err("warning: \(error.message); startup ps, restart and down cannot reach this run\n")
+            return nil
+        }
     }
 
     /// How many tasks write the report's JSON side by side: one per core, at most four.

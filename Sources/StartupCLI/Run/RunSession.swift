@@ -22,6 +22,8 @@ struct RunSession {
 
     let run: StartupRun
     let report: StartupReport
+    /// The reloads on file changes, stopped before the shutdown; `nil` when nothing is watched.
+    let reloads: ReloadLoop?
     let stops: [CommandID: any LifecycleModule]
     /// The shutdown's bound of a service's stop, a backstop (see ``ShellExecution/serviceStopBound(for:)``).
     let serviceStopBound: Duration
@@ -136,6 +138,7 @@ struct RunSession {
     /// The one shutdown walk, in a task of its own: the interrupt that began it must not cancel
     /// it (a second one makes the process engine kill what it is stopping at once).
     private func shutDown() async -> ShutdownReport {
+        await reloads?.stop()
         let stopping = Task { [run, stops, serviceStopBound] in await run.shutdown(modules: stops, stopTimeout: serviceStopBound) }
         let stopped = await stopping.value
         if options.format == .text, !stopped.modules.isEmpty {

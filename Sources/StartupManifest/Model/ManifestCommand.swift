@@ -64,6 +64,10 @@ public struct ManifestCommand: Sendable, Hashable {
     /// `nil` for no check.
     public var alive: ManifestLiveness?
 
+    /// What `startup run` watches to reload the command (`"watch"`): a change to a watched file restarts a
+    /// service, or runs a one-shot command again, then its running dependents; `nil` for nothing.
+    public var watch: ManifestWatch?
+
     /// Whether the command is a service (it has `"ready"`).
     public var isService: Bool { ready != nil }
 
@@ -73,7 +77,7 @@ public struct ManifestCommand: Sendable, Hashable {
         estimate: Duration? = nil, budget: Duration? = nil, timeout: Duration? = nil, retries: Int? = nil, isOptional: Bool = false,
         isOnDemand: Bool = false, priority: CommandPriority = .normal, environment: [String: String] = [:],
         environmentFiles: [String] = [], workingDirectory: String? = nil, stop: String? = nil, ready: ManifestReadiness? = nil,
-        restart: RestartPolicy? = nil, alive: ManifestLiveness? = nil, stopTimeout: Duration? = nil
+        restart: RestartPolicy? = nil, alive: ManifestLiveness? = nil, stopTimeout: Duration? = nil, watch: ManifestWatch? = nil
     ) {
         self.id = id
         self.summary = summary
@@ -95,6 +99,7 @@ public struct ManifestCommand: Sendable, Hashable {
         self.restart = restart
         self.alive = alive
         self.stopTimeout = stopTimeout
+        self.watch = watch
     }
 
     /// The StartupKit options of this command, with the manifest's defaults filled in.

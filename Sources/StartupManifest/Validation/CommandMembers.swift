@@ -23,6 +23,7 @@ struct CommandMembers {
     var ready: JSONMember?
     var restart: JSONMember?
     var alive: JSONMember?
+    var watch: JSONMember?
 
     /// Where a member went.
     enum Placement {
@@ -57,6 +58,7 @@ struct CommandMembers {
         case "ready": Self.place(member, in: &ready)
         case "restart": Self.place(member, in: &restart)
         case "alive": Self.place(member, in: &alive)
+        case "watch": Self.place(member, in: &watch)
         default: .unknown
         }
     }

@@ -130,7 +130,7 @@ extension ManifestDecoder {
     }
 
     /// A duration within `range` (written `written`), or `nil` after reporting why not.
-    private mutating func duration(
+    mutating func duration(
         _ member: JSONMember, path: String, in range: ClosedRange<Duration>, what: String, range written: String
     ) -> Duration? {
         guard let value = duration(member, path: path) else { return nil }

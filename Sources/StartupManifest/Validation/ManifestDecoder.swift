@@ -16,6 +16,7 @@ struct ManifestDecoder {
     static let commandKeys = [
         "id", "summary", "dependencies", "after", "run", "estimate", "budget", "timeout", "retries",
         "optional", "onDemand", "priority", "env", "envFile", "cwd", "stop", "stopTimeout", "ready", "restart", "alive",
+        "watch",
     ]
     /// Words people write for a key, mapped to the key they meant.
     static let keySynonyms = [
@@ -32,6 +33,7 @@ struct ManifestDecoder {
         "environmentFile": "envFile", "env_files": "envFile",
         "restartPolicy": "restart", "restart_policy": "restart", "liveness": "alive", "livenessProbe": "alive",
         "healthCheck": "alive", "stop_timeout": "stopTimeout", "stopTimeoutSec": "stopTimeout", "stopGracePeriod": "stopTimeout",
+        "watchPaths": "watch", "watch_paths": "watch", "watches": "watch",
     ]
 
     private(set) var problems: [ManifestProblem] = []
@@ -200,7 +202,8 @@ struct ManifestDecoder {
             ready: members.ready.flatMap { readiness($0, path: path() + ".ready", hasRun: members.run != nil) },
             restart: members.restart.flatMap { restartPolicy($0, path: path() + ".restart", isService: members.ready != nil) },
             alive: members.alive.flatMap { liveness($0, path: path() + ".alive", isService: members.ready != nil) },
-            stopTimeout: members.stopTimeout.flatMap { stopTimeout($0, path: path() + ".stopTimeout", hasStop: members.stop != nil) })
+            stopTimeout: members.stopTimeout.flatMap { stopTimeout($0, path: path() + ".stopTimeout", hasStop: members.stop != nil) },
+            watch: members.watch.flatMap { watch($0, path: path() + ".watch", hasRun: members.run != nil) })
         let source = CommandSource(
             id: command.id, dependencies: command.dependencies, manifestIndex: index, idLocation: idMember.valueLocation,
             dependencyIndexes: dependencies.map(\.index), dependencyLocations: dependencies.map(\.location),

@@ -49,6 +49,25 @@ import Testing
         #expect(throws: UsageError.self) { try CommandLineParser.parse(["run", "--keep-running", "--", "true"]) }
     }
 
+    @Test func parse_noWatch_turnsWatchingOff_andCIModeNeverWatches() throws {
+        #expect(RunOptions().watches)
+        guard case .run(let noWatch) = try CommandLineParser.parse(["run", "--no-watch"]) else {
+            Issue.record("not a run")
+            return
+        }
+        #expect(!noWatch.watchesFiles && !noWatch.watches)
+        guard case .run(let ciMode) = try CommandLineParser.parse(["run", "--", "make", "test"]) else {
+            Issue.record("not a run")
+            return
+        }
+        #expect(ciMode.watchesFiles && !ciMode.watches, "a command after -- never watches")
+        guard case .run(let both) = try CommandLineParser.parse(["run", "--no-watch", "--", "true"]) else {
+            Issue.record("not a run")
+            return
+        }
+        #expect(!both.watches)
+    }
+
     @Test func parse_helpAndVersion() throws {
         #expect(try CommandLineParser.parse([]) == .help(nil))
         #expect(try CommandLineParser.parse(["--help"]) == .help(nil))
@@ -58,7 +77,10 @@ import Testing
     }
 
     @Test(arguments: [
-        (["rnu"], #"unknown subcommand "rnu" (did you mean "run"?); the subcommands are plan, run, graph, plot, diff and completions"#),
+        (
+            ["rnu"],
+            #"unknown subcommand "rnu" (did you mean "run"?); the subcommands are plan, run, graph, plot, diff, ps, restart, stop, start, logs, down, events and completions"#
+        ),
         (["run", "--jbos", "2"], "unknown option --jbos (did you mean --jobs?)"),
         (["run", "-j", "0"], #"-j needs a whole number from 1 to 1000000, not "0""#),
         (["run", "--jobs"], "--jobs needs a value"),

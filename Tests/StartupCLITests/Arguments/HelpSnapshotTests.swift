@@ -26,23 +26,30 @@ import Testing
     }
 
     static let subcommands: [Invocation.Subcommand: String] = [
-        .plan: plan, .run: run, .graph: graph, .plot: plot, .diff: diff, .completions: completions,
+        .plan: plan, .run: run, .graph: graph, .plot: plot, .diff: diff, .ps: ps, .restart: restart, .stop: stop, .start: start,
+        .logs: logs, .down: down, .events: events, .completions: completions,
     ]
 
     /// The exit codes' section, the same in every help.
     static let exitCodes = """
         EXIT CODES:
           0    every required command succeeded within its budget (run), the manifest is valid (plan,
-               graph), or the report was drawn or compared (plot, diff)
+               graph), the report was drawn or compared (plot, diff), or the running stack did what was
+               asked (ps, restart, ...)
           1    a required command failed, timed out or was skipped, a budget was exceeded, a service ended
-               by itself, or a stop failed; with -- CMD, the start-up failed so CMD never ran
+               by itself, or a stop failed; with -- CMD, the start-up failed so CMD never ran; a run of
+               the manifest is already up (run, before anything started); restart/start of a command not
+               ready again, stop/down with a failed stop
           N    with -- CMD: CMD's own exit status (128 + the signal when a signal killed it)
-          64   usage error: unknown subcommand, option or target (startup run ID...), bad value
+          64   usage error: unknown subcommand, option or target (startup run ID...), bad value, or an id
+               the running stack does not have (startup restart ID...)
           65   the manifest (or a report file given to plot, diff, plan --report) was read but is invalid
                (every problem is listed), or an env file it names has a bad line (run, file:line: for
                each)
           66   the manifest (or report) file is missing, a directory, unreadable, or larger than 256 MiB,
                or an env file it names is missing, unreadable or larger than 16 MiB (run)
+          69   ps, restart, stop, start, logs, down, events: no run of the manifest is up (nothing answers
+               at its control socket)
           71   startup could not get what any run needs from the system (no file descriptor left for a
                pipe: ulimit -n too low); a message says so, nothing was started
           73   the trace, the plot or a report named with --report could not be written, or the --log-dir
@@ -50,6 +57,8 @@ import Testing
           74   standard output could not be written (a full disk, > /dev/full); a message says so on
                standard error (an interrupted run says so too and exits 130; with -- CMD, the status stays
                CMD's)
+          77   ps, restart, ...: the run's control socket, or what answers there, belongs to another user;
+               nothing was asked
           130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed and saved, the
                trace written
           141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
@@ -67,6 +76,15 @@ import Testing
           graph    Print the dependency graph as Graphviz DOT or Mermaid
           plot     Draw a saved run report as an SVG timeline
           diff     Compare two saved run reports: what changed and what moved the wall time
+          ps       List the commands of the run that is up: state, pid, for how long, time to ready,
+                   restarts
+          restart  Restart commands of the run that is up (--cascade: then their running dependents); says
+                   what it cost
+          stop     Stop commands of the run that is up; they stay stopped until startup start
+          start    Start commands of the run that is up again (or an on-demand one nothing asked for)
+          logs     Print the kept output of the run's commands, prefixed by id; -f follows new output
+          down     Shut the run that is up down, as Ctrl-C would, and print how each stop ended
+          events   Print every state change of the run that is up, one JSON object a line
           completions
                    Print the completion script for bash, zsh or fish
 
@@ -152,6 +170,7 @@ import Testing
           --grace-period <time>   Between SIGTERM and SIGKILL for all of a stopped command's processes
                                   (default: 2s, at most 1h)
           --keep-running          After the run, stay up until Ctrl-C or SIGTERM, then run the stop lines
+          --no-watch              Do not reload commands when their "watch" files change
           --log-dir <dir>         Also append each command's and service's output (both streams, byte for
                                   byte) to dir/ID.log, a header line before each start; dir is made if
                                   missing, and an id that is not a safe file name is escaped (/ as %2F)
@@ -177,6 +196,13 @@ import Testing
         ON DEMAND:
           A command with "onDemand": true runs only when a command that runs depends on it, or when it is
           named as a target; otherwise it ends "not requested", which is not a failure.
+
+        WATCH:
+          A command with "watch" (paths or globs relative to the manifest's folder, "!" to exclude) is
+          reloaded while the run is up when a file it watches changes: a service is restarted, a one-shot
+          command run again, then its running dependents, and a line says what changed, the reload's wall
+          time and its critical path. A failed reload leaves the stack running. Not in CI mode (-- CMD),
+          nor with --no-watch; .git/, .startup/ and the --log-dir folder are never watched.
 
         ENVIRONMENT:
           Each command gets STARTUP_COMMAND_ID and STARTUP_PROCESS_TOKEN (its process's own). NO_COLOR turns colours off; they are only used on a terminal.
@@ -235,10 +261,177 @@ import Testing
         \(exitCodes)
         """
 
+    static let ps = """
+        OVERVIEW: List every command of the run that is up, in plan order: its kind (command or service),
+        state, the pid startup started (- when none runs), for how long it has been in that state, its
+        time to ready, how often it was restarted, and what its last probe or liveness check saw.
+
+        USAGE: startup ps [--file <path>] [--format text|json]
+
+        OPTIONS:
+          -f, --file <path>       Ask the run of this manifest (default: commands.json); only its path is
+                                  used, to find the run
+          --format <format>       text (default: a table) or json
+          -h, --help              Show this help
+
+        THE RUN:
+          A startup run that holds services, --keep-running or -- CMD listens on a control socket,
+          .startup/<manifest>.sock beside its manifest; these commands find it from --file (they read
+          nothing else of the manifest) and exit 69 when no run of it is up. Only the run's own user may
+          ask it. docs/CLI.md describes the protocol, for editors and dashboards.
+
+        \(exitCodes)
+        """
+
+    static let restart = """
+        OVERVIEW: Restart commands of the run that is up: a service is stopped gracefully (its stop line,
+        or SIGTERM and the grace period), started again and probed for readiness; a one-shot command runs
+        again. Returns once each is ready (or has succeeded), exit 0, or says why not, exit 1, and prints
+        what it cost. Dependents keep running unless --cascade. Restarts by hand do not count against
+        "restart" limits.
+
+        USAGE: startup restart [--file <path>] [--cascade] ID...
+
+        ARGUMENTS:
+          ID...                   The commands to restart, in the run
+
+        OPTIONS:
+          -f, --file <path>       Ask the run of this manifest (default: commands.json); only its path is
+                                  used, to find the run
+          --cascade               Once each is ready again, restart its running dependents too, in
+                                  dependency order
+          -h, --help              Show this help
+
+        THE RUN:
+          A startup run that holds services, --keep-running or -- CMD listens on a control socket,
+          .startup/<manifest>.sock beside its manifest; these commands find it from --file (they read
+          nothing else of the manifest) and exit 69 when no run of it is up. Only the run's own user may
+          ask it. docs/CLI.md describes the protocol, for editors and dashboards.
+
+        \(exitCodes)
+        """
+
+    static let stop = """
+        OVERVIEW: Stop commands of the run that is up by hand, gracefully: a stopped service stays stopped
+        (its restart policy does not apply, and the run does not end because of it) until startup start.
+
+        USAGE: startup stop [--file <path>] [--cascade] ID...
+
+        ARGUMENTS:
+          ID...                   The commands to stop, in the run
+
+        OPTIONS:
+          -f, --file <path>       Ask the run of this manifest (default: commands.json); only its path is
+                                  used, to find the run
+          --cascade               Stop their running dependents first, in reverse dependency order
+          -h, --help              Show this help
+
+        THE RUN:
+          A startup run that holds services, --keep-running or -- CMD listens on a control socket,
+          .startup/<manifest>.sock beside its manifest; these commands find it from --file (they read
+          nothing else of the manifest) and exit 69 when no run of it is up. Only the run's own user may
+          ask it. docs/CLI.md describes the protocol, for editors and dashboards.
+
+        \(exitCodes)
+        """
+
+    static let start = """
+        OVERVIEW: Start commands of the run that is up again, with what they need that is not up; also an
+        on-demand command nothing asked for yet. Returns once each is ready (or has succeeded).
+
+        USAGE: startup start [--file <path>] ID...
+
+        ARGUMENTS:
+          ID...                   The commands to start, in the run
+
+        OPTIONS:
+          -f, --file <path>       Ask the run of this manifest (default: commands.json); only its path is
+                                  used, to find the run
+          -h, --help              Show this help
+
+        THE RUN:
+          A startup run that holds services, --keep-running or -- CMD listens on a control socket,
+          .startup/<manifest>.sock beside its manifest; these commands find it from --file (they read
+          nothing else of the manifest) and exit 69 when no run of it is up. Only the run's own user may
+          ask it. docs/CLI.md describes the protocol, for editors and dashboards.
+
+        \(exitCodes)
+        """
+
+    static let logs = """
+        OVERVIEW: Print the kept output of commands of the run that is up (the last 64 KiB of each), each
+        line prefixed by its id as in the run's own stream; -f then follows new output until Ctrl-C or the
+        run ends.
+
+        USAGE: startup logs [--file <path>] [-n <n>] [-f] [ID...]
+
+        ARGUMENTS:
+          ID...                   The commands whose output to print (default: all)
+
+        OPTIONS:
+          --file <path>           Ask the run of this manifest (default: commands.json); only its path is
+                                  used, to find the run
+          -n, --lines <n>         At most the last n lines of each (default: all that is kept, 64 KiB
+                                  each)
+          -f, --follow            Then print new output as it comes, until Ctrl-C or the run ends
+          --format <format>       text (default: "id | line") or json (one {"id", "text"} a line)
+          -h, --help              Show this help
+
+        THE RUN:
+          A startup run that holds services, --keep-running or -- CMD listens on a control socket,
+          .startup/<manifest>.sock beside its manifest; these commands find it from --file (they read
+          nothing else of the manifest) and exit 69 when no run of it is up. Only the run's own user may
+          ask it. docs/CLI.md describes the protocol, for editors and dashboards.
+
+        \(exitCodes)
+        """
+
+    static let down = """
+        OVERVIEW: Shut the run that is up down as Ctrl-C would (reverse dependency order, stop lines,
+        grace period), wait until it has, and print how each stop ended: exit 0, or 1 if a stop failed.
+
+        USAGE: startup down [--file <path>]
+
+        OPTIONS:
+          -f, --file <path>       Ask the run of this manifest (default: commands.json); only its path is
+                                  used, to find the run
+          -h, --help              Show this help
+
+        THE RUN:
+          A startup run that holds services, --keep-running or -- CMD listens on a control socket,
+          .startup/<manifest>.sock beside its manifest; these commands find it from --file (they read
+          nothing else of the manifest) and exit 69 when no run of it is up. Only the run's own user may
+          ask it. docs/CLI.md describes the protocol, for editors and dashboards.
+
+        \(exitCodes)
+        """
+
+    static let events = """
+        OVERVIEW: Print every state change of the run that is up from now on, one JSON object a line:
+        {"atMs", "id", "state", ...} (a command starting, ready, ended and how, restarting, stopped; a
+        reload starting or ending, with a null id), until Ctrl-C or the run ends.
+
+        USAGE: startup events [--file <path>]
+
+        OPTIONS:
+          -f, --file <path>       Ask the run of this manifest (default: commands.json); only its path is
+                                  used, to find the run
+          -h, --help              Show this help
+
+        THE RUN:
+          A startup run that holds services, --keep-running or -- CMD listens on a control socket,
+          .startup/<manifest>.sock beside its manifest; these commands find it from --file (they read
+          nothing else of the manifest) and exit 69 when no run of it is up. Only the run's own user may
+          ask it. docs/CLI.md describes the protocol, for editors and dashboards.
+
+        \(exitCodes)
+        """
+
     static let completions = """
         OVERVIEW: Print the completion script for a shell. It completes the subcommands, their options, the
         values of --format and --output, file names, and the command ids of the manifest in effect (the one
-        -f names on the line being completed, else commands.json) for run and plan.
+        -f names on the line being completed, else commands.json) for run and plan; for restart, stop, start
+        and logs, the ids of its run that is up (the manifest's when none is).
 
         USAGE: startup completions bash|zsh|fish
 

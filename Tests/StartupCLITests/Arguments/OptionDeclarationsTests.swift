@@ -30,7 +30,12 @@ import Testing
 
     @Test(arguments: Invocation.Subcommand.allCases)
     func everyShownOption_parsesUnderEachNameAndForm(subcommand: Invocation.Subcommand) throws {
-        let operands = [Invocation.Subcommand.diff: ["a.json", "b.json"], .completions: ["bash"]][subcommand] ?? []
+        let operands =
+            [
+                Invocation.Subcommand.diff: ["a.json", "b.json"], .completions: ["bash"], .restart: ["api"], .stop: ["api"],
+                .start: ["api"],
+            ][
+                subcommand] ?? []
         for option in OptionDeclarations.shown(for: subcommand) where option != .subcommandHelp {
             let value = sampleValue(of: option)
             #expect(value != nil || option.value == nil, "\(option.name) needs a sample value")

@@ -67,7 +67,10 @@ import Testing
             #"unexpected argument "c"; diff compares two report files: startup diff BEFORE.json AFTER.json (startup run saves .startup/last-run.json)"#
         ),
         (["diff", "a", "b", "--format", "html"], #"--format must be one of text, json, not "html""#),
-        (["dif"], #"unknown subcommand "dif" (did you mean "diff"?); the subcommands are plan, run, graph, plot, diff and completions"#),
+        (
+            ["dif"],
+            #"unknown subcommand "dif" (did you mean "diff"?); the subcommands are plan, run, graph, plot, diff, ps, restart, stop, start, logs, down, events and completions"#
+        ),
     ])
     func parse_rejectsWithAMessage(arguments: [String], message: String) {
         do {

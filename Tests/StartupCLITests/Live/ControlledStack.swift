@@ -19,10 +19,10 @@ struct ControlledStack {
         """
 
     /// The manifest: `restart` is the `db`'s restart policy, and `extra` more commands.
-    static func manifest(dbRestart: String = "null", extra: String = "") -> String {
+    static func manifest(dbRestart: String? = nil, extra: String = "") -> String {
         """
         {"version": 1, "commands": [
-          {"id": "db", "run": "sh svc.sh db", "ready": {"log": "db ready"}, "restart": \(dbRestart)},
+          {"id": "db", "run": "sh svc.sh db", "ready": {"log": "db ready"}\(dbRestart.map { #", "restart": \#($0)"# } ?? "")},
           {"id": "api", "dependencies": ["db"], "run": "sh svc.sh api", "ready": {"log": "api ready"}},
           {"id": "web", "dependencies": ["api"], "run": "sh svc.sh web", "ready": {"log": "web ready"}}\(extra)
         ]}

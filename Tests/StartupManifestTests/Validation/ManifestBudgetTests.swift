@@ -32,7 +32,7 @@ import Testing
                     #"commands[1] ("b").budget: invalid duration "5": write a non-negative number with a unit, ms, s, m or h, such as "250ms" or "1.5s""#,
                     #"commands[2] ("c").budget: a budget must be longer than zero"#,
                     #"commands[3] ("d").budget: expected a duration such as "250ms", found a boolean"#,
-                    #"commands[4] ("e").limit: unknown key "limit" (did you mean "budget"?); allowed keys: id, summary, dependencies, after, run, estimate, budget, timeout, retries, optional, onDemand, priority, env, envFile, cwd, stop, stopTimeout, ready, restart, alive"#,
+                    #"commands[4] ("e").limit: unknown key "limit" (did you mean "budget"?); allowed keys: id, summary, dependencies, after, run, estimate, budget, timeout, retries, optional, onDemand, priority, env, envFile, cwd, stop, stopTimeout, ready, restart, alive, watch"#,
                 ])
         }
     }

@@ -60,7 +60,7 @@ import Testing
                 #"commands[0] ("search-index").onDemand: expected true or false, found "yes""#,
                 #"commands[1] ("sync").onDemand: expected true or false, found the number 1"#,
                 #"commands[2] ("cache").lazy: unknown key "lazy" (did you mean "onDemand"?); allowed keys: id, summary, dependencies, after, run, "#
-                    + "estimate, budget, timeout, retries, optional, onDemand, priority, env, envFile, cwd, stop, stopTimeout, ready, restart, alive",
+                    + "estimate, budget, timeout, retries, optional, onDemand, priority, env, envFile, cwd, stop, stopTimeout, ready, restart, alive, watch",
             ])
     }
 
@@ -158,7 +158,7 @@ import Testing
             """
         #expect(
             problems(json) == [
-                #"commands[0] ("a").bogus: unknown key "bogus"; allowed keys: id, summary, dependencies, after, run, estimate, budget, timeout, retries, optional, onDemand, priority, env, envFile, cwd, stop, stopTimeout, ready, restart, alive"#,
+                #"commands[0] ("a").bogus: unknown key "bogus"; allowed keys: id, summary, dependencies, after, run, estimate, budget, timeout, retries, optional, onDemand, priority, env, envFile, cwd, stop, stopTimeout, ready, restart, alive, watch"#,
                 #"commands[0] ("a").run: duplicate key "run""#,
                 #"commands[0] ("a").id: duplicate key "id""#,
                 #"commands[0] ("a").estimate: duplicate key "estimate""#,

@@ -64,7 +64,7 @@ import Testing
         let checks = ((definitions["alive"] as? [String: Any])?["oneOf"] as? [[String: Any]])?.compactMap { $0["required"] as? [String] }
         #expect(checks == ManifestDecoder.livenessProbeKeys.map { [$0] })
         let dependent = (definitions["command"] as? [String: Any])?["dependentRequired"] as? [String: [String]]
-        #expect(dependent == ["restart": ["ready"], "alive": ["ready"]], "restart and alive are for services only")
+        #expect(dependent == ["restart": ["ready"], "alive": ["ready"], "watch": ["run"]], "restart and alive are for services only")
     }
 
     @Test(arguments: ["commands.json", "examples/dev-stack/commands.json"])
@@ -103,11 +103,38 @@ import Testing
             #"{"version": 1, "commands": [{"id": "a", "run": "x", "ready": {"tcp": "h:1"}, "alive": {"after": "1s"}}]}"#,
             #"{"version": 1, "commands": [{"id": "a", "run": "x", "ready": {"tcp": "h:1"}, "alive": {"tcp": "h:1", "exec": "x"}}]}"#,
             #"{"version": 1, "commands": [{"id": "a", "run": "x", "ready": {"tcp": "h:1"}, "alive": {"tcp": "h:1", "failures": 0}}]}"#,
+            #"{"version": 1, "commands": [{"id": "a", "run": "x", "watch": []}]}"#,
+            #"{"version": 1, "commands": [{"id": "a", "run": "x", "watch": "src"}]}"#,
+            #"{"version": 1, "commands": [{"id": "a", "run": "x", "watch": ["/etc"]}]}"#,
+            #"{"version": 1, "commands": [{"id": "a", "run": "x", "watch": ["src", ""]}]}"#,
+            #"{"version": 1, "commands": [{"id": "a", "watch": ["src"]}]}"#,
+            #"{"version": 1, "commands": [{"id": "a", "run": "x", "watch": {"debounce": "1s"}}]}"#,
+            #"{"version": 1, "commands": [{"id": "a", "run": "x", "watch": {"paths": ["src"], "delay": "1s"}}]}"#,
+            #"{"version": 1, "commands": [{"id": "a", "run": "x", "watch": {"paths": ["src"], "debounce": 200}}]}"#,
         ]
         for text in wrong {
             let value = try JSONSerialization.jsonObject(with: Data(text.utf8))
             #expect(!validator.problems(in: value).isEmpty, "the schema accepts \(text)")
             #expect(throws: ManifestError.self, "the decoder accepts \(text)") { try Manifest.decode(Array(text.utf8), file: "m.json") }
+        }
+    }
+
+    @Test func watch_hasTheDecodersKeysAndDefault_andBothForms() throws {
+        let definitions = try #require(try schema()["$defs"] as? [String: Any])
+        let forms = try #require((definitions["watch"] as? [String: Any])?["oneOf"] as? [[String: Any]])
+        let object = try #require(forms.first { $0["type"] as? String == "object" })
+        #expect(keys(object) == Set(ManifestDecoder.watchKeys))
+        #expect(object["additionalProperties"] as? Bool == false)
+        let debounce = (object["properties"] as? [String: Any])?["debounce"] as? [String: Any]
+        #expect(debounce?["default"] as? String == DurationText.format(ManifestWatch.defaultDebounce))
+        let validator = SchemaValidator(schema: try schema())
+        let good = [
+            #"{"version": 1, "commands": [{"id": "a", "run": "x", "watch": ["src/**/*.py", "!src/**/test_*"]}]}"#,
+            #"{"version": 1, "commands": [{"id": "a", "run": "x", "watch": {"paths": ["src"], "debounce": "50ms"}}]}"#,
+        ]
+        for text in good {
+            #expect(validator.problems(in: try JSONSerialization.jsonObject(with: Data(text.utf8))).isEmpty, "\(text)")
+            _ = try Manifest.decode(Array(text.utf8), file: "m.json")
         }
     }
 
@@ -122,7 +149,7 @@ import Testing
 
 /// Checks a JSON value against a schema, for the keywords `commands.schema.json` uses: `type`,
 /// `properties`, `additionalProperties`, `required`, `dependentRequired`, `items`, `enum`, `const`,
-/// `pattern`, `minLength`, `maxLength`, `minimum`, `maximum`, `oneOf` and `$ref` into `$defs`.
+/// `pattern`, `minLength`, `maxLength`, `minimum`, `maximum`, `minItems`, `oneOf` and `$ref` into `$defs`.
 struct SchemaValidator {
     let schema: [String: Any]
 
@@ -173,6 +200,9 @@ struct SchemaValidator {
             for (key, needed) in dependent where object[key] != nil {
                 for other in needed where object[other] == nil { found.append("\(path): \(key) without \(other)") }
             }
+        }
+        if let array = value as? [Any], let least = node["minItems"] as? Int, array.count < least {
+            found.append("\(path): fewer than \(least) items")
         }
         if let array = value as? [Any], let items = node["items"] as? [String: Any] {
             for (index, element) in array.enumerated() { found += problems(element, against: items, at: "\(path)/\(index)") }

@@ -30,7 +30,7 @@ enum ManifestFolder {
     /// Whether `file` is a regular file that is not a stand-in for a descriptor: one in `/dev` or `/dev/fd`
     /// (`/dev/stdin`), or under `/proc` (`/proc/self/fd/0`). A folder below `/dev`, such as `/dev/shm`, is a
     /// folder of its own. A missing file counts: its error is reported where it is read.
-    private static func hasFolderOfItsOwn(_ file: String) -> Bool {
+    static func hasFolderOfItsOwn(_ file: String) -> Bool {
         guard file != "-" else { return false }
         let folder = FilePaths.standardized(FilePaths.folder(of: file))
         if folder == "/dev" || folder == "/dev/fd" || folder == "/proc" || folder.hasPrefix("/proc/") {

@@ -10,13 +10,15 @@ import Testing
 /// Working on a running stack through the built binary: `ps`, `restart` with and without `--cascade`, `stop` and
 /// `start`, `logs`, `events`, `down`, one run per manifest, and a new run after `kill -9` of the last. The order of
 /// starts and stops comes from the services' own log; no test waits on a clock.
-@Suite(.timeLimit(.minutes(2))) struct ControlEndToEndTests {
+@Suite(.timeLimit(.minutes(2))) struct RunControlEndToEndTests {
     @Test func ps_listsEachCommand_asRowsAndAsJSON() async throws {
         let stack = try await ControlledStack.start()
         let table = try await stack.client(["ps"])
         #expect(table.status == 0, "\(table.error)")
         for id in ["db", "api", "web"] {
-            #expect(table.output.split(separator: "\n").contains { $0.hasPrefix(id) && $0.contains("service") && $0.contains("ready") }, "\(table.output)")
+            #expect(
+                table.output.split(separator: "\n").contains { $0.hasPrefix(id) && $0.contains("service") && $0.contains("ready") },
+                "\(table.output)")
         }
         let json = try await stack.client(["ps", "--format", "json"])
         let object = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
@@ -47,7 +49,9 @@ import Testing
         let stack = try await ControlledStack.start()
         let second = try await stack.client(["run", "--no-report"])
         #expect(second.status == 1)
-        #expect(second.error.contains("a run of commands.json is already up (pid \(stack.running.process.processIdentifier))"), "\(second.error)")
+        #expect(
+            second.error.contains("a run of commands.json is already up (pid \(stack.running.process.processIdentifier))"),
+            "\(second.error)")
         #expect(stack.events.filter { $0.hasSuffix("start") }.count == 3, "the second run started nothing")
         _ = try await stack.down()
     }
@@ -79,7 +83,9 @@ import Testing
         let stop = try await stack.client(["stop", "db"])
         #expect(stop.status == 0, "\(stop.error)")
         let stopped = try await stack.client(["ps", "--format", "json"])
-        #expect(stopped.output.contains(#""id":"db","kind":"service","state":"stopped""#) || stopped.output.contains(#""state": "stopped""#), "\(stopped.output)")
+        #expect(
+            stopped.output.contains(#""id":"db","kind":"service","state":"stopped""#) || stopped.output.contains(#""state": "stopped""#),
+            "\(stopped.output)")
         let start = try await stack.client(["start", "db"])
         #expect(start.status == 0, "\(start.error)")
         #expect(stack.events == ["db start", "api start", "web start", "db term", "db start"])

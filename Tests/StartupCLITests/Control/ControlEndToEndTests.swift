@@ -1,0 +1,93 @@
+import Foundation
+import StartupKit
+import Testing
+
+@testable import StartupCLI
+
+/// The built `startup` binary as a client of a server in the test process, and servers racing for one manifest.
+@Suite struct ControlEndToEndTests {
+    @Test func theBinary_printsTheRunsRows_andExits69WhenNoRunIsUp() async throws {
+        let fixture = try await ControlFixture()
+        let up = try await StartupBinary.run(["ps", "--file", "commands.json"], in: fixture.folder.path)
+        #expect(up.status == 0)
+        #expect(up.output.hasPrefix("ID        KIND     STATE"))
+        fixture.server.close()
+        let down = try await StartupBinary.run(["ps"], in: fixture.folder.path)
+        #expect(down.status == 69)
+        #expect(down.error == "error: no run of commands.json is up\n")
+    }
+
+    @Test func anInterruptedEventsCommand_endsQuietly() async throws {
+        let fixture = try await ControlFixture()
+        var subscribed = fixture.target.subscriptions.makeAsyncIterator()
+        let client = try StartupBinary.start(["events"], in: fixture.folder.path)
+        _ = await subscribed.next()
+        fixture.target.emit(ControlEvent(atMs: 7, id: "api", state: "ready"))
+        kill(client.pid, SIGINT)
+        let result = await client.finish()
+        #expect(client.process.terminationReason == .uncaughtSignal)
+        #expect(result.status == SIGINT)
+        #expect(result.error == "")
+        #expect(await fixture.startup(["ps"]).code == .success, "the run goes on")
+    }
+
+    @Test func serversStartingAtOnce_leaveExactlyOneUp() async throws {
+        let folder = try TemporaryDirectory()
+        let manifest = folder.file("commands.json")
+        let outcomes = await withTaskGroup(of: ControlServer?.self) { group in
+            for _ in 0..<8 {
+                group.addTask { try? await ControlServer.start(manifest: manifest, target: FakeControlTarget(), environment: [:]) }
+            }
+            var servers: [ControlServer] = []
+            for await server in group { if let server { servers.append(server) } }
+            return servers
+        }
+        #expect(outcomes.count == 1)
+        for server in outcomes { server.close() }
+    }
+
+    @Test func afterTheRunsStreamsEnd_everyAnswerIsWritten() async throws {
+        let fixture = try await ControlFixture()
+        var subscribed = fixture.target.subscriptions.makeAsyncIterator()
+        let listener = Task { await fixture.startup(["events"]) }
+        _ = await subscribed.next()
+        #expect(await fixture.startup(["down"]).code == .success)
+        fixture.server.close()
+        fixture.target.end()
+        await fixture.server.answersWritten(within: .seconds(60))
+        #expect(await listener.value.code == .success)
+    }
+}
+
+/// The bash completion script offers the ids of the run that is up to the client subcommands.
+@Suite struct ControlCompletionTests {
+    /// COMPREPLY for `words` (the last is being completed), from the sourced bash script.
+    private func bashCompletions(_ words: [String], in folder: TemporaryDirectory) async throws -> [String] {
+        let script = try folder.write("startup.bash", CompletionShell.bash.script)
+        let quoted = words.map { "'" + $0 + "'" }.joined(separator: " ")
+        let result = try await InstalledShell.run(
+            "bash",
+            """
+            source \(script)
+            COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1)
+            _startup
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """, in: folder.path)
+        #expect(result.error == "")
+        return result.output.split(separator: "\n").map(String.init)
+    }
+
+    @Test(.enabled(if: InstalledShell.path("bash") != nil, "bash is not installed: the bash script was not run"))
+    func bashScript_completesTheRunsIDs_elseTheManifests() async throws {
+        let rows = [ControlRow(id: "api", kind: .service, state: .ready), ControlRow(id: "worker", kind: .service, state: .ready)]
+        let fixture = try await ControlFixture(target: FakeControlTarget(rows: rows))
+        try fixture.folder.write(
+            "commands.json", #"{"version": 1, "commands": [{"id": "api", "run": "true"}, {"id": "seed", "run": "true"}]}"#)
+        try fixture.folder.write("other.json", #"{"version": 1, "commands": [{"id": "search", "run": "true"}]}"#)
+        #expect(try await bashCompletions(["startup", "restart", ""], in: fixture.folder) == ["api", "worker"])
+        #expect(try await bashCompletions(["startup", "logs", "-f", "w"], in: fixture.folder) == ["worker"], "-f follows, in logs")
+        #expect(try await bashCompletions(["startup", "stop", "--file", "other.json", ""], in: fixture.folder) == ["search"])
+        #expect(try await bashCompletions(["startup", "run", ""], in: fixture.folder) == ["api", "seed"], "run completes the manifest's")
+        #expect(try await bashCompletions(["startup", "logs", "--f"], in: fixture.folder) == ["--file", "--follow", "--format"])
+    }
+}
