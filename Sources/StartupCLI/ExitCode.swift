@@ -108,8 +108,8 @@ extension ExitCode {
                 + "file it names is missing, unreadable or larger than 16 MiB (`run`)"),
         Row(
             unavailable, "unavailable",
-            "`ps`, `restart`, `stop`, `start`, `logs`, `down`, `events`: no run of the manifest is up (nothing "
-                + "answers at its control socket)"),
+            "no run of the manifest is up: nothing answers at its control socket (`ps`, `restart`, `stop`, `start`, "
+                + "`logs`, `down`, `events`)"),
         Row(
             outOfResources, "outOfResources",
             "`startup` could not get what any run needs from the system (no file descriptor left for a pipe: "
@@ -124,8 +124,8 @@ extension ExitCode {
                 + "(an interrupted run says so too and exits 130; with `-- CMD`, the status stays CMD's)"),
         Row(
             noPermission, "noPermission",
-            "`ps`, `restart`, ...: the run's control socket, or what answers there, belongs to another user; "
-                + "nothing was asked"),
+            "the run's control socket, or what answers there, belongs to another user; nothing was asked (`ps`, "
+                + "`restart`, ...)"),
         Row(
             interrupted, "interrupted",
             "interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed and saved, the trace written"),

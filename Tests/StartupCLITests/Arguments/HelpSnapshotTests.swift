@@ -48,8 +48,8 @@ import Testing
                each)
           66   the manifest (or report) file is missing, a directory, unreadable, or larger than 256 MiB,
                or an env file it names is missing, unreadable or larger than 16 MiB (run)
-          69   ps, restart, stop, start, logs, down, events: no run of the manifest is up (nothing answers
-               at its control socket)
+          69   no run of the manifest is up: nothing answers at its control socket (ps, restart, stop,
+               start, logs, down, events)
           71   startup could not get what any run needs from the system (no file descriptor left for a
                pipe: ulimit -n too low); a message says so, nothing was started
           73   the trace, the plot or a report named with --report could not be written, or the --log-dir
@@ -57,8 +57,8 @@ import Testing
           74   standard output could not be written (a full disk, > /dev/full); a message says so on
                standard error (an interrupted run says so too and exits 130; with -- CMD, the status stays
                CMD's)
-          77   ps, restart, ...: the run's control socket, or what answers there, belongs to another user;
-               nothing was asked
+          77   the run's control socket, or what answers there, belongs to another user; nothing was asked
+               (ps, restart, ...)
           130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed and saved, the
                trace written
           141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
