@@ -14,24 +14,31 @@ let package = Package(
     ],
     targets: [
         // Core library: commands, plan, orchestrator, report. Standard library and concurrency only.
-        .target(name: "StartupKit"),
+        .target(name: "StartupKit", dependencies: ["StartupSupport"]),
 
         // For users' tests: a manual clock.
-        .target(name: "StartupKitTesting", dependencies: ["StartupKit"]),
+        .target(name: "StartupKitTesting", dependencies: ["StartupKit", "StartupSupport"]),
 
         // The commands.json model, its validation and its binding to StartupKit.
-        .target(name: "StartupManifest", dependencies: ["StartupKit", "StartupJSON", "StartupPlatform"]),
+        .target(name: "StartupManifest", dependencies: ["StartupKit", "StartupJSON", "StartupPlatform", "StartupSupport"]),
 
         // Reports and what is derived from them: JSON and Chrome-trace export, saving and loading,
         // budgets, plan export, run diffs, what-if predictions, the SVG timeline.
-        .target(name: "StartupReporting", dependencies: ["StartupKit", "StartupJSON", "StartupPlatform"]),
+        .target(
+            name: "StartupReporting", dependencies: ["StartupKit", "StartupJSON", "StartupPlatform", "StartupSupport"]),
+
+        // Internal: what every module shares and none owns (as NIOConcurrencyHelpers): the lock, the
+        // one-shot value, the quoting of user data in messages, "did you mean" suggestions and the
+        // rule for command ids. Standard library only; not a product.
+        .target(name: "StartupSupport"),
 
         // Internal: what the C library offers that its Swift module hides (fallocate, renameat2) and the processor
         // count, for the modules that touch files and processes; not part of the core.
         .target(name: "StartupPlatform"),
 
-        // Internal: the JSON parser, its value types and the checks both documents share.
-        .target(name: "StartupJSON", dependencies: ["StartupKit"]),
+        // Internal: the JSON parser, its value types and the checks both documents share (those of a
+        // command id and a priority return StartupKit's types, hence the dependency).
+        .target(name: "StartupJSON", dependencies: ["StartupKit", "StartupSupport"]),
 
         // Internal: the one seeded generator (SplitMix64) of the tests and the bench, so a seed gives the same graph in both.
         .target(name: "StartupSeededRandom"),
@@ -39,7 +46,10 @@ let package = Package(
         // The CLI's logic (arguments, processes, rendering), a library so tests call it in-process.
         .target(
             name: "StartupCLI",
-            dependencies: ["StartupKit", "StartupManifest", "StartupReporting", "StartupJSON", "StartupPlatform", "CStartupProcess"]),
+            dependencies: [
+                "StartupKit", "StartupManifest", "StartupReporting", "StartupJSON", "StartupPlatform", "StartupSupport",
+                "CStartupProcess",
+            ]),
         // What Swift code cannot do, in C: start a child process that shares memory until its exec (Linux), and
         // handle a signal (the handler that forwards the interrupts to a pipe).
         .target(name: "CStartupProcess"),
@@ -51,16 +61,21 @@ let package = Package(
 
         // Benchmarks, side by side with peers: `make bench`. Never part of the tests.
         .executableTarget(
-            name: "StartupBench", dependencies: ["StartupKit", "StartupCLI", "StartupReporting", "StartupSeededRandom"]),
+            name: "StartupBench",
+            dependencies: ["StartupKit", "StartupCLI", "StartupReporting", "StartupSeededRandom", "StartupSupport"]),
 
         // Tests.
         // What the test suites share: the mutation fuzzer, hand-made saved runs, an SVG reader.
         .target(
             name: "StartupTestSupport", dependencies: ["StartupKit", "StartupReporting", "StartupSeededRandom"],
             path: "Tests/StartupTestSupport"),
-        .testTarget(name: "StartupKitTests", dependencies: ["StartupKit", "StartupKitTesting", "StartupSeededRandom"]),
+        .testTarget(name: "StartupSupportTests", dependencies: ["StartupSupport", "StartupSeededRandom"]),
+        .testTarget(
+            name: "StartupKitTests", dependencies: ["StartupKit", "StartupKitTesting", "StartupSeededRandom", "StartupSupport"]),
         .testTarget(name: "StartupJSONTests", dependencies: ["StartupJSON", "StartupSeededRandom"]),
-        .testTarget(name: "StartupManifestTests", dependencies: ["StartupManifest", "StartupTestSupport", "StartupSeededRandom"]),
+        .testTarget(
+            name: "StartupManifestTests",
+            dependencies: ["StartupManifest", "StartupTestSupport", "StartupSeededRandom", "StartupSupport"]),
         .testTarget(
             name: "StartupReportingTests",
             dependencies: ["StartupReporting", "StartupManifest", "StartupTestSupport", "StartupSeededRandom", "StartupKitTesting"]),
@@ -68,7 +83,7 @@ let package = Package(
             name: "StartupCLITests",
             dependencies: [
                 "StartupCLI", "CStartupProcess", "StartupReporting", "startup", "startup-test-server", "StartupSeededRandom",
-                "StartupTestSupport", "StartupKitTesting",
+                "StartupTestSupport", "StartupKitTesting", "StartupSupport",
             ]),
     ],
     swiftLanguageModes: [.v6]

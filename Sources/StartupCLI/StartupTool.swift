@@ -11,8 +11,8 @@ package enum StartupTool {
     ///   - console: Where to print.
     ///   - handlesSignals: Whether SIGINT and SIGTERM interrupt a run (true for the binary).
     ///   - exitProcess: Told the code a run ends with as soon as everything is written and nothing runs.
-    ///     The binary exits there, without freeing the run's objects one by one first and returning (about
-    ///     2 ms for 1,000 commands); in-process callers leave it `nil`, or return from it to go on.
+    ///     The binary exits there, without first freeing the run's objects one by one (work that grows with
+    ///     the number of commands) and returning; in-process callers leave it `nil`, or return from it to go on.
     package static func main(
         _ arguments: [String], environment: [String: String], console: Console, handlesSignals: Bool = false,
         exitProcess: (@Sendable (ExitCode) -> Void)? = nil

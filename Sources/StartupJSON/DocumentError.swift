@@ -1,4 +1,5 @@
 import StartupKit
+import StartupSupport
 
 /// A JSON document of this package (a manifest, a saved run report) could not be used: the file
 /// could not be read, or its content is not valid. Both documents are read and checked the same

@@ -1,4 +1,5 @@
 import StartupKit
+import StartupSupport
 
 /// The checks every JSON document of this package (a manifest, a saved run report) makes of its
 /// values, written once so both documents accept and reject the same things: a command id the

@@ -1,4 +1,5 @@
 import StartupKit
+import StartupSupport
 
 /// A clock for tests whose time moves only when the test advances it. Give it to
 /// ``StartupKit/StartupOrchestrator`` and the run's offsets, timeouts, retry delays, wait

@@ -1,4 +1,5 @@
 import StartupKit
+import StartupSupport
 
 /// A budget a run exceeded: the whole wall time's or one command's (see ``RunSettings``).
 public struct BudgetViolation: Sendable, Hashable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import StartupJSON
 import StartupKit
+import StartupSupport
 
 extension JSONChecking {
     /// A duration in milliseconds, as this package's documents write them: a number from 0 to

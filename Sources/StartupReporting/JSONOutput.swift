@@ -1,5 +1,9 @@
 /// JSON to write: objects keep their keys in the order given, so output is stable for people and
 /// diffs.
+///
+/// Complete: JSON's kinds of value, and milliseconds written as this package's documents write
+/// them. No case will be added before a major version, so a `switch` over it may list every case
+/// without a `default`.
 public enum JSONOutput: Sendable, Equatable {
     /// `null`.
     case null

@@ -1,5 +1,6 @@
 import StartupJSON
 import StartupKit
+import StartupSupport
 
 /// Reads a saved run report back into a ``SavedRun``, collecting every problem: wrong types,
 /// missing keys, unknown statuses, invalid ids, negative times, and a graph that does not hold

@@ -1,5 +1,6 @@
 import Foundation
 import StartupKit
+import StartupSupport
 import Testing
 
 @testable import StartupCLI

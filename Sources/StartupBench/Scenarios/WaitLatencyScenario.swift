@@ -1,4 +1,5 @@
 import StartupKit
+import StartupSupport
 
 /// How soon a task waiting on a run (`StartupRun.wait(for:)`) resumes once the awaited command
 /// has ended: the time from the command's last line to the waiter's first, over many runs.

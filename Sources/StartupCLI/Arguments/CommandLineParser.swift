@@ -1,5 +1,6 @@
 import StartupKit
 import StartupManifest
+import StartupSupport
 
 /// Parses `startup`'s command line: a subcommand, then its options (``OptionDeclarations``) and
 /// operands in any order. Options take their value as the next argument or after `=` (`--jobs 4`,

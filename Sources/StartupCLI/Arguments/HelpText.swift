@@ -3,24 +3,7 @@ package enum HelpText {
     /// The version `startup --version` prints.
     package static let version = "0.1.0"
 
-    static let exitCodes = """
-        EXIT CODES:
-          0    every required command succeeded within its budget (run), the manifest is valid (plan,
-               graph), or the report was drawn or compared (plot, diff)
-          1    a required command failed, timed out or was skipped, a budget was exceeded, a service ended
-               by itself, or a stop failed
-          N    with -- CMD: CMD's own exit status (128 + the signal if a signal killed it)
-          64   usage error: unknown subcommand, option or target, bad value
-          65   the manifest or report file was read but is invalid (every problem is listed)
-          66   the manifest or report file is missing, a directory, unreadable, or over 256 MiB
-          69   no run of the manifest is up (ps, restart, stop, start, logs, down, events)
-          73   a file could not be written (trace, report, plot), or the --log-dir folder made
-          71   no file descriptor was left for what any run needs (ulimit -n too low); nothing was started
-          74   standard output could not be written (a full disk, > /dev/full)
-          77   the run's control socket belongs to another user (ps, restart, ...)
-          130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
-          141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
-        """
+    static let exitCodes = ExitCode.helpSection
 
     /// The help for a subcommand, or the general help.
     package static func text(for subcommand: Invocation.Subcommand?) -> String {

@@ -1,4 +1,5 @@
 import StartupKit
+import StartupSupport
 
 /// Walks the arguments of one subcommand: each option through its declaration, taking its value as
 /// the next argument or after `=` (`--jobs 4`, `--jobs=4`) or joined to its short form (`-j4`),

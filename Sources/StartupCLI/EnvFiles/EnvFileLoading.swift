@@ -1,5 +1,6 @@
 import StartupKit
 import StartupManifest
+import StartupSupport
 
 /// Reads the env files of the commands `startup run` is about to start, turning failures into the messages and the
 /// exit code the user sees, as ``ManifestLoading`` does for the manifest.

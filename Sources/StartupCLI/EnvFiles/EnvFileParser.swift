@@ -1,4 +1,5 @@
 import StartupKit
+import StartupSupport
 
 /// Reads the text of an env file (`"envFile"` in a manifest) into variables.
 ///

@@ -1,4 +1,5 @@
 import StartupKit
+import StartupSupport
 
 /// Hands each value sent to every stream subscribed at that moment, until ``finish()``: the
 /// events and the followed output of a run, to each client that asked for them.

@@ -1,5 +1,6 @@
 import StartupKit
 import StartupManifest
+import StartupSupport
 
 /// The one live model of a run of `startup`: each command's state, its process, for how long,
 /// its time to ready, its restarts and its last check, kept as the run's events, its processes

@@ -1,4 +1,5 @@
 import StartupKit
+import StartupSupport
 
 /// A value settled once that any number of tasks may wait for: the end of a shutdown that several `startup down`
 /// clients asked for.

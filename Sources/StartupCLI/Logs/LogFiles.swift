@@ -1,5 +1,6 @@
 import StartupKit
 import StartupReporting
+import StartupSupport
 
 #if canImport(Glibc)
     import Glibc

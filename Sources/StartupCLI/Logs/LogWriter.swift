@@ -1,5 +1,6 @@
 import Dispatch
 import StartupKit
+import StartupSupport
 
 /// Writes a run's logs on a thread of its own, in the order it is handed their parts, so a slow disk delays only the
 /// logs: handing a part over takes a lock and, when the thread sleeps, a wake-up, never a write. What waits to be

@@ -1,5 +1,6 @@
 import StartupKit
 import StartupManifest
+import StartupSupport
 
 /// Loads the manifest a subcommand names, turning failures into the message and exit code the
 /// user sees.

@@ -1,5 +1,6 @@
 import StartupKit
 import StartupPlatform
+import StartupSupport
 
 #if canImport(Glibc)
     import Glibc

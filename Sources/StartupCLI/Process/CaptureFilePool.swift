@@ -1,4 +1,5 @@
 import StartupKit
+import StartupSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -8,9 +9,9 @@ import StartupKit
 
 /// Capture files made ahead, and used empty ones closed afterwards, by whoever made the last spawn (a launch thread,
 /// or the engine's after a spawn of its own), once the spawn is made: between one command's exit and the next
-/// command's spawn no memory file is made or closed (together about 12 µs a command, on the path a `-j` slot waits
-/// on). A file that holds output is closed at once, so no memory is kept; the engine closes the empty ones left when
-/// nothing runs.
+/// command's spawn no memory file is made or closed, since those system calls would sit on the path a freed `-j`
+/// slot waits on. A file that holds output is closed at once, so no memory is kept; the engine closes the empty ones
+/// left when nothing runs.
 final class CaptureFilePool: Sendable {
     /// The process's pool.
     static let shared = CaptureFilePool()

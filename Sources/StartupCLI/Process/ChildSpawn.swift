@@ -1,4 +1,5 @@
 import StartupKit
+import StartupSupport
 
 #if os(Linux) && (arch(x86_64) || arch(arm64))
     import CStartupProcess

@@ -1,4 +1,5 @@
 import StartupKit
+import StartupSupport
 
 #if canImport(Glibc)
     import Glibc

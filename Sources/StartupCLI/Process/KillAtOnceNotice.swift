@@ -1,4 +1,5 @@
 import StartupKit
+import StartupSupport
 
 /// Tells the waits of a stop that the user wants out now (an interrupt after the first, see
 /// ``ProcessEngine/killAtOnce()``): a stop line, otherwise waited for up to its bound, is killed at once (the engine

@@ -1,4 +1,5 @@
 import StartupKit
+import StartupSupport
 
 /// The word a service's stop sends the process engine when the `stop` line it left the service to has ended: from
 /// then on what is left of the service has its grace period to end by itself, then gets SIGTERM, and SIGKILL after a

@@ -1,4 +1,5 @@
 import StartupKit
+import StartupSupport
 
 /// The captured output of each command's last attempt, kept for grouped printing and for the
 /// failures in the summary.

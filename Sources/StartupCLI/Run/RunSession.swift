@@ -1,5 +1,6 @@
 import StartupKit
 import StartupReporting
+import StartupSupport
 
 /// What follows a run's start-up: holding the services (and `--keep-running`) until Ctrl-C,
 /// SIGTERM, SIGHUP or a service ending by itself, then the one shutdown walk, which stops every

@@ -1,4 +1,5 @@
 import StartupKit
+import StartupSupport
 
 /// The last of the run's observers: says when the others have seen the end of the start-up (so
 /// the summary follows every progress line), records each end of a service that a restart follows, and ends

@@ -1,5 +1,6 @@
 import CStartupProcess
 import StartupKit
+import StartupSupport
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 import StartupKit
+import StartupSupport
 
 /// A flag raised once, that one task may wait for: a service's process exists, a service is ready.
 final class AwaitableFlag: Sendable {

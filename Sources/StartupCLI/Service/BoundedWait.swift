@@ -1,5 +1,6 @@
 import Dispatch
 import StartupKit
+import StartupSupport
 
 /// Waits for a task to finish, or for a limit, or for the waiting task's cancellation, without waiting for the
 /// task past that (unlike a task group, whose children must all end).

@@ -1,5 +1,6 @@
 import Dispatch
 import StartupKit
+import StartupSupport
 
 #if canImport(Glibc)
     import Glibc

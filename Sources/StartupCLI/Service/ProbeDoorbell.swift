@@ -1,5 +1,6 @@
 import Dispatch
 import StartupKit
+import StartupSupport
 
 /// What a polled probe waits on between attempts: the end of a delay, or a ring (the service wrote output, so
 /// it may just have started listening), whichever comes first. A ring while nobody waits is kept for the next

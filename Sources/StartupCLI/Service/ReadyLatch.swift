@@ -1,4 +1,5 @@
 import StartupKit
+import StartupSupport
 
 /// Calls a service's `onReady` exactly once, whichever probe or reader signals first.
 final class ReadyLatch: Sendable {

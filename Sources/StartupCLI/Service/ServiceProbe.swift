@@ -1,5 +1,6 @@
 import StartupKit
 import StartupManifest
+import StartupSupport
 
 /// Tries a polled probe (`tcp`, `http`, `exec`) until it succeeds or its task is cancelled, one attempt at a time,
 /// waiting as `ProbeSchedule` says between attempts; an `after` probe succeeds once its time has passed. `tcp` and `http` also try again at once when the doorbell

@@ -1,5 +1,6 @@
 import StartupKit
 import StartupManifest
+import StartupSupport
 
 /// Runs one service's process for `startup run`: starts it, streams its output line by line, probes its
 /// readiness, and stops it when the calling task is cancelled.

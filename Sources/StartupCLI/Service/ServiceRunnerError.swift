@@ -1,4 +1,5 @@
 import StartupKit
+import StartupSupport
 
 /// Why a service's process runner ended other than by the stop its caller asked for.
 package struct ServiceRunnerError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import StartupKit
+import StartupSupport
 
 /// How the processes of each stopped command and service ended, and each end of a service that a restart followed, for
 /// the progress lines, the shutdown's text and the JSON. A stop ends with every process gone by itself after SIGTERM

@@ -1,4 +1,5 @@
 import StartupKit
+import StartupSupport
 
 /// A command's `stop` line as the shutdown runs it: started only if no second interrupt has come, bounded by the
 /// command's `stopTimeout` (SIGTERM then, and SIGKILL after the grace period), and killed at once by a second

@@ -1,5 +1,6 @@
 import StartupKit
 import StartupManifest
+import StartupSupport
 
 #if canImport(Glibc)
     import Glibc

@@ -1,3 +1,5 @@
+import StartupSupport
+
 #if os(Linux)
     import Glibc
     import StartupKit

@@ -1,4 +1,5 @@
 import StartupKit
+import StartupSupport
 
 /// The changes one reload is for: the distinct changed paths in the order they first changed, and
 /// whether changes were lost in an overflow (then any watched file may have changed).

@@ -1,5 +1,6 @@
 import StartupKit
 import StartupReporting
+import StartupSupport
 
 /// The line a reload prints, and its event's words: what changed, its wall time and its critical path,
 /// `⟳ reload 3 (src/app.py): 2.41s, build 2.10s -> api 0.31s ready`, or why it failed,

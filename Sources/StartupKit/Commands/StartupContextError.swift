@@ -1,3 +1,5 @@
+import StartupSupport
+
 /// A command asked its context for an output it cannot have.
 public struct StartupContextError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong.

@@ -3,6 +3,18 @@
 /// Offsets (`at`, `startOffset`) count from the creation of the lifecycle. Each delivery,
 /// request and shutdown emits a `...Started` activity, then one `handler...` or `stop...` pair per
 /// module, then a `...Finished` activity.
+///
+/// Activities are added as StartupKit grows (a minor version may add one): a `switch` over an
+/// activity should have a `default`, so that code written against this version keeps compiling.
+///
+/// ```swift
+/// func stopTime(_ activity: LifecycleActivity) -> Duration? {
+///     switch activity {
+///     case .stopFinished(_, _, let start?, let end): end - start
+///     default: nil
+///     }
+/// }
+/// ```
 public enum LifecycleActivity: Sendable {
     /// An event is about to be delivered to `subscribers` active modules.
     case deliveryStarted(event: String, subscribers: Int, at: Duration)

@@ -1,4 +1,7 @@
 /// How a ``LifecycleRequest`` went: which module answered it and how, or that none did.
+///
+/// Complete: a request is answered by one module or by none. No case will be added before a major
+/// version, so a `switch` over it may list every case without a `default`.
 public enum LifecycleAnswer<Response: Sendable>: Sendable {
     /// The module attached to the command `module` answered with `response`; no module after
     /// it in the chain was asked.

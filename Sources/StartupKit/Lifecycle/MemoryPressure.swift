@@ -4,6 +4,9 @@
 /// of what it holds from its dependencies before they trim.
 public struct MemoryPressure: LifecycleEvent {
     /// How urgent the shortage is.
+    ///
+    /// Complete: the two levels the systems report. No case will be added before a major version,
+    /// so a `switch` over it may list every case without a `default`.
     public enum Level: Hashable, Sendable {
         /// Memory is getting short; drop what is cheap to rebuild.
         case warning

@@ -1,4 +1,7 @@
 /// How one call into a module ended: an event handler, a request handler or a stop.
+///
+/// Complete: a call returns, throws, times out or is cancelled. No case will be added before a
+/// major version, so a `switch` over it may list every case without a `default`.
 public enum ModuleCallStatus: Sendable {
     /// It returned.
     case succeeded

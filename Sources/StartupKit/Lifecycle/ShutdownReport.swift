@@ -2,6 +2,9 @@
 /// when it ran.
 public struct ShutdownReport: Sendable {
     /// How a shutdown ended.
+    ///
+    /// Complete: a shutdown succeeds, fails or is cancelled; why is in its modules. No case will be
+    /// added before a major version, so a `switch` over it may list every case without a `default`.
     public enum Status: String, Sendable, Hashable {
         /// Every module's stop returned.
         case succeeded

@@ -1,3 +1,5 @@
+import StartupSupport
+
 /// Carries an application past launch: delivers lifecycle events to the modules attached to the
 /// plan's commands in dependency order, passes requests along a chain of responsibility, and stops
 /// the modules in reverse dependency order at shutdown.

@@ -1,3 +1,5 @@
+import StartupSupport
+
 /// Runs one module's stop under its timeout. Never throws: how the stop ended is the result.
 enum StopRunner {
     /// Calls `module.stop()` and returns how it ended: when it returns or throws, when

@@ -1,3 +1,5 @@
+import StartupSupport
+
 /// The timer that flushes a run's held-back events (``EventMailbox``): at most one is armed, and
 /// the run's end cancels it, whichever of the two comes first.
 final class EventFlushTimer: Sendable {

@@ -1,3 +1,5 @@
+import StartupSupport
+
 /// The streams reading a run's events through ``StartupRun/events``, fed by the run's delivery
 /// task: each gets the events delivered after it subscribed, and ends with the run.
 final class EventSubscribers: Sendable {

@@ -1,3 +1,5 @@
+import StartupSupport
+
 /// The outputs of the commands of one run, by position, written once each by the command's own
 /// task and read by its dependents.
 ///

@@ -1,3 +1,5 @@
+import StartupSupport
+
 /// The messages to a run's owning task, in the order they were posted. Unlike an `AsyncStream`,
 /// cancelling the owner does not end it: a cancelled run still has workers to add, a report to
 /// make and services to stop, and only ``finish()`` ends it.

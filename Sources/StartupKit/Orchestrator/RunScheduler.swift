@@ -1,3 +1,5 @@
+import StartupSupport
+
 /// The shell around one run's ``SchedulerStateMachine``: every input reads the clock, takes the
 /// lock while the state machine decides, and carries out the resulting actions (resuming
 /// workers, waiting tasks and the event listener, messages to the owner) after leaving it. The
@@ -5,12 +7,12 @@
 /// flush timer (``EventFlushTimer``) are types of their own.
 final class RunScheduler: Sendable {
     // Unsafe continuations: their layout is known where they are used (a checked continuation is
-    // resilient, and copying actions that hold one went through value witnesses on every
+    // resilient, so copying an action that holds one goes through value witnesses on every
     // decision). Each is resumed exactly once: the state machine hands every stored worker
     // back in exactly one action, as its tests check.
     typealias WorkerContinuation = UnsafeContinuation<WorkerStep, Never>
-    /// Checked, unlike the workers': it is resumed once per batch of events, so the check costs
-    /// nothing that shows, and it is safe where the listener's resumption races the run's end.
+    /// Checked, unlike the workers': it is resumed once per batch of events, not per command, and
+    /// the check is safe where the listener's resumption races the run's end.
     typealias ListenerContinuation = CheckedContinuation<[StartupEvent]?, Never>
     /// Checked: waits are few, and their resumption races timeouts and cancellation.
     typealias WaiterContinuation = CheckedContinuation<WaitOutcome, Never>

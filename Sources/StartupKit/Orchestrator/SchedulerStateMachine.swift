@@ -591,8 +591,7 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
         if hasOrderOnly, !passesOrder(position) { return }
         guard hasGates, commands[position].isGate else {
             // Marked only where a request could insert it twice, or a wait queue it again: the
-            // mark touches the record's cache line once more per command, which a
-            // 100,000-command run measures.
+            // mark is one more write to the record on every command's path.
             if marksReady { records[position].progress = .ready }
             enqueue(position, urgent: !urgency.isEmpty && urgency[position] > 0)
             return

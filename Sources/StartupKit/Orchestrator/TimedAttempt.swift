@@ -1,3 +1,5 @@
+import StartupSupport
+
 /// An attempt under a timeout that bounds start-up even when the command ignores cancellation:
 /// the command runs in a task of its own, raced against the run's clock. When the time is up it
 /// is cancelled; if it has not returned within the run's cancellation grace after that, it is

@@ -1,3 +1,5 @@
+import StartupSupport
+
 /// An attempt of a blocking command under a timeout, started on the blocking pool with no worker
 /// (``SchedulerAction/startBlocking(_:)``): the pool thread's return races the run's clock, as in
 /// ``TimedAttempt``, and whichever decides the outcome reports it, on its own thread.

@@ -2,7 +2,8 @@
 /// timed-out attempt has to return after its cancellation, the blocking pool and the tracer.
 ///
 /// Each worker has its own instance, so the contexts it creates retain an object no other worker
-/// touches; sharing one object between workers made its reference count a contended cache line.
+/// touches: one object shared by every worker would make its reference count a cache line that
+/// all of them write to.
 final class WorkerResources: Sendable {
     /// The plan being run.
     let plan: StartupPlan

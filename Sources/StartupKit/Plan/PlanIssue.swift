@@ -1,3 +1,5 @@
+import StartupSupport
+
 /// One problem the builder found in a set of commands.
 ///
 /// Kinds of problem are added as StartupKit grows (a minor version may add one): a `switch` over

@@ -1,4 +1,19 @@
+import StartupSupport
+
 /// A likely mistake in a plan that is not an error: the plan runs, but perhaps not as meant.
+///
+/// Kinds of warning are added as StartupKit grows (a minor version may add one): a `switch` over a
+/// warning should have a `default`, so that code written against this version keeps compiling.
+/// Most callers print ``description``, which covers every kind.
+///
+/// ```swift
+/// func isAboutOnDemand(_ warning: PlanWarning) -> Bool {
+///     switch warning {
+///     case .onDemandNeededByEager: true
+///     default: false
+///     }
+/// }
+/// ```
 public enum PlanWarning: Hashable, Sendable, CustomStringConvertible {
     /// A required command depends directly on an optional one: if the optional one fails, the
     /// required one is skipped and the run fails.

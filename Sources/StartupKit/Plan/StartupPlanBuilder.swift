@@ -1,3 +1,5 @@
+import StartupSupport
+
 /// Collects start-up commands and turns them into a validated ``StartupPlan``.
 ///
 /// ```swift

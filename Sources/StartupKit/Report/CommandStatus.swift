@@ -2,6 +2,20 @@
 ///
 /// Two statuses are equal when a report says the same of them: same case and payload, and for
 /// ``failed(_:)`` the same error description (the part of an error a saved report keeps).
+///
+/// Statuses are added as StartupKit grows (a minor version may add one, as it added
+/// ``notRequested``): a `switch` over a status should have a `default`, so that code written
+/// against this version keeps compiling. ``name`` and ``isFailure`` cover every status.
+///
+/// ```swift
+/// func mark(for status: CommandStatus) -> String {
+///     switch status {
+///     case .succeeded: "ok"
+///     case .failed, .timedOut: "failed"
+///     default: status.name
+///     }
+/// }
+/// ```
 public enum CommandStatus: Sendable, Hashable {
     /// It returned its output.
     case succeeded

@@ -1,3 +1,5 @@
+import StartupSupport
+
 /// Why a command was skipped: which failure upstream kept it from running.
 public struct SkipReason: Hashable, Sendable, CustomStringConvertible {
     /// The command that failed, timed out or was cancelled, the root cause.

@@ -1,3 +1,5 @@
+import StartupSupport
+
 extension StartupReport {
     /// The critical path to one command, a milestone such as the first screen: the chain of
     /// commands it waited for, directly or not, whose measured durations add up to the most,

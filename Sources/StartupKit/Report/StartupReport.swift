@@ -2,6 +2,9 @@
 /// live run, is made by hand, or is read back from a saved file.
 public struct StartupReport: Sendable, Hashable {
     /// How a run ended.
+    ///
+    /// Complete: a run succeeds, fails or is cancelled; why is in its commands. No case will be
+    /// added before a major version, so a `switch` over it may list every case without a `default`.
     public enum Status: String, Sendable, Hashable, CaseIterable {
         /// Every required command succeeded.
         case succeeded

@@ -1,3 +1,5 @@
+import StartupSupport
+
 /// A run in progress, from ``StartupOrchestrator/start()``: wait for part of it with a bounded,
 /// explained wait, read outputs (starting on-demand commands), open gates, follow its events,
 /// cancel it, and get its report.

@@ -1,3 +1,5 @@
+import StartupSupport
+
 /// Why ``StartupRun/wait(for:timeout:)-([CommandID],_)`` (or ``StartupRun/output(of:as:)``) gave up: the time ran
 /// out, or an awaited command ended without succeeding. Its description says what holds each
 /// unfinished command up, down to the cause.
@@ -7,6 +9,19 @@
 /// ```
 public struct StartupWaitError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What ended the wait.
+    ///
+    /// Reasons are added as StartupKit grows (a minor version may add one): a `switch` over a
+    /// reason should have a `default`, so that code written against this version keeps compiling.
+    /// Most callers print the error's ``StartupWaitError/description``, which covers every reason.
+    ///
+    /// ```swift
+    /// func isTimeOut(_ error: StartupWaitError) -> Bool {
+    ///     switch error.reason {
+    ///     case .timedOut: true
+    ///     default: false
+    ///     }
+    /// }
+    /// ```
     public enum Reason: Sendable, Hashable {
         /// The time was up; what held up each awaited command that had not ended.
         case timedOut(after: Duration, holdUps: [HoldUp])
@@ -36,6 +51,18 @@ public struct StartupWaitError: Error, Sendable, Hashable, CustomStringConvertib
     /// A command that held an awaited one up.
     public struct Blocker: Sendable, Hashable {
         /// Where a blocking command stood.
+        ///
+        /// States are added as StartupKit grows (a minor version may add one): a `switch` over a
+        /// state should have a `default`.
+        ///
+        /// ```swift
+        /// func isRunning(_ blocker: StartupWaitError.Blocker) -> Bool {
+        ///     switch blocker.state {
+        ///     case .running: true
+        ///     default: false
+        ///     }
+        /// }
+        /// ```
         public enum State: Sendable, Hashable {
             /// Running (a retry included) for this long since its first attempt started.
             case running(for: Duration, attempt: Int)

@@ -1,3 +1,5 @@
+import StartupSupport
+
 /// The services of one run: each one's life from its first attempt until it has ended for good
 /// (its readiness, its restarts), those that signalled ready, and the run's one shutdown, which
 /// stops them.

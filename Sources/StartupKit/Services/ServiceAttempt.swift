@@ -1,3 +1,5 @@
+import StartupSupport
+
 /// One attempt of a service: its body runs in a task of its own, so stopping the start-up (which
 /// cancels the workers) never cancels a service that is ready; only its own stop does, at
 /// shutdown. The worker that started it waits for it to become ready, then for it to end.

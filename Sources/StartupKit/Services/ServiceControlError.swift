@@ -1,3 +1,5 @@
+import StartupSupport
+
 /// Why a move by hand on a service (``StartupRun/restartService(_:)``,
 /// ``StartupRun/stopService(_:)``, ``StartupRun/startService(_:)``) was not carried out.
 public struct ServiceControlError: Error, Sendable, CustomStringConvertible {

@@ -1,3 +1,5 @@
+import StartupSupport
+
 /// Why a service stopped serving without being asked to: it returned or threw before it was
 /// ready (its attempt failed) or after (it is reported, and the run shuts down by default, unless
 /// its ``RestartPolicy`` restarts it: then ``restart`` says when).

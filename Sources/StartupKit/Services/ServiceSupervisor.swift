@@ -1,3 +1,5 @@
+import StartupSupport
+
 /// A ready service across its restarts: it keeps the service running as its ``RestartPolicy``
 /// says, carries out the moves asked for by hand (``restartByHand()``, ``stopByHand()``,
 /// ``startByHand()``), and it is what the shutdown stops, whichever incarnation runs then, or

@@ -1,3 +1,5 @@
+import StartupSupport
+
 /// The one shutdown of a run: the first caller performs it, later and concurrent callers get its
 /// report.
 final class ShutdownOnce: Sendable {

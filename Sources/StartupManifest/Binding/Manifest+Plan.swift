@@ -1,4 +1,5 @@
 import StartupKit
+import StartupSupport
 
 extension Manifest {
     /// Makes a plan in which every command runs the implementation bound to its id and every

@@ -1,4 +1,5 @@
 import StartupKit
+import StartupSupport
 
 /// How `startup run` checks that a ready service is still alive (`"alive"`):
 /// `{"http": "http://127.0.0.1:8080/health", "interval": "5s", "failures": 3}`.

@@ -1,11 +1,22 @@
 import StartupKit
+import StartupSupport
 
 /// How `startup run` learns that a service (a command with `"ready"`) is ready, so that its
 /// dependents may start: `{"tcp": "127.0.0.1:5433", "interval": "10ms", "timeout": "30s"}`.
-///
-/// ``Probe`` grows as probes are added: a `switch` over it should have a `default`.
 public struct ManifestReadiness: Sendable, Hashable {
     /// What is tried until it succeeds.
+    ///
+    /// Probes are added as the manifest grows (a minor version may add one): a `switch` over a
+    /// probe should have a `default`, so that code written against this version keeps compiling.
+    ///
+    /// ```swift
+    /// func address(of probe: ManifestReadiness.Probe) -> String? {
+    ///     switch probe {
+    ///     case .tcp(let host, let port), .http(let host, let port, _): "\(host):\(port)"
+    ///     default: nil
+    ///     }
+    /// }
+    /// ```
     public enum Probe: Sendable, Hashable {
         /// A shell line, ready when it exits 0 (`"exec"`).
         case exec(String)

@@ -1,4 +1,5 @@
 import StartupKit
+import StartupSupport
 
 /// What a command watches (`"watch"`): paths or globs relative to the manifest's folder, and how long
 /// `startup run` waits after a change for more before it reloads the command.

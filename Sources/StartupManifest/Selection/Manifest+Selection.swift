@@ -1,4 +1,5 @@
 import StartupKit
+import StartupSupport
 
 extension Manifest {
     /// The part of the manifest that `targets` need, as `make target` builds only what a target

@@ -1,4 +1,5 @@
 import StartupKit
+import StartupSupport
 
 /// Targets given to ``Manifest/selecting(_:)`` that the manifest does not have, each with the
 /// closest id it does have.

@@ -1,5 +1,6 @@
 import StartupJSON
 import StartupKit
+import StartupSupport
 
 /// Reads a command's `"ready"` object: exactly one probe (`exec`, `tcp`, `http`, `log`, `after`),
 /// with an optional `interval` and `timeout`.

@@ -1,5 +1,6 @@
 import StartupJSON
 import StartupKit
+import StartupSupport
 
 /// Reads a service's `"restart"` (`{"on": "failure", "limit": 5, "delay": "500ms"}`) and `"alive"`
 /// (`{"http": "http://127.0.0.1:8080/health", "interval": "5s", "failures": 3}`); both only on a service.

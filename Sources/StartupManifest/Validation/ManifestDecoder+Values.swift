@@ -1,5 +1,6 @@
 import StartupJSON
 import StartupKit
+import StartupSupport
 
 /// Typed readers for the values of a manifest, each reporting a precise problem when the value
 /// does not fit.

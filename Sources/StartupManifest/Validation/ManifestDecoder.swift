@@ -2,6 +2,7 @@ import Dispatch
 import StartupJSON
 import StartupKit
 import StartupPlatform
+import StartupSupport
 
 /// Reads a manifest's JSON into a ``Manifest``, collecting every problem instead of stopping at
 /// the first: unknown or duplicate keys, wrong types, durations without units, bad values, and

@@ -1,4 +1,5 @@
 import StartupKit
+import StartupSupport
 
 /// Checks a manifest's commands as a graph, with StartupKit's own builder's checks, and words the problems
 /// in terms of the manifest: `commands[4] ("database").dependencies[1]: unknown command "confg"`.

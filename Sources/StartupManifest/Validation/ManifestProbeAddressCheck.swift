@@ -1,5 +1,6 @@
 import StartupJSON
 import StartupKit
+import StartupSupport
 
 /// Two services may not probe one address: one could be reported ready by the other's listener. Checks the `tcp` and
 /// `http` readiness probes of a manifest's commands, and words a shared address as a problem of the later command:

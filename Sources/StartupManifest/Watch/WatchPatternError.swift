@@ -1,4 +1,5 @@
 import StartupKit
+import StartupSupport
 
 /// Why a path or glob of `"watch"` is not one: an empty pattern, an absolute one, one whose `..` leaves the
 /// manifest's folder, one under `.git/` or `.startup/`, or an invalid glob.

@@ -1,5 +1,6 @@
 import StartupJSON
 import StartupKit
+import StartupSupport
 
 /// Reads a saved launch profile, collecting every problem: not an object, a version it does not
 /// know, invalid or repeated ids, durations that are not milliseconds. Keys it does not know are

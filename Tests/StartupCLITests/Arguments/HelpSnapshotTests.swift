@@ -30,6 +30,40 @@ import Testing
         .logs: logs, .down: down, .events: events, .completions: completions,
     ]
 
+    /// The exit codes' section, the same in every help.
+    static let exitCodes = """
+        EXIT CODES:
+          0    every required command succeeded within its budget (run), the manifest is valid (plan,
+               graph), the report was drawn or compared (plot, diff), or the running stack did what was
+               asked (ps, restart, ...)
+          1    a required command failed, timed out or was skipped, a budget was exceeded, a service ended
+               by itself, or a stop failed; with -- CMD, the start-up failed so CMD never ran; a run of
+               the manifest is already up (run, before anything started); restart/start of a command not
+               ready again, stop/down with a failed stop
+          N    with -- CMD: CMD's own exit status (128 + the signal when a signal killed it)
+          64   usage error: unknown subcommand, option or target (startup run ID...), bad value, or an id
+               the running stack does not have (startup restart ID...)
+          65   the manifest (or a report file given to plot, diff, plan --report) was read but is invalid
+               (every problem is listed), or an env file it names has a bad line (run, file:line: for
+               each)
+          66   the manifest (or report) file is missing, a directory, unreadable, or larger than 256 MiB,
+               or an env file it names is missing, unreadable or larger than 16 MiB (run)
+          69   no run of the manifest is up: nothing answers at its control socket (ps, restart, stop,
+               start, logs, down, events)
+          71   startup could not get what any run needs from the system (no file descriptor left for a
+               pipe: ulimit -n too low); a message says so, nothing was started
+          73   the trace, the plot or a report named with --report could not be written, or the --log-dir
+               folder could not be made or written to (before anything started)
+          74   standard output could not be written (a full disk, > /dev/full); a message says so on
+               standard error (an interrupted run says so too and exits 130; with -- CMD, the status stays
+               CMD's)
+          77   the run's control socket, or what answers there, belongs to another user; nothing was asked
+               (ps, restart, ...)
+          130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed and saved, the
+               trace written
+          141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
+        """
+
     static let general = """
         OVERVIEW: Plan and run a start-up graph of dependent commands, concurrently, and see why it is slow.
 
@@ -58,22 +92,7 @@ import Testing
           -h, --help      Show help (also: startup <subcommand> --help)
           -V, --version   Print the version
 
-        EXIT CODES:
-          0    every required command succeeded within its budget (run), the manifest is valid (plan,
-               graph), or the report was drawn or compared (plot, diff)
-          1    a required command failed, timed out or was skipped, a budget was exceeded, a service ended
-               by itself, or a stop failed
-          N    with -- CMD: CMD's own exit status (128 + the signal if a signal killed it)
-          64   usage error: unknown subcommand, option or target, bad value
-          65   the manifest or report file was read but is invalid (every problem is listed)
-          66   the manifest or report file is missing, a directory, unreadable, or over 256 MiB
-          69   no run of the manifest is up (ps, restart, stop, start, logs, down, events)
-          73   a file could not be written (trace, report, plot), or the --log-dir folder made
-          71   no file descriptor was left for what any run needs (ulimit -n too low); nothing was started
-          74   standard output could not be written (a full disk, > /dev/full)
-          77   the run's control socket belongs to another user (ps, restart, ...)
-          130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
-          141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
+        \(exitCodes)
         """
 
     static let plan = """
@@ -109,22 +128,7 @@ import Testing
           --no-report             Use estimates only
           -h, --help              Show this help
 
-        EXIT CODES:
-          0    every required command succeeded within its budget (run), the manifest is valid (plan,
-               graph), or the report was drawn or compared (plot, diff)
-          1    a required command failed, timed out or was skipped, a budget was exceeded, a service ended
-               by itself, or a stop failed
-          N    with -- CMD: CMD's own exit status (128 + the signal if a signal killed it)
-          64   usage error: unknown subcommand, option or target, bad value
-          65   the manifest or report file was read but is invalid (every problem is listed)
-          66   the manifest or report file is missing, a directory, unreadable, or over 256 MiB
-          69   no run of the manifest is up (ps, restart, stop, start, logs, down, events)
-          73   a file could not be written (trace, report, plot), or the --log-dir folder made
-          71   no file descriptor was left for what any run needs (ulimit -n too low); nothing was started
-          74   standard output could not be written (a full disk, > /dev/full)
-          77   the run's control socket belongs to another user (ps, restart, ...)
-          130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
-          141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
+        \(exitCodes)
         """
 
     static let run = """
@@ -203,22 +207,7 @@ import Testing
         ENVIRONMENT:
           Each command gets STARTUP_COMMAND_ID and STARTUP_PROCESS_TOKEN (its process's own). NO_COLOR turns colours off; they are only used on a terminal.
 
-        EXIT CODES:
-          0    every required command succeeded within its budget (run), the manifest is valid (plan,
-               graph), or the report was drawn or compared (plot, diff)
-          1    a required command failed, timed out or was skipped, a budget was exceeded, a service ended
-               by itself, or a stop failed
-          N    with -- CMD: CMD's own exit status (128 + the signal if a signal killed it)
-          64   usage error: unknown subcommand, option or target, bad value
-          65   the manifest or report file was read but is invalid (every problem is listed)
-          66   the manifest or report file is missing, a directory, unreadable, or over 256 MiB
-          69   no run of the manifest is up (ps, restart, stop, start, logs, down, events)
-          73   a file could not be written (trace, report, plot), or the --log-dir folder made
-          71   no file descriptor was left for what any run needs (ulimit -n too low); nothing was started
-          74   standard output could not be written (a full disk, > /dev/full)
-          77   the run's control socket belongs to another user (ps, restart, ...)
-          130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
-          141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
+        \(exitCodes)
         """
 
     static let graph = """
@@ -231,22 +220,7 @@ import Testing
           --format <format>       dot (default) or mermaid
           -h, --help              Show this help
 
-        EXIT CODES:
-          0    every required command succeeded within its budget (run), the manifest is valid (plan,
-               graph), or the report was drawn or compared (plot, diff)
-          1    a required command failed, timed out or was skipped, a budget was exceeded, a service ended
-               by itself, or a stop failed
-          N    with -- CMD: CMD's own exit status (128 + the signal if a signal killed it)
-          64   usage error: unknown subcommand, option or target, bad value
-          65   the manifest or report file was read but is invalid (every problem is listed)
-          66   the manifest or report file is missing, a directory, unreadable, or over 256 MiB
-          69   no run of the manifest is up (ps, restart, stop, start, logs, down, events)
-          73   a file could not be written (trace, report, plot), or the --log-dir folder made
-          71   no file descriptor was left for what any run needs (ulimit -n too low); nothing was started
-          74   standard output could not be written (a full disk, > /dev/full)
-          77   the run's control socket belongs to another user (ps, restart, ...)
-          130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
-          141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
+        \(exitCodes)
         """
 
     static let plot = """
@@ -266,22 +240,7 @@ import Testing
                                   screen) and slack before it
           -h, --help              Show this help
 
-        EXIT CODES:
-          0    every required command succeeded within its budget (run), the manifest is valid (plan,
-               graph), or the report was drawn or compared (plot, diff)
-          1    a required command failed, timed out or was skipped, a budget was exceeded, a service ended
-               by itself, or a stop failed
-          N    with -- CMD: CMD's own exit status (128 + the signal if a signal killed it)
-          64   usage error: unknown subcommand, option or target, bad value
-          65   the manifest or report file was read but is invalid (every problem is listed)
-          66   the manifest or report file is missing, a directory, unreadable, or over 256 MiB
-          69   no run of the manifest is up (ps, restart, stop, start, logs, down, events)
-          73   a file could not be written (trace, report, plot), or the --log-dir folder made
-          71   no file descriptor was left for what any run needs (ulimit -n too low); nothing was started
-          74   standard output could not be written (a full disk, > /dev/full)
-          77   the run's control socket belongs to another user (ps, restart, ...)
-          130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
-          141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
+        \(exitCodes)
         """
 
     static let diff = """
@@ -299,22 +258,7 @@ import Testing
           --format <format>       text (default) or json
           -h, --help              Show this help
 
-        EXIT CODES:
-          0    every required command succeeded within its budget (run), the manifest is valid (plan,
-               graph), or the report was drawn or compared (plot, diff)
-          1    a required command failed, timed out or was skipped, a budget was exceeded, a service ended
-               by itself, or a stop failed
-          N    with -- CMD: CMD's own exit status (128 + the signal if a signal killed it)
-          64   usage error: unknown subcommand, option or target, bad value
-          65   the manifest or report file was read but is invalid (every problem is listed)
-          66   the manifest or report file is missing, a directory, unreadable, or over 256 MiB
-          69   no run of the manifest is up (ps, restart, stop, start, logs, down, events)
-          73   a file could not be written (trace, report, plot), or the --log-dir folder made
-          71   no file descriptor was left for what any run needs (ulimit -n too low); nothing was started
-          74   standard output could not be written (a full disk, > /dev/full)
-          77   the run's control socket belongs to another user (ps, restart, ...)
-          130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
-          141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
+        \(exitCodes)
         """
 
     static let ps = """
@@ -336,22 +280,7 @@ import Testing
           nothing else of the manifest) and exit 69 when no run of it is up. Only the run's own user may
           ask it. docs/CLI.md describes the protocol, for editors and dashboards.
 
-        EXIT CODES:
-          0    every required command succeeded within its budget (run), the manifest is valid (plan,
-               graph), or the report was drawn or compared (plot, diff)
-          1    a required command failed, timed out or was skipped, a budget was exceeded, a service ended
-               by itself, or a stop failed
-          N    with -- CMD: CMD's own exit status (128 + the signal if a signal killed it)
-          64   usage error: unknown subcommand, option or target, bad value
-          65   the manifest or report file was read but is invalid (every problem is listed)
-          66   the manifest or report file is missing, a directory, unreadable, or over 256 MiB
-          69   no run of the manifest is up (ps, restart, stop, start, logs, down, events)
-          73   a file could not be written (trace, report, plot), or the --log-dir folder made
-          71   no file descriptor was left for what any run needs (ulimit -n too low); nothing was started
-          74   standard output could not be written (a full disk, > /dev/full)
-          77   the run's control socket belongs to another user (ps, restart, ...)
-          130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
-          141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
+        \(exitCodes)
         """
 
     static let restart = """
@@ -379,22 +308,7 @@ import Testing
           nothing else of the manifest) and exit 69 when no run of it is up. Only the run's own user may
           ask it. docs/CLI.md describes the protocol, for editors and dashboards.
 
-        EXIT CODES:
-          0    every required command succeeded within its budget (run), the manifest is valid (plan,
-               graph), or the report was drawn or compared (plot, diff)
-          1    a required command failed, timed out or was skipped, a budget was exceeded, a service ended
-               by itself, or a stop failed
-          N    with -- CMD: CMD's own exit status (128 + the signal if a signal killed it)
-          64   usage error: unknown subcommand, option or target, bad value
-          65   the manifest or report file was read but is invalid (every problem is listed)
-          66   the manifest or report file is missing, a directory, unreadable, or over 256 MiB
-          69   no run of the manifest is up (ps, restart, stop, start, logs, down, events)
-          73   a file could not be written (trace, report, plot), or the --log-dir folder made
-          71   no file descriptor was left for what any run needs (ulimit -n too low); nothing was started
-          74   standard output could not be written (a full disk, > /dev/full)
-          77   the run's control socket belongs to another user (ps, restart, ...)
-          130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
-          141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
+        \(exitCodes)
         """
 
     static let stop = """
@@ -418,22 +332,7 @@ import Testing
           nothing else of the manifest) and exit 69 when no run of it is up. Only the run's own user may
           ask it. docs/CLI.md describes the protocol, for editors and dashboards.
 
-        EXIT CODES:
-          0    every required command succeeded within its budget (run), the manifest is valid (plan,
-               graph), or the report was drawn or compared (plot, diff)
-          1    a required command failed, timed out or was skipped, a budget was exceeded, a service ended
-               by itself, or a stop failed
-          N    with -- CMD: CMD's own exit status (128 + the signal if a signal killed it)
-          64   usage error: unknown subcommand, option or target, bad value
-          65   the manifest or report file was read but is invalid (every problem is listed)
-          66   the manifest or report file is missing, a directory, unreadable, or over 256 MiB
-          69   no run of the manifest is up (ps, restart, stop, start, logs, down, events)
-          73   a file could not be written (trace, report, plot), or the --log-dir folder made
-          71   no file descriptor was left for what any run needs (ulimit -n too low); nothing was started
-          74   standard output could not be written (a full disk, > /dev/full)
-          77   the run's control socket belongs to another user (ps, restart, ...)
-          130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
-          141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
+        \(exitCodes)
         """
 
     static let start = """
@@ -456,22 +355,7 @@ import Testing
           nothing else of the manifest) and exit 69 when no run of it is up. Only the run's own user may
           ask it. docs/CLI.md describes the protocol, for editors and dashboards.
 
-        EXIT CODES:
-          0    every required command succeeded within its budget (run), the manifest is valid (plan,
-               graph), or the report was drawn or compared (plot, diff)
-          1    a required command failed, timed out or was skipped, a budget was exceeded, a service ended
-               by itself, or a stop failed
-          N    with -- CMD: CMD's own exit status (128 + the signal if a signal killed it)
-          64   usage error: unknown subcommand, option or target, bad value
-          65   the manifest or report file was read but is invalid (every problem is listed)
-          66   the manifest or report file is missing, a directory, unreadable, or over 256 MiB
-          69   no run of the manifest is up (ps, restart, stop, start, logs, down, events)
-          73   a file could not be written (trace, report, plot), or the --log-dir folder made
-          71   no file descriptor was left for what any run needs (ulimit -n too low); nothing was started
-          74   standard output could not be written (a full disk, > /dev/full)
-          77   the run's control socket belongs to another user (ps, restart, ...)
-          130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
-          141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
+        \(exitCodes)
         """
 
     static let logs = """
@@ -499,22 +383,7 @@ import Testing
           nothing else of the manifest) and exit 69 when no run of it is up. Only the run's own user may
           ask it. docs/CLI.md describes the protocol, for editors and dashboards.
 
-        EXIT CODES:
-          0    every required command succeeded within its budget (run), the manifest is valid (plan,
-               graph), or the report was drawn or compared (plot, diff)
-          1    a required command failed, timed out or was skipped, a budget was exceeded, a service ended
-               by itself, or a stop failed
-          N    with -- CMD: CMD's own exit status (128 + the signal if a signal killed it)
-          64   usage error: unknown subcommand, option or target, bad value
-          65   the manifest or report file was read but is invalid (every problem is listed)
-          66   the manifest or report file is missing, a directory, unreadable, or over 256 MiB
-          69   no run of the manifest is up (ps, restart, stop, start, logs, down, events)
-          73   a file could not be written (trace, report, plot), or the --log-dir folder made
-          71   no file descriptor was left for what any run needs (ulimit -n too low); nothing was started
-          74   standard output could not be written (a full disk, > /dev/full)
-          77   the run's control socket belongs to another user (ps, restart, ...)
-          130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
-          141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
+        \(exitCodes)
         """
 
     static let down = """
@@ -534,22 +403,7 @@ import Testing
           nothing else of the manifest) and exit 69 when no run of it is up. Only the run's own user may
           ask it. docs/CLI.md describes the protocol, for editors and dashboards.
 
-        EXIT CODES:
-          0    every required command succeeded within its budget (run), the manifest is valid (plan,
-               graph), or the report was drawn or compared (plot, diff)
-          1    a required command failed, timed out or was skipped, a budget was exceeded, a service ended
-               by itself, or a stop failed
-          N    with -- CMD: CMD's own exit status (128 + the signal if a signal killed it)
-          64   usage error: unknown subcommand, option or target, bad value
-          65   the manifest or report file was read but is invalid (every problem is listed)
-          66   the manifest or report file is missing, a directory, unreadable, or over 256 MiB
-          69   no run of the manifest is up (ps, restart, stop, start, logs, down, events)
-          73   a file could not be written (trace, report, plot), or the --log-dir folder made
-          71   no file descriptor was left for what any run needs (ulimit -n too low); nothing was started
-          74   standard output could not be written (a full disk, > /dev/full)
-          77   the run's control socket belongs to another user (ps, restart, ...)
-          130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
-          141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
+        \(exitCodes)
         """
 
     static let events = """
@@ -570,22 +424,7 @@ import Testing
           nothing else of the manifest) and exit 69 when no run of it is up. Only the run's own user may
           ask it. docs/CLI.md describes the protocol, for editors and dashboards.
 
-        EXIT CODES:
-          0    every required command succeeded within its budget (run), the manifest is valid (plan,
-               graph), or the report was drawn or compared (plot, diff)
-          1    a required command failed, timed out or was skipped, a budget was exceeded, a service ended
-               by itself, or a stop failed
-          N    with -- CMD: CMD's own exit status (128 + the signal if a signal killed it)
-          64   usage error: unknown subcommand, option or target, bad value
-          65   the manifest or report file was read but is invalid (every problem is listed)
-          66   the manifest or report file is missing, a directory, unreadable, or over 256 MiB
-          69   no run of the manifest is up (ps, restart, stop, start, logs, down, events)
-          73   a file could not be written (trace, report, plot), or the --log-dir folder made
-          71   no file descriptor was left for what any run needs (ulimit -n too low); nothing was started
-          74   standard output could not be written (a full disk, > /dev/full)
-          77   the run's control socket belongs to another user (ps, restart, ...)
-          130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
-          141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
+        \(exitCodes)
         """
 
     static let completions = """
@@ -608,21 +447,6 @@ import Testing
                   fpath=(~/.zfunc $fpath)
           fish    startup completions fish > ~/.config/fish/completions/startup.fish
 
-        EXIT CODES:
-          0    every required command succeeded within its budget (run), the manifest is valid (plan,
-               graph), or the report was drawn or compared (plot, diff)
-          1    a required command failed, timed out or was skipped, a budget was exceeded, a service ended
-               by itself, or a stop failed
-          N    with -- CMD: CMD's own exit status (128 + the signal if a signal killed it)
-          64   usage error: unknown subcommand, option or target, bad value
-          65   the manifest or report file was read but is invalid (every problem is listed)
-          66   the manifest or report file is missing, a directory, unreadable, or over 256 MiB
-          69   no run of the manifest is up (ps, restart, stop, start, logs, down, events)
-          73   a file could not be written (trace, report, plot), or the --log-dir folder made
-          71   no file descriptor was left for what any run needs (ulimit -n too low); nothing was started
-          74   standard output could not be written (a full disk, > /dev/full)
-          77   the run's control socket belongs to another user (ps, restart, ...)
-          130  interrupted (Ctrl-C, SIGTERM or SIGHUP); the report so far is still printed
-          141  standard output was closed (e.g. piped into head); the run was stopped, the report saved
+        \(exitCodes)
         """
 }

@@ -1,4 +1,5 @@
 import StartupKit
+import StartupSupport
 
 @testable import StartupCLI
 

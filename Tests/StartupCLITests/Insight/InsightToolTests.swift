@@ -309,7 +309,7 @@ import Testing
             let (code, console) = await run([subcommand, "--help"])
             #expect(code == .success)
             #expect(console.capturedOutput.contains(expected), "\(subcommand)")
-            #expect(console.capturedOutput.contains("73   a file could not be written"))
+            #expect(console.capturedOutput.contains(ExitCode.helpSection))
         }
         let (_, general) = await run(["--help"])
         #expect(general.capturedOutput.contains("  plot     Draw a saved run report as an SVG timeline"))

@@ -1,6 +1,7 @@
 import StartupKit
 import StartupManifest
 import StartupSeededRandom
+import StartupSupport
 import Testing
 
 @testable import StartupCLI

@@ -1,5 +1,6 @@
 import Foundation
 import StartupKit
+import StartupSupport
 import Testing
 
 /// What a service runner reported, in order, and a way to wait for a report without sleeping.

@@ -1,5 +1,6 @@
 import Foundation
 import StartupKit
+import StartupSupport
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 import Foundation
+import StartupSupport
 
 @testable import StartupKit
 

@@ -1,4 +1,5 @@
 import StartupSeededRandom
+import StartupSupport
 import Testing
 
 @testable import StartupKit

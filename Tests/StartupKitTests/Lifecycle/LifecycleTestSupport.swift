@@ -1,4 +1,5 @@
 import StartupSeededRandom
+import StartupSupport
 
 @testable import StartupKit
 

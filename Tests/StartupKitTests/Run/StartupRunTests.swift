@@ -1,5 +1,6 @@
 import StartupKit
 import StartupKitTesting
+import StartupSupport
 import Testing
 
 /// Holding a run: waiting for part of it, outputs, on-demand commands, gates, cancelling a wait,

@@ -1,4 +1,5 @@
 import StartupKitTesting
+import StartupSupport
 import Testing
 
 @testable import StartupKit

@@ -1,3 +1,4 @@
+import StartupSupport
 import Testing
 
 @testable import StartupKit

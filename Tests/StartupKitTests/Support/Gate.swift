@@ -1,3 +1,5 @@
+import StartupSupport
+
 @testable import StartupKit
 
 /// A one-shot signal between tasks: `wait()` suspends until `open()` (immediately if already

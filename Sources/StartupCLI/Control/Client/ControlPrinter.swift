@@ -1,5 +1,6 @@
 import StartupKit
 import StartupReporting
+import StartupSupport
 
 /// Prints a client subcommand's answers: lines and events as they come, rows as a table (or JSON) at the end,
 /// log lines prefixed by id (as they come when followed, at the end otherwise, the prefix as wide as the widest).

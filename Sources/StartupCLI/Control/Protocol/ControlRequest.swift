@@ -1,6 +1,7 @@
 import StartupJSON
 import StartupKit
 import StartupReporting
+import StartupSupport
 
 /// One request to a run's control socket: `{"version": 1, "op": "restart", "ids": ["api"], "cascade": true}`.
 package enum ControlRequest: Equatable, Sendable {

@@ -1,6 +1,7 @@
 import StartupKit
 import StartupManifest
 import StartupReporting
+import StartupSupport
 
 /// `startup plot`: draws a saved run report as an SVG timeline.
 enum PlotCommand {

@@ -1,6 +1,7 @@
 import StartupKit
 import StartupManifest
 import StartupReporting
+import StartupSupport
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import StartupKit
 import StartupManifest
+import StartupSupport
 
 /// A manifest with `--what-if` changes applied, and what each change did, in words.
 ///

@@ -1,5 +1,6 @@
 import StartupKit
 import StartupManifest
+import StartupSupport
 
 /// Reads the changes of `--what-if`: `;`-separated `verb=arguments` items, a verb's arguments
 /// separated by commas.

@@ -21,11 +21,6 @@ package enum MessageQuoting {
         return "\"" + shown + "\"" + note(length)
     }
 
-    /// A command id in double quotes, escaped and cut as its text would be.
-    package static func quoted(_ id: CommandID) -> String {
-        quoted(id.rawValue)
-    }
-
     /// `text` escaped and cut, without quotes: for numbers, lines of output and other values that a
     /// message shows bare.
     package static func escaped(_ text: some StringProtocol) -> String {

@@ -1,5 +1,6 @@
 import Dispatch
 import StartupKitTesting
+import StartupSupport
 import Testing
 
 @testable import StartupKit

@@ -1,20 +1,14 @@
-/// Finds the existing identifier a person most likely meant when they typed an unknown one.
-/// Shared with the manifest reader (`package` access), which suggests keys the same way.
+/// Finds the existing identifier a person most likely meant when they typed an unknown one: the
+/// plan builder for command ids, the manifest reader and the CLI for keys and names.
 package enum IdentifierSuggestion {
     /// The closest of `candidates` to `typo`, or `nil` when none is close enough.
     ///
     /// Close means a small edit distance (at most a third of the length, and at least 1), or,
     /// failing that, `typo` being an abbreviation of the candidate (same first letter, its letters
-    /// in order), as `"confg"` is of `"configuration"`.
+    /// in order), as `"confg"` is of `"configuration"`. For many unknown ids among the same
+    /// candidates, build one ``IdentifierSuggestionIndex``.
     ///
     /// - Complexity: O(*n* × *m* log(*n* × *m*)) for *n* candidates of length about *m*.
-    static func closest<S: Sequence>(to typo: CommandID, in candidates: S) -> CommandID? where S.Element == CommandID {
-        closest(to: typo.rawValue, in: candidates.lazy.map(\.rawValue)).map { CommandID($0) }
-    }
-
-    /// The closest of `candidates` to `typo`, or `nil` when none is close enough; see above.
-    ///
-    /// For many unknown ids among the same candidates, build one ``IdentifierSuggestionIndex``.
     package static func closest<S: Sequence>(to typo: String, in candidates: S) -> String? where S.Element == String {
         var index = IdentifierSuggestionIndex(Array(candidates))
         return index.closest(to: typo)

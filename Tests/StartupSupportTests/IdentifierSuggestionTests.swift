@@ -1,6 +1,6 @@
 import Testing
 
-@testable import StartupKit
+@testable import StartupSupport
 
 @Suite struct IdentifierSuggestionTests {
     @Test(arguments: [
@@ -8,13 +8,13 @@ import Testing
         ("Logging", "logging"),
     ])
     func closest_findsLikelyMeaning(typo: String, expected: String) {
-        let ids: [CommandID] = ["cache", "database", "configuration", "logging", "network"]
-        #expect(IdentifierSuggestion.closest(to: CommandID(typo), in: ids) == CommandID(expected))
+        let ids = ["cache", "database", "configuration", "logging", "network"]
+        #expect(IdentifierSuggestion.closest(to: typo, in: ids) == expected)
     }
 
     @Test func closest_whenNothingIsClose_returnsNil() {
-        #expect(IdentifierSuggestion.closest(to: "xyzzy", in: ["cache", "database"] as [CommandID]) == nil)
-        #expect(IdentifierSuggestion.closest(to: "", in: ["cache"] as [CommandID]) == nil)
+        #expect(IdentifierSuggestion.closest(to: "xyzzy", in: ["cache", "database"] as [String]) == nil)
+        #expect(IdentifierSuggestion.closest(to: "", in: ["cache"] as [String]) == nil)
     }
 
     @Test func editDistance_countsTranspositionAsOne() {

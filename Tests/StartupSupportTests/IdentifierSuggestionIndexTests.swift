@@ -1,7 +1,7 @@
 import StartupSeededRandom
 import Testing
 
-@testable import StartupKit
+@testable import StartupSupport
 
 @Suite struct IdentifierSuggestionIndexTests {
     /// Today's answer by a full scan: the nearest within a third of the length (earliest on ties),

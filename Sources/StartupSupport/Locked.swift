@@ -19,12 +19,15 @@
 /// `Synchronization.Mutex`, which needs macOS 15 / iOS 18 (the package supports macOS 13 / iOS 16)
 /// and whose contended path the thread sanitizer cannot see on Linux (it reports false races),
 /// while it does understand `pthread_mutex_lock`.
+///
+/// `withLock` is `@inlinable`, as NIOLock's is: the scheduler's state machine is behind one of
+/// these on every command's path, and a call across modules would otherwise stay generic.
 package final class Locked<Value: Sendable>: @unchecked Sendable {
-    private var value: Value
+    @usableFromInline var value: Value
     #if canImport(Darwin)
-        private let lock: UnsafeMutablePointer<os_unfair_lock>
+        @usableFromInline let lock: UnsafeMutablePointer<os_unfair_lock>
     #else
-        private let lock: UnsafeMutablePointer<pthread_mutex_t>
+        @usableFromInline let lock: UnsafeMutablePointer<pthread_mutex_t>
     #endif
 
     /// Creates the lock around an initial value.
@@ -59,6 +62,7 @@ package final class Locked<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the value.
+    @inlinable
     package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         #if canImport(Darwin)
             os_unfair_lock_lock(lock)

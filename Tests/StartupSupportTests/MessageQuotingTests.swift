@@ -1,6 +1,6 @@
 import Testing
 
-@testable import StartupKit
+@testable import StartupSupport
 
 @Suite struct MessageQuotingTests {
     @Test(arguments: [
@@ -27,15 +27,5 @@ import Testing
         let huge = String(repeating: "y", count: 10 * 1024 * 1024)
         #expect(MessageQuoting.quoted(huge) == "\"" + String(repeating: "y", count: limit) + "…\" (10485760 characters)")
         #expect(MessageQuoting.escaped(exact + "z") == exact + "… (201 characters)")
-    }
-}
-
-/// Ids quoted in the report's own messages are escaped too: a bidi override in an id never
-/// reaches the terminal raw.
-@Suite struct ReportMessageQuotingTests {
-    @Test func skipReason_escapesControlAndBidiCharactersInIds() {
-        let reason = SkipReason(failedCommand: "db\u{202E}x", dependency: "cache\u{1B}[2J")
-        #expect(!reason.description.unicodeScalars.contains { $0 == "\u{202E}" || $0 == "\u{1B}" })
-        #expect(reason.description.hasPrefix("dependency \"cache"))
     }
 }

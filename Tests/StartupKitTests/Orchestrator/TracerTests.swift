@@ -1,4 +1,5 @@
 import Dispatch
+import StartupSupport
 import Testing
 
 @testable import StartupKit
