@@ -70,7 +70,7 @@ final class LiveRun: Sendable {
 
     /// Every change from now on, until ``finish()``.
     func events() -> AsyncStream<ControlEvent> {
-        changes.subscribe()
+        changes.subscribe(buffer: 4096)
     }
 
     /// The run is over: the event streams end.

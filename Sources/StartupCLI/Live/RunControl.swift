@@ -66,7 +66,7 @@ final class RunControl: ControlTarget {
     }
 
     func followLogs(_ ids: [CommandID]) -> AsyncStream<ControlLogLine> {
-        let all = outputs.followed.subscribe()
+        let all = outputs.followed.subscribe(buffer: 4096)
         guard !ids.isEmpty else { return all }
         let wanted = Set(ids)
         return AsyncStream { continuation in

@@ -67,7 +67,7 @@ final class RunScheduler: Sendable {
     private let timedBlockingAttempts = Locked<[Int: TimedBlockingAttempt]?>([:])
     private let tracer: (any StartupTracer)?
     /// Who else reads the events (``StartupRun/events``).
-    let subscribers = EventSubscribers()
+    let subscribers = Broadcast<StartupEvent>()
 
     /// Prepares a run.
     ///

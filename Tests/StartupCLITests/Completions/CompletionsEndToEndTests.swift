@@ -72,22 +72,12 @@ import Testing
         #expect(result.error == "error: \(message)\nUsage: see startup completions --help\n")
     }
 
-    /// Sources the bash script, completes `line` (the last word is the one being completed), and
-    /// returns COMPREPLY, one entry a line.
+    /// COMPREPLY for `words` (the last word is the one being completed), from the sourced bash script.
     private func bashCompletions(_ words: [String], in folder: TemporaryDirectory) async throws -> [String] {
-        let script = try folder.write("startup.bash", CompletionShell.bash.script)
-        let quoted = words.map { "'" + $0.replacing("'", with: #"'\''"#) + "'" }.joined(separator: " ")
-        let result = try await InstalledShell.run(
-            "bash",
-            """
-            source \(script)
-            COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1)
-            _startup
-            printf '%s\\n' "${COMPREPLY[@]}"
-            """, in: folder.path)
+        let (replies, result) = try await BashCompletion.complete(words, in: folder)
         #expect(result.status == 0, "\(result.error)")
         #expect(result.error == "")
-        return result.output.split(separator: "\n").map(String.init)
+        return replies
     }
 
     @Test(.enabled(if: InstalledShell.path("bash") != nil, "bash is not installed: the bash script was not run"))

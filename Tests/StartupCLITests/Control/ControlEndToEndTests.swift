@@ -63,18 +63,9 @@ import Testing
 @Suite struct ControlCompletionTests {
     /// COMPREPLY for `words` (the last is being completed), from the sourced bash script.
     private func bashCompletions(_ words: [String], in folder: TemporaryDirectory) async throws -> [String] {
-        let script = try folder.write("startup.bash", CompletionShell.bash.script)
-        let quoted = words.map { "'" + $0 + "'" }.joined(separator: " ")
-        let result = try await InstalledShell.run(
-            "bash",
-            """
-            source \(script)
-            COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1)
-            _startup
-            printf '%s\\n' "${COMPREPLY[@]}"
-            """, in: folder.path)
+        let (replies, result) = try await BashCompletion.complete(words, in: folder)
         #expect(result.error == "")
-        return result.output.split(separator: "\n").map(String.init)
+        return replies
     }
 
     @Test(.enabled(if: InstalledShell.path("bash") != nil, "bash is not installed: the bash script was not run"))

@@ -1,0 +1,61 @@
+/// Hands what is sent to every stream subscribed at that moment, until ``finish()``: a run's events to each
+/// ``StartupRun/events`` reader, and the CLI's changes and followed output to each client that asked for them.
+/// Streams are yielded to and finished outside the lock.
+package final class Broadcast<Element: Sendable>: Sendable {
+    private struct Subscribers: Sendable {
+        var streams: [UInt64: AsyncStream<Element>.Continuation] = [:]
+        var next: UInt64 = 0
+        var isFinished = false
+    }
+
+    /// Guards the subscribed streams and whether the broadcast has finished.
+    private let subscribers = Locked(Subscribers())
+
+    /// A broadcast with no subscriber yet.
+    package init() {}
+
+    /// A stream of everything sent from now on; it finishes with the broadcast (at once if it has), and a stream
+    /// whose reader stopped reading is dropped. A slow reader keeps at most `buffer` elements, all when `nil`.
+    package func subscribe(buffer: Int? = nil) -> AsyncStream<Element> {
+        let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: buffer.map { .bufferingNewest($0) } ?? .unbounded)
+        let key: UInt64? = subscribers.withLock { subscribers in
+            guard !subscribers.isFinished else { return nil }
+            defer { subscribers.next += 1 }
+            subscribers.streams[subscribers.next] = continuation
+            return subscribers.next
+        }
+        guard let key else {
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.subscribers.withLock { $0.streams.removeValue(forKey: key) }
+        }
+        return stream
+    }
+
+    /// Whether anyone listens: what nobody would get need not be made.
+    package var hasSubscribers: Bool {
+        subscribers.withLock { !$0.streams.isEmpty }
+    }
+
+    /// The streams subscribed now, for a sender that must know who gets a batch before it sends it.
+    package func current() -> [AsyncStream<Element>.Continuation] {
+        subscribers.withLock { Array($0.streams.values) }
+    }
+
+    /// Sends `element` to every stream subscribed now.
+    package func send(_ element: Element) {
+        for stream in current() { stream.yield(element) }
+    }
+
+    /// Finishes every stream; later subscribers get a finished one.
+    package func finish() {
+        let streams = subscribers.withLock { subscribers in
+            subscribers.isFinished = true
+            defer { subscribers.streams = [:] }
+            return Array(subscribers.streams.values)
+        }
+        for stream in streams { stream.finish() }
+    }
+}
