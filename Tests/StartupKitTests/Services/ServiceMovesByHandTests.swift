@@ -208,4 +208,25 @@ import Testing
         #expect(log.entries == ["worker 0 starts", "worker 1 starts"])
         _ = await run.shutdown()
     }
+
+    @Test func theArticlesMoves_runAsWritten() async throws {
+        var builder = StartupPlanBuilder()
+        builder.addService("search-index") { _, ready in
+            ready()
+            try await hangUntilCancelled()
+        }
+        builder.addService("cache") { _, ready in
+            ready()
+            try await hangUntilCancelled()
+        }
+        let run = StartupOrchestrator(try builder.build()).start()
+        try await run.wait(for: ["search-index", "cache"])
+        // As in the article "Services and shutdown".
+        let took = try await run.restartService("search-index")  // stopped as at shutdown, started, ready again
+        print("search-index: stopped in \(took.stopped), ready in \(took.ready)")
+        try await run.stopService("cache")  // stays stopped; the run goes on
+        try await run.startService("cache")  // ready again
+        let stopped = await run.shutdown()
+        #expect(stopped.status == .succeeded && stopped.stopOrder.count == 2)
+    }
 }
