@@ -55,6 +55,18 @@ struct CommandGraph: Sendable {
         return sorted(Array(seen))
     }
 
+    /// The commands of `members` that `id` needs nearest: directly, or through commands not in `members`.
+    func nearest(of id: CommandID, among members: Set<CommandID>) -> [CommandID] {
+        var found: [CommandID] = []
+        var seen: Set<CommandID> = [id]
+        var pending = dependencies(of: id)
+        while let next = pending.popLast() {
+            guard seen.insert(next).inserted else { continue }
+            if members.contains(next) { found.append(next) } else { pending += dependencies(of: next) }
+        }
+        return found
+    }
+
     /// `ids` in dependency order: each after what it needs.
     func sorted(_ ids: [CommandID]) -> [CommandID] {
         ids.sorted { (order[$0] ?? 0) < (order[$1] ?? 0) }

@@ -83,8 +83,11 @@ final class LiveRun: Sendable {
     /// The process of `id` (a command's attempt, a service's incarnation) was started.
     func spawned(_ id: CommandID, pid: Int32) {
         change(id) { entry, now in
+            // The engine announces a spawn on its own thread: a probe that passes at once (`"after": "0s"`) can say
+            // ready first. The incarnation is ready then, and has this pid.
+            let readyFirst = entry.state == .ready && entry.pid == nil
             entry.pid = pid
-            guard entry.kind == .service else { return false }
+            guard entry.kind == .service, !readyFirst else { return false }
             entry.restartPending = false
             entry.startedAt = now
             entry.readyAfter = nil
@@ -111,6 +114,7 @@ final class LiveRun: Sendable {
     /// A restart of `id` (by hand, or a reload's) begins.
     func restarting(_ id: CommandID) {
         change(id) { entry, now in
+            entry.startedAt = now
             entry.restarts += 1
             entry.restartPending = entry.kind == .service
             return entry.enter(.restarting, at: now)

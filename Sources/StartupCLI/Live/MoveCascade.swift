@@ -26,11 +26,12 @@ enum MoveCascade {
     ) async -> [MoveStep] {
         let members = Set(ids)
         let ordered = reversed ? graph.sorted(ids).reversed() : graph.sorted(ids)
-        // What each waits for among the members: its dependencies, or for a stop its dependents.
+        // What each waits for among the members: the nearest ones it needs, directly or through commands that are
+        // not moved (for a stop, the nearest that need it).
         var waitsFor: [CommandID: [CommandID]] = [:]
         for id in ids {
-            for dependency in graph.dependencies(of: id) where members.contains(dependency) {
-                if reversed { waitsFor[dependency, default: []].append(id) } else { waitsFor[id, default: []].append(dependency) }
+            for nearest in graph.nearest(of: id, among: members) {
+                if reversed { waitsFor[nearest, default: []].append(id) } else { waitsFor[id, default: []].append(nearest) }
             }
         }
         var level: [CommandID: Int] = [:]

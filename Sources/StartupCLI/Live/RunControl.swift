@@ -2,6 +2,7 @@ import Foundation
 import StartupKit
 import StartupManifest
 import StartupReporting
+import StartupSupport
 
 /// The run's side of the control socket, and what a reload does: `ps` and `events` from the live model, moves by
 /// hand on services (the library's ``StartupRun/restartService(_:)`` and its kin) and one-shot commands (run again
@@ -21,6 +22,16 @@ final class RunControl: ControlTarget {
     /// The manifest's folder, which watched paths are relative to.
     private let folder: String
     private let style: Style
+    /// A one-shot command running again: what it comes to, and its process's task once it has one.
+    private struct Rerun: Sendable {
+        let outcome: SharedOutcome<MoveStep>
+        var process: Task<MoveStep, Never>?
+        /// A stop came before the process's task was known.
+        var stopAsked = false
+    }
+
+    /// Guards the one-shot commands running again now, by id: a restart or start joins one, a stop stops it.
+    private let reruns = Locked<[CommandID: Rerun]>([:])
     /// Shuts the run down as Ctrl-C would; returns the shutdown's lines and whether every stop succeeded.
     private let shutDown: @Sendable () async -> (lines: String, succeeded: Bool)
 
@@ -119,7 +130,9 @@ final class RunControl: ControlTarget {
 
     func start(_ ids: [CommandID], say: @escaping @Sendable (String) -> Void) async -> Bool {
         // What each needs that a hand stopped first, then each.
-        let affected = graph.withDependencies(of: ids) { [live] id in live.state(of: id) == .stopped }
+        let affected = graph.withDependencies(of: ids) { _ in true }.filter { [live] id in
+            ids.contains(id) || live.state(of: id) == .stopped
+        }
         let steps = await MoveCascade.run(affected, graph: graph) { [self] id in
             let step = await startOne(id)
             tell(step, what: "start", say: say)
@@ -154,6 +167,13 @@ final class RunControl: ControlTarget {
         let changed =
             changed.filter { FileManager.default.fileExists(atPath: folder + "/" + $0) }
             + changed.filter { !FileManager.default.fileExists(atPath: folder + "/" + $0) }
+        if services.contains(id), live.state(of: id) == .stopped {
+            // Stopped by hand: it stays stopped until `startup start`, whatever changes.
+            console.out(
+                "\(style.yellow("⟳")) reload \(number) (\(MessageQuoting.escaped(changed.first ?? ""))): \(id.rawValue) is stopped (startup start \(id.rawValue) starts it)\n"
+            )
+            return true
+        }
         let changedFields: [ControlEventField] = [
             ControlEventField("reload", .integer(number)), ControlEventField("changed", .strings(changed)),
         ]
@@ -182,15 +202,18 @@ final class RunControl: ControlTarget {
                 return step(
                     id, began, true, ready: true, "\(id.rawValue): stopped in \(format(took.stopped)), ready in \(format(took.ready))")
             } catch {
-                live.notReady(id, why: String(describing: error))
+                if error.code == .stoppedByHand { live.stopped(id) } else { live.notReady(id, why: String(describing: error)) }
                 return step(id, began, false, ready: true, "\(id.rawValue): \(error)")
             }
         }
         return await runAgain(id, began: began)
     }
 
-    /// Runs the one-shot command `id` again, as at start-up; one not run yet is waited for (or started, on demand).
+    /// Runs the one-shot command `id` again, as at start-up; one not run yet is waited for (or started, on demand),
+    /// and one running again already is joined.
     private func runAgain(_ id: CommandID, began: Duration) async -> MoveStep {
+        let joined = reruns.withLock { reruns in reruns[id]?.outcome }
+        if let joined { return await joined.value() }
         if let state = live.state(of: id), [.waiting, .running].contains(state) || onDemand.contains(id) && state == .waiting {
             do {
                 try await started.value().wait(for: [id])
@@ -200,12 +223,41 @@ final class RunControl: ControlTarget {
             }
         }
         guard let spec = specs[id] else { return step(id, began, true, ready: false, "\(id.rawValue): nothing to run") }
+        let outcome = SharedOutcome<MoveStep>()
+        let runs = reruns.withLock { reruns in
+            guard reruns[id] == nil else { return false }
+            reruns[id] = Rerun(outcome: outcome)
+            return true
+        }
+        guard runs else { return await runAgain(id, began: began) }  // another asker came first: join it
+        let process = Task { await rerun(id, spec: spec, began: began) }
+        let stopAsked = reruns.withLock { reruns in
+            reruns[id]?.process = process
+            return reruns[id]?.stopAsked ?? false
+        }
+        if stopAsked { process.cancel() }
+        // The reload that asked may be stopped (the shutdown): its run is stopped too.
+        let step = await withTaskCancellationHandler {
+            await process.value
+        } onCancel: {
+            process.cancel()
+        }
+        reruns.withLock { _ = $0.removeValue(forKey: id) }
+        outcome.settle(step)
+        return step
+    }
+
+    /// Runs `spec`, the one-shot command `id`, once, and records how it ended.
+    private func rerun(_ id: CommandID, spec: ProcessSpec, began: Duration) async -> MoveStep {
         live.runsAgain(id)
         let outcome = await execution.runProcess(spec, of: id, attempt: 1)
         do {
             try execution.record(outcome, of: id, attempt: 1)
             live.ranAgain(id, succeeded: true, why: nil)
             return step(id, began, true, ready: false, "\(id.rawValue): ran again in \(format(live.elapsed - began))")
+        } catch is CancellationError {
+            live.stopped(id)
+            return step(id, began, false, ready: false, "\(id.rawValue): stopped after \(format(live.elapsed - began))")
         } catch {
             let why = String(describing: error)
             live.ranAgain(id, succeeded: false, why: why)
@@ -215,14 +267,28 @@ final class RunControl: ControlTarget {
         }
     }
 
+    /// Stops the one-shot command `id` if it runs again now, and returns how its run ended; `nil` if none runs.
+    private func stopRerun(_ id: CommandID) async -> MoveStep? {
+        let running = reruns.withLock { reruns -> (SharedOutcome<MoveStep>, Task<MoveStep, Never>?)? in
+            guard let rerun = reruns[id] else { return nil }
+            reruns[id]?.stopAsked = true
+            return (rerun.outcome, rerun.process)
+        }
+        guard let (outcome, process) = running else { return nil }
+        process?.cancel()
+        return await outcome.value()
+    }
+
     private func stopOne(_ id: CommandID) async -> MoveStep {
         let began = live.elapsed
         guard services.contains(id) else {
+            if let ended = await stopRerun(id) { return step(id, began, true, ready: false, ended.sentence) }
             return step(id, began, true, ready: false, "\(id.rawValue): a one-shot command, nothing runs to stop")
         }
         if live.state(of: id) == .stopped { return step(id, began, true, ready: false, "\(id.rawValue): stopped already") }
         do {
             let took = try await started.value().stopService(id)
+            live.stopped(id)  // also when it was stopped between two incarnations, where no process ended
             return step(id, began, true, ready: false, "\(id.rawValue): stopped in \(format(took.stopped))")
         } catch {
             return step(id, began, false, ready: false, "\(id.rawValue): \(error)")
@@ -242,7 +308,7 @@ final class RunControl: ControlTarget {
             let took = try await started.value().startService(id)
             return step(id, began, true, ready: true, "\(id.rawValue): ready in \(format(took.ready))")
         } catch {
-            live.notReady(id, why: String(describing: error))
+            if error.code == .stoppedByHand { live.stopped(id) } else { live.notReady(id, why: String(describing: error)) }
             return step(id, began, false, ready: true, "\(id.rawValue): \(error)")
         }
     }

@@ -84,13 +84,18 @@ enum RunCommand {
         if handlesSignals { OutOfResources.requireOpenFiles() }  // the binary: before its first pipe
         // A run that stays up listens on its control socket from before its first command: one run per manifest.
         let started = SharedOutcome<StartupRun>()
-        // What `startup down` waits for: the shutdown's lines and whether every stop succeeded.
+        // Whether `startup down` asked for the end, and what it waits for: the shutdown's lines and whether every stop
+        // succeeded.
+        let downAsked = RaisedFlag()
         let shutdownTold = SharedOutcome<(lines: String, succeeded: Bool)>()
         let control =
             listens
             ? RunControl(
                 run: started, live: live, manifest: manifest, execution: execution, outputs: outputs, console: console, style: style,
                 shutDown: { [sessionEnd = watcher.sessionEnd] in
+                    // As Ctrl-C: a start-up still going is cancelled, and the session ends.
+                    downAsked.raise()
+                    await started.value().cancel()
                     sessionEnd.resolve(.downRequested)
                     return await shutdownTold.value()
                 }) : nil
@@ -136,7 +141,7 @@ enum RunCommand {
             switch report.status {
             case .succeeded: violations.isEmpty ? nil : .failure
             case .failed: .failure
-            case .cancelled: .interrupted
+            case .cancelled: downAsked.isRaised ? nil : .interrupted  // a stop asked for is not an interrupt
             }
 
         // Files change and reload their commands while the run holds (not in CI mode, not with --no-watch).

@@ -103,7 +103,8 @@ struct RunSession {
         case .commandExited:
             return Ending(shutdown: shutdown, exitCode: .passedOn(outcome.termination))
         case .downRequested:
-            return Ending(shutdown: shutdown, exitCode: shutdown.failuresNotCutShort.isEmpty ? .success : .failure)
+            // The command's own status, as for any end of it: a test run cut short by `startup down` does not pass.
+            return Ending(shutdown: shutdown, exitCode: shutdown.failuresNotCutShort.isEmpty ? .passedOn(outcome.termination) : .failure)
         }
     }
 

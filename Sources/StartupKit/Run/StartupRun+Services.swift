@@ -78,6 +78,7 @@ extension StartupRun {
         switch await move(supervisor) {
         case .done(let stopped, let ready): return ServiceMoveTiming(stopped: stopped, ready: ready)
         case .notReady(let error): throw ServiceControlError(.notReadyAgain, service: id, underlying: error)
+        case .stoppedByHand: throw ServiceControlError(.stoppedByHand, service: id)
         case .over: throw ServiceControlError(.notRunning, service: id)
         }
     }

@@ -6,7 +6,7 @@ public struct ServiceControlError: Error, Sendable, CustomStringConvertible {
     /// What kind of refusal or failure it is.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Value: Hashable, Sendable {
-            case unknownCommand, notAService, neverReady, notReadyAgain, notRunning
+            case unknownCommand, notAService, neverReady, notReadyAgain, stoppedByHand, notRunning
         }
 
         private let value: Value
@@ -19,6 +19,8 @@ public struct ServiceControlError: Error, Sendable, CustomStringConvertible {
         public static let neverReady = Code(value: .neverReady)
         /// Its new incarnation ended before it was ready; it stays stopped until started again.
         public static let notReadyAgain = Code(value: .notReadyAgain)
+        /// It was stopped by hand (``StartupRun/stopService(_:)``) before it was ready again.
+        public static let stoppedByHand = Code(value: .stoppedByHand)
         /// The run is shutting down, or the service has ended for good.
         public static let notRunning = Code(value: .notRunning)
 
@@ -51,6 +53,7 @@ public struct ServiceControlError: Error, Sendable, CustomStringConvertible {
         case .notAService: return "\(name) is a command, not a service"
         case .neverReady: return "\(name) never became ready" + (underlying.map { ": \($0)" } ?? "")
         case .notReadyAgain: return "\(name) was not ready again" + (underlying.map { ": \($0)" } ?? "") + "; it stays stopped"
+        case .stoppedByHand: return "\(name) was stopped by hand before it was ready"
         default: return "\(name) is not running: the run is shutting down, or it has ended for good"
         }
     }

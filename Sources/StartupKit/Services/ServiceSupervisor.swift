@@ -48,6 +48,8 @@ final class ServiceSupervisor: Sendable {
         case done(stop: Duration, start: Duration)
         /// Its new incarnation ended before it was ready, with this error; it stays stopped.
         case notReady(any Error)
+        /// It was stopped by hand before it was ready.
+        case stoppedByHand
         /// The run is shutting down, or the service has ended for good.
         case over
     }
@@ -297,7 +299,7 @@ final class ServiceSupervisor: Sendable {
                     state.move = nil
                     state.moveWaiters = []
                 }
-                return (.stoppedByHand, .over, waiters, state.moveWaiters)
+                return (.stoppedByHand, .stoppedByHand, waiters, state.moveWaiters)
             }
         }
         for waiter in waiters { waiter.resolve(told) }

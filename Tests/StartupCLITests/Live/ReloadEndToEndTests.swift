@@ -129,4 +129,15 @@ import Testing
             #expect(!result.output.contains("⟳ reload"), "\(arguments): \(result.output)")
         }
     }
+
+    @Test func aServiceStoppedByHand_staysStopped_whateverChanges() async throws {
+        let stack = try await Self.start()
+        let stop = try await stack.client(["stop", "web"])
+        #expect(stop.status == 0)
+        try stack.folder.write("web/index.txt", "changed")
+        let line = await Self.lines(of: stack, through: "⟳ reload 1")
+        #expect(line.contains("web is stopped (startup start web starts it)"), "\(line)")
+        #expect(stack.events.suffix(1) == ["web term"], "not started again: \(stack.events)")
+        _ = try await stack.down()
+    }
 }

@@ -153,4 +153,37 @@ import Testing
         _ = await LineReader.readLines(from: again.output, through: nil, closes: true)
         #expect(await again.exit.value() == 0)
     }
+
+    @Test func down_duringTheStartUp_cancelsIt_asCtrlCWould_andTheRunExits0() async throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("svc.sh", ControlledStack.script)
+        try folder.write(
+            "commands.json",
+            """
+            {"version": 1, "commands": [
+              {"id": "db", "run": "sh svc.sh db", "ready": {"log": "db ready"}},
+              {"id": "hang", "run": "exec sleep 1000"}
+            ]}
+            """)
+        let running = try StartupBinary.startWithPipedOutput(["run", "--no-report"], in: folder.path)
+        _ = await LineReader.readLines(from: running.output, through: "db ready", closes: false)
+        let down = try await StartupBinary.run(["down"], in: folder.path)
+        #expect(down.status == 0, "\(down.error)")
+        let rest = await LineReader.readLines(from: running.output, through: nil, closes: true)
+        #expect(await running.exit.value() == 0, "a stop asked for is not an interrupt: \(rest)")
+        #expect(rest.contains("hang") && rest.contains("cancelled"), "the start-up was cancelled: \(rest)")
+    }
+
+    @Test func down_inCIMode_passesOnTheCommandsStatus() async throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("svc.sh", ControlledStack.script)
+        try folder.write("commands.json", ControlledStack.manifest())
+        let running = try StartupBinary.startWithPipedOutput(
+            ["run", "--no-report", "--", "sh", "-c", "trap 'exit 9' TERM; echo tests started; sleep 1000 & wait"], in: folder.path)
+        _ = await LineReader.readLines(from: running.output, through: "tests started", closes: false)
+        let down = try await StartupBinary.run(["down"], in: folder.path)
+        #expect(down.status == 0, "\(down.error)")
+        _ = await LineReader.readLines(from: running.output, through: nil, closes: true)
+        #expect(await running.exit.value() == 9, "the tests were cut short: their status, not success")
+    }
 }

@@ -1,5 +1,6 @@
 import StartupKit
 import StartupReporting
+import StartupSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -51,12 +52,14 @@ enum ControlCommand {
                 return ExitCode(rawValue: exit)
             case .answered: return .failure
             case .cutShort:
-                // A stream ends with the run, and a run asked to go down may go before it says so.
-                if options.request.isStream || options.request == .down { return .success }
-                console.err("error: the run of \(options.file) ended before it answered\n")
+                // A run asked to go down may go before it says so. A stream's run ends it with a last answer: one that
+                // just closed was killed.
+                if options.request == .down { return .success }
+                let what = options.request.isStream ? "ended without saying so (was it killed?)" : "ended before it answered"
+                console.err("error: the run of \(MessageQuoting.escaped(options.file)) \(what)\n")
                 return .failure
             case .unreachable(.noRun):
-                console.err("error: no run of \(options.file) is up\n")
+                console.err("error: no run of \(MessageQuoting.escaped(options.file)) is up\n")
                 return .unavailable
             case .unreachable(.unsafe(let problem)):
                 console.err("error: \(problem)\n")

@@ -1,3 +1,5 @@
+import StartupSupport
+
 /// Why a run cannot listen on its control socket.
 package struct ControlServerError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong.
@@ -22,7 +24,8 @@ package struct ControlServerError: Error, Hashable, Sendable, CustomStringConver
     static func alreadyUp(_ manifest: String, pid: Int32?) -> ControlServerError {
         let who = pid.map { "pid \($0)" } ?? "its pid unknown"
         return ControlServerError(
-            code: .alreadyUp, message: "a run of \(manifest) is already up (\(who)): use startup ps, startup restart, startup down",
+            code: .alreadyUp,
+            message: "a run of \(MessageQuoting.escaped(manifest)) is already up (\(who)): use startup ps, startup restart, startup down",
             pid: pid)
     }
 

@@ -62,7 +62,7 @@ struct ControlSession: Sendable {
         guard !unknown.isEmpty else { return nil }
         var index = IdentifierSuggestionIndex(known.map(\.rawValue))
         let clauses = unknown.map { id in
-            "unknown command \(MessageQuoting.quoted(id)) in the run of \(manifest)"
+            "unknown command \(MessageQuoting.quoted(id)) in the run of \(MessageQuoting.escaped(manifest))"
                 + (index.closest(to: id.rawValue).map { " (did you mean \"\($0)\"?)" } ?? "")
         }
         return ControlProtocolError(clauses.joined(separator: "; ") + " (startup ps lists them)")
