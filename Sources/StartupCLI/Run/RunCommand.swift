@@ -70,7 +70,7 @@ enum RunCommand {
                     console: console, style: style, outputs: outputs, mode: options.output, idWidth: idWidth,
                     services: Set(manifest.commands.filter(\.isService).map(\.id)), endings: processEndings))
         }
-        observers.append(live)
+        if listens { observers.append(live) }  // only a run that others can ask keeps it
         let watcher = RunWatcher(endings: processEndings)
         observers.append(watcher)  // last: it sees the end after the others
         let orchestrator = StartupOrchestrator(
