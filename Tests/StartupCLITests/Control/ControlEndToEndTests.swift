@@ -68,7 +68,10 @@ import Testing
         return replies
     }
 
-    @Test(.enabled(if: InstalledShell.path("bash") != nil, "bash is not installed: the bash script was not run"))
+    /// Not under the thread sanitizer, as `ControlArgumentsTests`' run-ids test.
+    @Test(
+        .enabled(if: InstalledShell.path("bash") != nil, "bash is not installed: the bash script was not run"),
+        .disabled(if: StartupBinary.isSanitized, "the sanitized suite's pool answers slower than the completions wait"))
     func bashScript_completesTheRunsIDs_elseTheManifests() async throws {
         let rows = [ControlRow(id: "api", kind: .service, state: .ready), ControlRow(id: "worker", kind: .service, state: .ready)]
         let fixture = try await ControlFixture(target: FakeControlTarget(rows: rows))
