@@ -132,6 +132,7 @@ final class LiveRun: Sendable {
     func stopped(_ id: CommandID) {
         change(id) { entry, now in
             entry.pid = nil
+            if !entry.restartPending { entry.lastCheck = nil }  // what a probe of a stopped service saw no longer holds
             return entry.restartPending ? false : entry.enter(.stopped, at: now)
         }
     }
@@ -140,6 +141,7 @@ final class LiveRun: Sendable {
     func notReady(_ id: CommandID, why: String) {
         change(id, extra: [ControlEventField("reason", .string(why))]) { entry, now in
             entry.pid = nil
+            entry.lastCheck = why
             entry.restartPending = false
             return entry.enter(.failed, at: now)
         }
@@ -224,6 +226,7 @@ extension LiveRun: StartupObserver {
         case .serviceEnded(let error, _):
             change(error.service, extra: [ControlEventField("reason", .string(ProcessEndings.end(of: error)))]) { entry, now in
                 entry.pid = nil
+                entry.lastCheck = ProcessEndings.end(of: error)
                 guard error.restart != nil else { return entry.enter(.exited, at: now) }
                 entry.restarts += 1
                 return entry.enter(.restarting, at: now)

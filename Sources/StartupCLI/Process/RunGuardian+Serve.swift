@@ -46,7 +46,8 @@ extension RunGuardian {
             var processes = ProcessSnapshot.current()
             left.find(in: processes, signalling: SIGTERM)
             guard !left.isEmpty else { exit(0) }
-            say("the run ended without stopping what it started; SIGTERM to the \(left.count) processes it left")
+            let what = left.count == 1 ? "the 1 process" : "the \(left.count) processes"
+            say("the run ended without stopping what it started; SIGTERM to \(what) it left")
             while clock.now < deadline {
                 sleepUninterrupted(for: min(lookInterval, clock.now.duration(to: deadline)))
                 processes = ProcessSnapshot.current()
