@@ -130,7 +130,7 @@ import Testing
             if words[0] == "echo" {
                 let edit = try await InstalledShell.run("sh", step.command, in: root)
                 #expect(edit.status == 0)
-                shownByTheRun += await LineReader.readLines(from: running.output, through: "⟳ reload", closes: false)
+                shownByTheRun += await LineReader.readLines(from: running.output, through: "reload 1 (", closes: false)
                 continue
             }
             let result = try await StartupBinary.run(Array(words.dropFirst()), in: root)
@@ -145,7 +145,8 @@ import Testing
                 expectSameLines(result.output, step.shown)
             }
             if words[1] == "restart" {
-                shownByTheRun += await LineReader.readLines(from: running.output, through: "⟳ restart", closes: false)
+                // Its line, whether the restart succeeded (⟳) or not (✗).
+                shownByTheRun += await LineReader.readLines(from: running.output, through: "restart api", closes: false)
             }
         }
         _ = await LineReader.readLines(from: running.output, through: nil, closes: true)
