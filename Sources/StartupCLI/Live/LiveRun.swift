@@ -98,6 +98,7 @@ final class LiveRun: Sendable {
     /// The service `id` is ready (its first readiness, or again after a restart).
     func ready(_ id: CommandID) {
         change(id) { entry, now in
+            entry.restartPending = false  // the restart is over: a stop from now on is a stop
             entry.readyAfter = entry.startedAt.map { now - $0 }
             return entry.enter(.ready, at: now)
         }

@@ -46,6 +46,9 @@ import Testing
         live.spawned("api", pid: 7)
         let row = try Self.row("api", of: live)
         #expect(row.state == .ready && row.pid == 7 && row.restarts == 1)
+        live.stopping("api")
+        live.stopped("api")
+        #expect(try Self.row("api", of: live).state == .stopped, "the restart was over: this stop is a stop")
     }
 
     @Test func aRestartsStop_readsRestarting_notStopped() throws {
