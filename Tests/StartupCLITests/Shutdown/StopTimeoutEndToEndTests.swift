@@ -59,8 +59,8 @@ import Testing
             #"""
             {"version": 1, "commands": [{"id": "worker", "ready": {"log": "up"},
               "run": "trap 'echo TERM >> m; exit 0' TERM; echo up; while :; do sleep 0.05; done",
-              "stop": "sleep 1.5; echo line-done >> m"}]}
-            """#, gracePeriod: "500ms")
+              "stop": "sleep 3.2; echo line-done >> m"}]}
+            """#, gracePeriod: "1s")
         #expect(m == "line-done\nTERM\n")
         #expect(status == 130, "\(output)")
         #expect(output.contains("✓ worker") && output.contains("exited after SIGTERM"), "\(output)")
