@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Hands what is sent to every stream subscribed at that moment, until ``finish()``: a run's events to each
 /// ``StartupRun/events`` reader, and the CLI's changes and followed output to each client that asked for them.
 /// Streams are yielded to and finished outside the lock.
@@ -10,6 +12,9 @@ package final class Broadcast<Element: Sendable>: Sendable {
 
     /// Guards the subscribed streams and whether the broadcast has finished.
     private let subscribers = Locked(Subscribers())
+    /// How many streams are subscribed, kept beside them: read without the lock on every command's output, where
+    /// nobody listens in most runs.
+    private let count = Atomic(0)
 
     /// A broadcast with no subscriber yet.
     package init() {}
@@ -22,6 +27,7 @@ package final class Broadcast<Element: Sendable>: Sendable {
             guard !subscribers.isFinished else { return nil }
             defer { subscribers.next += 1 }
             subscribers.streams[subscribers.next] = continuation
+            count.store(subscribers.streams.count, ordering: .relaxed)
             return subscribers.next
         }
         guard let key else {
@@ -29,14 +35,18 @@ package final class Broadcast<Element: Sendable>: Sendable {
             return stream
         }
         continuation.onTermination = { [weak self] _ in
-            _ = self?.subscribers.withLock { $0.streams.removeValue(forKey: key) }
+            guard let self else { return }
+            subscribers.withLock { subscribers in
+                subscribers.streams[key] = nil
+                count.store(subscribers.streams.count, ordering: .relaxed)
+            }
         }
         return stream
     }
 
     /// Whether anyone listens: what nobody would get need not be made.
     package var hasSubscribers: Bool {
-        subscribers.withLock { !$0.streams.isEmpty }
+        count.load(ordering: .relaxed) > 0
     }
 
     /// The streams subscribed now, for a sender that must know who gets a batch before it sends it.
@@ -53,6 +63,7 @@ package final class Broadcast<Element: Sendable>: Sendable {
     package func finish() {
         let streams = subscribers.withLock { subscribers in
             subscribers.isFinished = true
+            count.store(0, ordering: .relaxed)
             defer { subscribers.streams = [:] }
             return Array(subscribers.streams.values)
         }

@@ -1,13 +1,15 @@
 /// A value settled once, by whichever of several racers comes first (a stop returning, its
-/// timeout, a cancellation), and awaited by one task. Resolving is synchronous, so it works from a
-/// cancellation handler; the waiter is resumed outside the lock.
+/// timeout, a cancellation), and awaited by any number of tasks (the clients of one `startup down`
+/// each wait for the same shutdown). Resolving is synchronous, so it works from a cancellation
+/// handler; the waiters are resumed outside the lock.
 package final class OneShot<Value: Sendable>: Sendable {
     private enum State: Sendable {
-        case pending(CheckedContinuation<Value, Never>?)
+        case pending([CheckedContinuation<Value, Never>])
         case settled(Value)
     }
 
-    private let state = Locked(State.pending(nil))
+    /// Guards the value, or those waiting for it.
+    private let state = Locked(State.pending([]))
 
     /// A value not settled yet.
     package init() {}
@@ -17,25 +19,25 @@ package final class OneShot<Value: Sendable>: Sendable {
     /// - Returns: Whether this call settled it.
     @discardableResult
     package func resolve(_ value: Value) -> Bool {
-        let (settled, waiter): (Bool, CheckedContinuation<Value, Never>?) = state.withLock { state in
-            guard case .pending(let waiter) = state else { return (false, nil) }
+        let waiters: [CheckedContinuation<Value, Never>]? = state.withLock { state in
+            guard case .pending(let waiters) = state else { return nil }
             state = .settled(value)
-            return (true, waiter)
+            return waiters
         }
-        waiter?.resume(returning: value)
-        return settled
+        for waiter in waiters ?? [] { waiter.resume(returning: value) }
+        return waiters != nil
     }
 
-    /// Waits until the value is settled and returns it. At most one task may wait.
+    /// Waits until the value is settled and returns it.
     package func value() async -> Value {
         await withCheckedContinuation { continuation in
             let settled: Value? = state.withLock { state in
                 switch state {
                 case .settled(let value):
                     return value
-                case .pending(let waiter):
-                    precondition(waiter == nil, "OneShot supports a single waiter")
-                    state = .pending(continuation)
+                case .pending(var waiters):
+                    waiters.append(continuation)
+                    state = .pending(waiters)
                     return nil
                 }
             }

@@ -1,55 +1,44 @@
 import StartupKit
 import StartupManifest
 
-/// The dependencies between a run's commands, both ways, and their order: what a move with `--cascade`, a start
-/// and a reload walk.
+/// The dependencies between a run's commands, both ways, and their order, read off its plan: what a move with
+/// `--cascade`, a start and a reload walk. Only dependencies count: an order-only `after` edge moves nothing.
 struct CommandGraph: Sendable {
-    /// Each command's position in the manifest, which lists a command after its dependencies once planned.
+    private let plan: StartupPlan
+    /// Each command's place in the plan's topological order.
     private let order: [CommandID: Int]
-    private let dependencies: [CommandID: [CommandID]]
-    private let dependents: [CommandID: [CommandID]]
 
-    init(manifest: Manifest) {
-        let ids = Set(manifest.commands.map(\.id))
-        var dependencies: [CommandID: [CommandID]] = [:]
-        var dependents: [CommandID: [CommandID]] = [:]
-        for command in manifest.commands {
-            let needed = command.dependencies.filter(ids.contains)
-            dependencies[command.id] = needed
-            for dependency in needed { dependents[dependency, default: []].append(command.id) }
-        }
-        self.dependencies = dependencies
-        self.dependents = dependents
-        order = Self.topologicalOrder(manifest.commands.map(\.id), dependencies: dependencies)
+    init(plan: StartupPlan) {
+        self.plan = plan
+        order = Dictionary(uniqueKeysWithValues: plan.topologicalOrder.enumerated().map { ($1, $0) })
     }
 
     /// What `id` needs directly.
     func dependencies(of id: CommandID) -> [CommandID] {
-        dependencies[id] ?? []
+        plan.dependencies(of: id)
     }
 
     /// `ids` and everything that depends on them, directly or not, that `includes` lets in (a dependent left out
-    /// also leaves out what depends on it through it alone).
+    /// also leaves out what depends on it through it alone), in dependency order.
     func withDependents(of ids: [CommandID], where includes: (CommandID) -> Bool) -> [CommandID] {
-        var seen = Set(ids)
-        var pending = ids
-        while let id = pending.popLast() {
-            for dependent in dependents[id] ?? [] where !seen.contains(dependent) && includes(dependent) {
-                seen.insert(dependent)
-                pending.append(dependent)
-            }
-        }
-        return sorted(Array(seen))
+        reached(from: ids, by: plan.dependents(of:), where: includes)
     }
 
-    /// `ids` and everything they need, directly or not, that `includes` lets in.
-    func withDependencies(of ids: [CommandID], where includes: (CommandID) -> Bool) -> [CommandID] {
+    /// `ids` and everything they need, directly or not, in dependency order.
+    func withDependencies(of ids: [CommandID]) -> [CommandID] {
+        reached(from: ids, by: plan.dependencies(of:), where: { _ in true })
+    }
+
+    /// `ids` and what `next` reaches from them, step by step, through commands `includes` lets in.
+    private func reached(
+        from ids: [CommandID], by next: (CommandID) -> [CommandID], where includes: (CommandID) -> Bool
+    ) -> [CommandID] {
         var seen = Set(ids)
         var pending = ids
         while let id = pending.popLast() {
-            for dependency in dependencies[id] ?? [] where !seen.contains(dependency) && includes(dependency) {
-                seen.insert(dependency)
-                pending.append(dependency)
+            for reached in next(id) where !seen.contains(reached) && includes(reached) {
+                seen.insert(reached)
+                pending.append(reached)
             }
         }
         return sorted(Array(seen))
@@ -70,43 +59,5 @@ struct CommandGraph: Sendable {
     /// `ids` in dependency order: each after what it needs.
     func sorted(_ ids: [CommandID]) -> [CommandID] {
         ids.sorted { (order[$0] ?? 0) < (order[$1] ?? 0) }
-    }
-
-    /// A topological order of `ids` (Kahn's algorithm, the first ready in manifest order first); a validated manifest
-    /// has no cycle.
-    private static func topologicalOrder(_ ids: [CommandID], dependencies: [CommandID: [CommandID]]) -> [CommandID: Int] {
-        let position = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
-        var remaining = ids.map { dependencies[$0]?.count ?? 0 }
-        var dependents = Array(repeating: [Int](), count: ids.count)
-        for (index, id) in ids.enumerated() {
-            for dependency in dependencies[id] ?? [] { if let at = position[dependency] { dependents[at].append(index) } }
-        }
-        // Positions ready to go, largest first, so the smallest is popped.
-        var ready = ids.indices.filter { remaining[$0] == 0 }.reversed() as [Int]
-        var order: [CommandID: Int] = [:]
-        while let index = ready.popLast() {
-            order[ids[index]] = order.count
-            for dependent in dependents[index] {
-                remaining[dependent] -= 1
-                guard remaining[dependent] == 0 else { continue }
-                let at = ready.partitioningIndex { $0 < dependent }
-                ready.insert(dependent, at: at)
-            }
-        }
-        return order
-    }
-}
-
-extension Array {
-    /// The first index whose element satisfies `belongs`, in an array where every element that does comes after
-    /// every one that does not.
-    fileprivate func partitioningIndex(where belongs: (Element) -> Bool) -> Int {
-        var low = 0
-        var high = count
-        while low < high {
-            let middle = (low + high) / 2
-            if belongs(self[middle]) { high = middle } else { low = middle + 1 }
-        }
-        return low
     }
 }

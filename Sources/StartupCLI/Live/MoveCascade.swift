@@ -69,9 +69,8 @@ enum MoveCascade {
         return path.reversed()
     }
 
-    /// The path as the reload line and `restart --cascade` say it: `build 2.10s -> api 0.31s ready`.
+    /// The path as the reload line and `restart --cascade` say it: `build 2.1s -> api 310ms ready`.
     static func describe(_ path: [MoveStep]) -> String {
-        path.map { "\($0.id.rawValue) \(DurationText.format($0.duration))" + ($0.endsReady ? " ready" : "") }
-            .joined(separator: " -> ")
+        ReloadLine.describe(path.map(ReloadLine.Step.init))
     }
 }

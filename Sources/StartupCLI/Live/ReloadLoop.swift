@@ -29,21 +29,24 @@ final class ReloadLoop: Sendable {
         self.watcher = watcher
         loop = Task {
             var number = 0
-            // Reloads of different commands may overlap; one command's come one after the other.
-            await withTaskGroup(of: Void.self) { group in
-                for await event in watcher.events {
-                    switch event {
-                    case .reload(let id, let batch):
-                        number += 1
-                        group.addTask { [number] in
-                            await control.reload(id, number: number, changed: batch.paths)
-                            watcher.reloadEnded(id)
-                        }
-                    case .notice(let text):
-                        console.err("startup: \(text)\n")
+            // Reloads of different commands may overlap; one command's come one after the other (the watcher asks
+            // for the next only after `reloadEnded`), so one task per command is kept, the last.
+            var reloads: [CommandID: Task<Void, Never>] = [:]
+            for await event in watcher.events {
+                switch event {
+                case .reload(let id, let batch):
+                    number += 1
+                    reloads[id] = Task { [number] in
+                        await control.reload(id, number: number, changes: batch)
+                        watcher.reloadEnded(id)
                     }
+                case .notice(let text):
+                    console.err("startup: \(text)\n")
                 }
             }
+            // Stopped: a reload under way is stopped too, and waited for.
+            for reload in reloads.values { reload.cancel() }
+            for reload in reloads.values { await reload.value }
         }
     }
 

@@ -9,7 +9,7 @@ import StartupSupport
 /// as at start-up), with `--cascade` over their dependents in order, the kept output, and the shutdown by request.
 final class RunControl: ControlTarget {
     /// The run, once started: the control socket listens before its first command starts.
-    private let started: SharedOutcome<StartupRun>
+    private let started: OneShot<StartupRun>
     private let live: LiveRun
     private let graph: CommandGraph
     private let execution: ShellExecution
@@ -24,7 +24,7 @@ final class RunControl: ControlTarget {
     private let style: Style
     /// A one-shot command running again: what it comes to, and its process's task once it has one.
     private struct Rerun: Sendable {
-        let outcome: SharedOutcome<MoveStep>
+        let outcome: OneShot<MoveStep>
         var process: Task<MoveStep, Never>?
         /// A stop came before the process's task was known.
         var stopAsked = false
@@ -36,12 +36,12 @@ final class RunControl: ControlTarget {
     private let shutDown: @Sendable () async -> (lines: String, succeeded: Bool)
 
     init(
-        run: SharedOutcome<StartupRun>, live: LiveRun, manifest: Manifest, execution: ShellExecution, outputs: CommandOutputs,
+        run: OneShot<StartupRun>, live: LiveRun, plan: StartupPlan, manifest: Manifest, execution: ShellExecution, outputs: CommandOutputs,
         console: Console, style: Style, shutDown: @escaping @Sendable () async -> (lines: String, succeeded: Bool)
     ) {
         started = run
         self.live = live
-        self.graph = CommandGraph(manifest: manifest)
+        self.graph = CommandGraph(plan: plan)
         self.execution = execution
         self.outputs = outputs
         services = Set(manifest.commands.filter(\.isService).map(\.id))
@@ -130,7 +130,7 @@ final class RunControl: ControlTarget {
 
     func start(_ ids: [CommandID], say: @escaping @Sendable (String) -> Void) async -> Bool {
         // What each needs that a hand stopped first, then each.
-        let affected = graph.withDependencies(of: ids) { _ in true }.filter { [live] id in
+        let affected = graph.withDependencies(of: ids).filter { [live] id in
             ids.contains(id) || live.state(of: id) == .stopped
         }
         let steps = await MoveCascade.run(affected, graph: graph) { [self] id in
@@ -157,21 +157,21 @@ final class RunControl: ControlTarget {
         console.out("\(mark) \(what) \(step.sentence)\n")
     }
 
-    /// Reloads `id` after a change to `changed` (its watched paths): as `restart --cascade` (a one-shot command runs
+    /// Reloads `id` after `changes` (to its watched paths): as `restart --cascade` (a one-shot command runs
     /// again while its dependents keep running, and they are restarted only once it succeeded), then prints the
     /// reload line with its wall time and critical path, and the failure if one step failed. The stack stays up
     /// whatever happens. Returns whether every step succeeded.
     @discardableResult
-    func reload(_ id: CommandID, number: Int, changed: [String]) async -> Bool {
+    func reload(_ id: CommandID, number: Int, changes: ReloadBatch) async -> Bool {
         // What is there now first: an editor's temporary file, written and renamed away, is not what a person changed.
         let changed =
-            changed.filter { FileManager.default.fileExists(atPath: folder + "/" + $0) }
-            + changed.filter { !FileManager.default.fileExists(atPath: folder + "/" + $0) }
+            changes.paths.filter { FileManager.default.fileExists(atPath: folder + "/" + $0) }
+            + changes.paths.filter { !FileManager.default.fileExists(atPath: folder + "/" + $0) }
+        let batch = ReloadBatch(paths: changed, isOverflow: changes.isOverflow)
         if services.contains(id), live.state(of: id) == .stopped {
             // Stopped by hand: it stays stopped until `startup start`, whatever changes.
-            console.out(
-                "\(style.yellow("⟳")) reload \(number) (\(MessageQuoting.escaped(changed.first ?? ""))): \(id.rawValue) is stopped (startup start \(id.rawValue) starts it)\n"
-            )
+            let line = ReloadLine(number: number, batch: batch, wallTime: .zero, outcome: .stoppedByHand(id))
+            console.out(line.text(style: style) + "\n")
             return true
         }
         let changedFields: [ControlEventField] = [
@@ -183,7 +183,7 @@ final class RunControl: ControlTarget {
         let wall = live.elapsed - began
         let failure = steps.first { !$0.succeeded }
         let path = MoveCascade.criticalPath(steps, graph: graph)
-        console.out(ReloadLine.render(number: number, changed: changed, wall: wall, path: path, failure: failure, style: style) + "\n")
+        console.out(ReloadLine.render(number: number, batch: batch, wall: wall, path: path, failure: failure, style: style) + "\n")
         live.announce(
             "reloadEnded", id: id,
             fields: changedFields + [
@@ -202,8 +202,7 @@ final class RunControl: ControlTarget {
                 return step(
                     id, began, true, ready: true, "\(id.rawValue): stopped in \(format(took.stopped)), ready in \(format(took.ready))")
             } catch {
-                if error.code == .stoppedByHand { live.stopped(id) } else { live.notReady(id, why: String(describing: error)) }
-                return step(id, began, false, ready: true, "\(id.rawValue): \(error)")
+                return notStarted(id, began, error)
             }
         }
         return await runAgain(id, began: began)
@@ -223,7 +222,7 @@ final class RunControl: ControlTarget {
             }
         }
         guard let spec = specs[id] else { return step(id, began, true, ready: false, "\(id.rawValue): nothing to run") }
-        let outcome = SharedOutcome<MoveStep>()
+        let outcome = OneShot<MoveStep>()
         let runs = reruns.withLock { reruns in
             guard reruns[id] == nil else { return false }
             reruns[id] = Rerun(outcome: outcome)
@@ -243,7 +242,7 @@ final class RunControl: ControlTarget {
             process.cancel()
         }
         reruns.withLock { _ = $0.removeValue(forKey: id) }
-        outcome.settle(step)
+        outcome.resolve(step)
         return step
     }
 
@@ -269,7 +268,7 @@ final class RunControl: ControlTarget {
 
     /// Stops the one-shot command `id` if it runs again now, and returns how its run ended; `nil` if none runs.
     private func stopRerun(_ id: CommandID) async -> MoveStep? {
-        let running = reruns.withLock { reruns -> (SharedOutcome<MoveStep>, Task<MoveStep, Never>?)? in
+        let running = reruns.withLock { reruns -> (OneShot<MoveStep>, Task<MoveStep, Never>?)? in
             guard let rerun = reruns[id] else { return nil }
             reruns[id]?.stopAsked = true
             return (rerun.outcome, rerun.process)
@@ -308,9 +307,14 @@ final class RunControl: ControlTarget {
             let took = try await started.value().startService(id)
             return step(id, began, true, ready: true, "\(id.rawValue): ready in \(format(took.ready))")
         } catch {
-            if error.code == .stoppedByHand { live.stopped(id) } else { live.notReady(id, why: String(describing: error)) }
-            return step(id, began, false, ready: true, "\(id.rawValue): \(error)")
+            return notStarted(id, began, error)
         }
+    }
+
+    /// The step of a service's restart or start that did not bring it up: stopped by hand meanwhile, or not ready.
+    private func notStarted(_ id: CommandID, _ began: Duration, _ error: ServiceControlError) -> MoveStep {
+        if error.code == .stoppedByHand { live.stopped(id) } else { live.notReady(id, why: String(describing: error)) }
+        return step(id, began, false, ready: true, "\(id.rawValue): \(error)")
     }
 
     private func step(_ id: CommandID, _ began: Duration, _ succeeded: Bool, ready: Bool, _ sentence: String) -> MoveStep {

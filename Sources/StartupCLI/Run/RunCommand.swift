@@ -2,6 +2,7 @@ import StartupKit
 import StartupManifest
 import StartupPlatform
 import StartupReporting
+import StartupSupport
 
 /// `startup run`: runs the manifest's commands, prints progress and the summary, the timeline and
 /// trace with `--trace`, or the JSON report; saves the report, draws it with `--plot`, and checks
@@ -83,15 +84,16 @@ enum RunCommand {
 
         if handlesSignals { OutOfResources.requireOpenFiles() }  // the binary: before its first pipe
         // A run that stays up listens on its control socket from before its first command: one run per manifest.
-        let started = SharedOutcome<StartupRun>()
+        let started = OneShot<StartupRun>()
         // Whether `startup down` asked for the end, and what it waits for: the shutdown's lines and whether every stop
         // succeeded.
         let downAsked = RaisedFlag()
-        let shutdownTold = SharedOutcome<(lines: String, succeeded: Bool)>()
+        let shutdownTold = OneShot<(lines: String, succeeded: Bool)>()
         let control =
             listens
             ? RunControl(
-                run: started, live: live, manifest: manifest, execution: execution, outputs: outputs, console: console, style: style,
+                run: started, live: live, plan: plan, manifest: manifest, execution: execution, outputs: outputs, console: console,
+                style: style,
                 shutDown: { [sessionEnd = watcher.sessionEnd] in
                     // As Ctrl-C: a start-up still going is cancelled, and the session ends.
                     downAsked.raise()
@@ -112,7 +114,7 @@ enum RunCommand {
         let outputWatcher = interrupts.flatMap { _ in OutputCloseWatcher { [console] in console.readerLeft() } }
         defer { outputWatcher?.stop() }
         let run = start(orchestrator)
-        started.settle(run)
+        started.resolve(run)
         let report = await startUp(run, interrupts: interrupts)
         _ = await watcher.startUpShown.value()
         let saved = SavedRun(
@@ -161,7 +163,7 @@ enum RunCommand {
             sessionEnd: watcher.sessionEnd,
             environment: environment)
         let ending = await session.hold()
-        shutdownTold.settle(
+        shutdownTold.resolve(
             (
                 ending.shutdown.map {
                     ShutdownRenderer(report: $0, outputs: outputs, endings: processEndings, style: Style(enabled: false)).render()

@@ -29,6 +29,8 @@ package struct ReloadLine: Sendable, Hashable {
         case succeeded(criticalPath: [Step])
         /// A command failed: `reason` says which and how (`build exited with status 2`); the stack keeps running.
         case failed(reason: String)
+        /// Nothing was reloaded: the service was stopped by hand, and stays stopped until started.
+        case stoppedByHand(CommandID)
     }
 
     /// The reload's number in the run, from 1.
@@ -55,20 +57,25 @@ package struct ReloadLine: Sendable, Hashable {
     package func text(style: Style) -> String {
         let mark: String
         switch outcome {
-        case .succeeded: mark = style.yellow("⟳")
+        case .succeeded, .stoppedByHand: mark = style.yellow("⟳")
         case .failed: mark = style.red("⟳")
         }
         let head = "\(mark) reload \(number) (\(batch.shown)): "
         switch outcome {
         case .succeeded(let path):
-            let steps = path.map { step in
-                MessageQuoting.escaped(step.id.rawValue) + " " + DurationText.format(step.duration) + (step.isService ? " ready" : "")
-            }
-            return head
-                + ([DurationText.format(wallTime)] + (steps.isEmpty ? [] : [steps.joined(separator: " -> ")]))
-                .joined(separator: ", ")
+            return head + ([DurationText.format(wallTime)] + (path.isEmpty ? [] : [Self.describe(path)])).joined(separator: ", ")
         case .failed(let reason):
             return head + "failed after \(DurationText.format(wallTime)): \(reason); the stack keeps running"
+        case .stoppedByHand(let id):
+            let name = MessageQuoting.escaped(id.rawValue)
+            return head + "\(name) is stopped (startup start \(name) starts it)"
         }
+    }
+
+    /// A critical path as the reload line and `restart --cascade` say it: `build 2.1s -> api 310ms ready`.
+    package static func describe(_ path: [Step]) -> String {
+        path.map { step in
+            MessageQuoting.escaped(step.id.rawValue) + " " + DurationText.format(step.duration) + (step.isService ? " ready" : "")
+        }.joined(separator: " -> ")
     }
 }

@@ -39,13 +39,14 @@ import Testing
             id: "api", began: .milliseconds(3_100), ended: .milliseconds(3_410), succeeded: true, endsReady: true, sentence: "api: ready")
         #expect(
             ReloadLine.render(
-                number: 3, changed: ["src/app.py"], wall: .milliseconds(2_410), path: [build, api], failure: nil, style: .plain)
+                number: 3, batch: ReloadBatch(paths: ["src/app.py"]), wall: .milliseconds(2_410), path: [build, api], failure: nil,
+                style: .plain)
                 == "⟳ reload 3 (src/app.py): 2.41s, build 2.1s -> api 310ms ready")
         let failed = MoveStep(
             id: "build", began: .zero, ended: .milliseconds(1_100), succeeded: false, endsReady: false,
             sentence: "build: failed after 1.1s: exited with status 2")
         let line = ReloadLine.render(
-            number: 4, changed: ["src/app.py", "src/db.py"], wall: .milliseconds(1_200), path: [], failure: failed,
+            number: 4, batch: ReloadBatch(paths: ["src/app.py", "src/db.py"]), wall: .milliseconds(1_200), path: [], failure: failed,
             style: Style(enabled: true))
         #expect(
             line == Style(enabled: true).red("⟳")
