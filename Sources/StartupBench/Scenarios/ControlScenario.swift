@@ -54,7 +54,7 @@ struct ControlScenario: Scenario {
 
     private func restartFigure(_ startup: String, _ options: BenchOptions) throws -> Figure {
         let stack = try Stack(
-            startup: startup,
+            startup: startup, in: makeTemporaryDirectory(),
             commands: [#"{"id": "api", "run": "sh api.sh", "ready": {"log": "api ready"}}"#], files: ["api.sh": Self.apiScript])
         defer { stack.stop() }
         var restarts = Samples()
@@ -86,7 +86,7 @@ struct ControlScenario: Scenario {
     private func reloadFigure(_ startup: String, _ options: BenchOptions) throws -> Figure {
         let debounce = Self.debounce.benchMilliseconds
         let stack = try Stack(
-            startup: startup,
+            startup: startup, in: makeTemporaryDirectory(),
             commands: [
                 #"{"id": "build", "run": "echo \"$(date +%s%N)\" >> starts", "watch": {"paths": ["src/*.txt"], "debounce": "\#(Int(debounce))ms"}}"#,
                 #"{"id": "api", "dependencies": ["build"], "run": "echo api ready; exec sleep 600", "ready": {"log": "api ready"}}"#,
@@ -119,7 +119,7 @@ struct ControlScenario: Scenario {
     private func psFigure(_ startup: String, _ options: BenchOptions) throws -> Figure {
         let count = 100
         let stack = try Stack(
-            startup: startup,
+            startup: startup, in: makeTemporaryDirectory(),
             commands: (0..<count).map { #"{"id": "s\#($0)", "run": "exec sleep 600", "ready": {"after": "0s"}}"# })
         defer { stack.stop() }
         var ps = Samples()
@@ -144,10 +144,8 @@ private struct Stack {
     let manifest: String
     let pid: pid_t
 
-    init(startup: String, commands: [String], files: [String: String] = [:]) throws {
-        var base = FileManager.default.temporaryDirectory.path
-        if base.contains(where: \.isWhitespace) { base = "/tmp" }
-        folder = base + "/startup-bench-\(UUID().uuidString)"
+    init(startup: String, in folder: String, commands: [String], files: [String: String] = [:]) throws {
+        self.folder = folder
         try FileManager.default.createDirectory(atPath: folder + "/src", withIntermediateDirectories: true)
         for (name, text) in files { try text.write(toFile: folder + "/" + name, atomically: true, encoding: .utf8) }
         manifest = folder + "/commands.json"
@@ -163,8 +161,9 @@ private struct Stack {
         let deadline = ContinuousClock.now + .seconds(30)
         while !((try? String(contentsOfFile: folder + "/run.out", encoding: .utf8)) ?? "").contains("Services running") {
             guard ContinuousClock.now < deadline else {
-                kill(pid, SIGKILL)
-                throw StackProblem(description: "the stack was not up within 30 s: \(read("run.err"))")
+                let problem = StackProblem(description: "the stack was not up within 30 s: \(read("run.err"))")
+                stop()
+                throw problem
             }
             usleep(2000)
         }

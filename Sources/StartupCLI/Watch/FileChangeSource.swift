@@ -40,21 +40,19 @@ final class FileChangeSource: Sendable {
     ///   - pollInterval: How often the polling fallback looks (where it is used).
     ///   - polls: Whether to poll even where the platform has notifications (for tests of the fallback).
     init(root: String, scope: WatchScope, pollInterval: Duration = .seconds(1), polls: Bool = false) {
-        var ends: [Int32] = [-1, -1]
         let (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .unbounded)
         self.events = events
-        guard pipe(&ends) == 0 else {
+        guard let ends = makeCloseOnExecPipe() else {
             // Out of descriptors: nothing is watched, and the notice says so.
             stopPipe = (-1, -1)
-            continuation.yield(.notice("cannot watch files: \(String(cString: strerror(errno))); nothing is reloaded"))
+            continuation.yield(.notice("cannot watch files: \(errnoDescription(errno)); nothing is reloaded"))
             continuation.finish()
             _ = isWatching.resolve(false)
             _ = hasEnded.resolve(true)
             return
         }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        stopPipe = (ends[0], ends[1])
-        let stopRead = ends[0]
+        stopPipe = ends
+        let stopRead = ends.read
         let isWatching = isWatching
         let hasEnded = hasEnded
         DedicatedThread.run { [continuation] in
@@ -66,7 +64,6 @@ final class FileChangeSource: Sendable {
                 Self.watch(root: root, scope: scope, pollInterval: pollInterval, stop: stopRead, emit: emit, ready: ready)
             }
             _ = isWatching.resolve(false)
-            close(stopRead)
             continuation.finish()
             _ = hasEnded.resolve(true)
         }
@@ -87,6 +84,12 @@ final class FileChangeSource: Sendable {
         var byte: UInt8 = 1
         _ = write(stopPipe.write, &byte, 1)
         close(stopPipe.write)
+    }
+
+    /// The stop pipe's read end is closed only now: the thread may end first (an error), and a write to a pipe nobody
+    /// can read would raise SIGPIPE.
+    deinit {
+        if stopPipe.read >= 0 { close(stopPipe.read) }
     }
 
     /// Returns once the thread has ended, after ``stop()``.

@@ -56,7 +56,7 @@ import StartupSupport
                 let limit =
                     code == EMFILE
                     ? " (no descriptor left, or fs.inotify.max_user_instances, \(Self.limit("max_user_instances")), reached)" : ""
-                throw Unavailable(reason: "cannot watch files with inotify: \(String(cString: strerror(code)))\(limit)")
+                throw Unavailable(reason: "cannot watch files with inotify: \(errnoDescription(code))\(limit)")
             }
             self.descriptor = descriptor
             self.root = root
@@ -76,7 +76,7 @@ import StartupSupport
                 let count = read(descriptor, buffer, capacity)
                 if count < 0 {
                     if errno == EINTR || errno == EAGAIN { continue }
-                    emit(.notice("watching files stopped: reading inotify events failed: \(String(cString: strerror(errno)))"))
+                    emit(.notice("watching files stopped: reading inotify events failed: \(errnoDescription(errno))"))
                     return
                 }
                 let changes = handle(UnsafeRawBufferPointer(start: buffer, count: count))
@@ -147,7 +147,7 @@ import StartupSupport
                         shortOf += 1
                         if firstMissed == nil { firstMissed = folder }
                     } else if code != ENOENT && code != ENOTDIR {
-                        emit(.notice("cannot watch \(MessageQuoting.quoted(folder.text)): \(String(cString: strerror(code)))"))
+                        emit(.notice("cannot watch \(MessageQuoting.quoted(folder.text)): \(errnoDescription(code))"))
                     }
                     return false
                 }

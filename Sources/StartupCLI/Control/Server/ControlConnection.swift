@@ -96,10 +96,9 @@ struct ControlConnection: Sendable {
             }
             guard entries[0].revents != 0 else { continue }
             let pending = outbox.take()
-            if pending.overflowed, client != .gone {
-                // A client that reads nothing while a stream goes on is dropped.
-                task.cancel()
-                client = .gone
+            if pending.overflowed {
+                // A client that reads nothing while a stream goes on is dropped; a move it asked for runs on.
+                leave()
             }
             if client != .gone, !pending.lines.isEmpty, !UnixSocket.sendAll(descriptor, pending.lines.joined().utf8) {
                 leave()

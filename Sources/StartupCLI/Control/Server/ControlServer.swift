@@ -45,14 +45,19 @@ package final class ControlServer: Sendable {
         var stop: Int32
     }
 
+    /// The read end of that pipe, closed only when the server goes: the accepting thread may end first (a failed
+    /// `poll`), and a write to a pipe nobody can read would raise SIGPIPE.
+    private let stopRead: Int32
+
     /// Guards what `close()` undoes.
     private let held: Locked<Held>
     /// Entered for each client from its acceptance until its last answer is written.
     private let clients = DispatchGroup()
 
-    private init(path: ControlSocketPath, held: Held) {
+    private init(path: ControlSocketPath, held: Held, stopRead: Int32) {
         self.path = path
         self.held = Locked(held)
+        self.stopRead = stopRead
     }
 
     /// Listens for the run of `manifest` (as the user gave `--file`), at ``ControlSocketPath/forManifest(_:environment:)``.
@@ -93,15 +98,17 @@ package final class ControlServer: Sendable {
             // A socket that answers while the lock was free belongs to a run that lost its lock file: still up.
             if case .success(let descriptor) = UnixSocket.connect(to: path.socket) {
                 let pid = ControlClient.hello(descriptor)
-                systemClose(descriptor)
+                _ = closeDescriptor(descriptor)
                 throw ControlServerError.alreadyUp(manifest, pid: pid)
             }
             let (listener, socketFile) = try Self.listen(at: path)
             guard let stop = makeCloseOnExecPipe() else {
-                systemClose(listener)
-                throw ControlServerError.cannotListen("make a pipe for", path.socket, Errno(errno))
+                let failure = errno
+                _ = closeDescriptor(listener)
+                if let socketFile, identity(of: path.socket).map({ $0 == socketFile }) == true { unlink(path.socket) }
+                throw ControlServerError.cannotListen("make a pipe for", path.socket, Errno(failure))
             }
-            let server = ControlServer(path: path, held: Held(lock: lock, socketFile: socketFile, stop: stop.write))
+            let server = ControlServer(path: path, held: Held(lock: lock, socketFile: socketFile, stop: stop.write), stopRead: stop.read)
             let session = ControlSession(target: target, manifest: manifest)
             let clients = server.clients
             DedicatedThread.run {
@@ -109,7 +116,7 @@ package final class ControlServer: Sendable {
             }
             return server
         } catch {
-            systemClose(lock)
+            _ = closeDescriptor(lock)
             throw error
         }
     }
@@ -127,9 +134,9 @@ package final class ControlServer: Sendable {
         if undo.stop >= 0 {
             var byte: UInt8 = 0
             _ = write(undo.stop, &byte, 1)
-            systemClose(undo.stop)
+            _ = closeDescriptor(undo.stop)
         }
-        if undo.lock >= 0 { systemClose(undo.lock) }
+        if undo.lock >= 0 { _ = closeDescriptor(undo.lock) }
     }
 
     /// Waits until every client being served has had its last answer written, at most `limit`: the run calls it
@@ -143,6 +150,7 @@ package final class ControlServer: Sendable {
 
     deinit {
         close()
+        _ = closeDescriptor(stopRead)
     }
 
     /// Opens and locks the lock file, writing this process's id into it.
@@ -153,7 +161,7 @@ package final class ControlServer: Sendable {
         repeat { result = flock(descriptor, LOCK_EX | LOCK_NB) } while result != 0 && errno == EINTR
         guard result == 0 else {
             let failure = errno
-            defer { systemClose(descriptor) }
+            defer { _ = closeDescriptor(descriptor) }
             guard failure == EWOULDBLOCK else { throw .cannotListen("lock", path.lock, Errno(failure)) }
             throw .alreadyUp(manifest, pid: holder(of: descriptor, socket: path.socket))
         }
@@ -166,7 +174,7 @@ package final class ControlServer: Sendable {
     /// The process id of the run holding the lock: as its socket says, else as its lock file says.
     private static func holder(of lock: Int32, socket: String) -> Int32? {
         if case .success(let descriptor) = UnixSocket.connect(to: socket) {
-            defer { systemClose(descriptor) }
+            defer { _ = closeDescriptor(descriptor) }
             if let pid = ControlClient.hello(descriptor) { return pid }
         }
         var bytes = [UInt8](repeating: 0, count: 32)
@@ -194,13 +202,13 @@ package final class ControlServer: Sendable {
         let result = UnixSocket.withAddress(bound) { address, length in bind(listener, address, length) } ?? -1
         guard result == 0, chmod(bound, 0o600) == 0, systemListen(listener, 64) == 0 else {
             let failure = errno
-            systemClose(listener)
+            _ = closeDescriptor(listener)
             throw .cannotListen("listen on", path.socket, Errno(failure))
         }
         let identity = identity(of: bound)
         guard rename(bound, path.socket) == 0 else {
             let failure = errno
-            systemClose(listener)
+            _ = closeDescriptor(listener)
             throw .cannotListen("put the socket in place at", path.socket, Errno(failure))
         }
         return (listener, identity)
@@ -214,14 +222,11 @@ package final class ControlServer: Sendable {
     }
 
     /// Accepts clients until a byte arrives on `stop`, each served on a thread of its own; then closes `listener`
-    /// and `stop`. Runs on its own thread.
+    /// (`stop` is the server's to close). Runs on its own thread.
     private static func accept(
         on listener: Int32, until stop: Int32, session: ControlSession, configuration: Configuration, clients: DispatchGroup
     ) {
-        defer {
-            systemClose(listener)
-            systemClose(stop)
-        }
+        defer { _ = closeDescriptor(listener) }
         let owner = getuid()
         /// Guards how many clients are being served.
         let served = Locked(0)
@@ -235,8 +240,16 @@ package final class ControlServer: Sendable {
             if entries[1].revents != 0 { return }
             guard entries[0].revents != 0 else { continue }
             let client = acceptClient(listener)
-            guard client >= 0 else { continue }
-            var timeout = timeval(tv_sec: Int(configuration.sendTimeout.components.seconds), tv_usec: 0)
+            guard client >= 0 else {
+                // Out of descriptors, the listener stays readable: wait a moment (or for the stop) rather than spin.
+                if errno == EMFILE || errno == ENFILE {
+                    var stopEntry = pollfd(fd: stop, events: Int16(POLLIN), revents: 0)
+                    if poll(&stopEntry, 1, 100) > 0 { return }
+                }
+                continue
+            }
+            let (seconds, attoseconds) = max(configuration.sendTimeout, .microseconds(1)).components
+            var timeout = timeval(tv_sec: Int(seconds), tv_usec: .init(attoseconds / 1_000_000_000_000))
             _ = setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             let connection = ControlConnection(
                 descriptor: client, peerIsOwner: UnixSocket.peerUserID(client) == owner, session: session, configuration: configuration)
@@ -246,7 +259,7 @@ package final class ControlServer: Sendable {
                 return true
             }
             guard admitted else {
-                systemClose(client)
+                _ = closeDescriptor(client)
                 continue
             }
             clients.enter()
@@ -273,15 +286,6 @@ package final class ControlServer: Sendable {
         #endif
         return client
     }
-}
-
-/// `close(2)`, named apart from ``ControlServer/close()``.
-private func systemClose(_ descriptor: Int32) {
-    #if canImport(Glibc)
-        _ = Glibc.close(descriptor)
-    #else
-        _ = Darwin.close(descriptor)
-    #endif
 }
 
 /// `listen(2)`, named apart from ``ControlServer``'s own.

@@ -25,8 +25,7 @@ struct ControlSession: Sendable {
         }
         switch request {
         case .hello:
-            outbox.post(.hello(pid: getpid(), version: ControlProtocol.version, manifest: manifest))
-            outbox.post(.ok(true))
+            preconditionFailure("a connection answers hello itself, without the run")
         case .ps:
             for row in await target.rows() { outbox.post(.row(row)) }
             outbox.post(.ok(true))

@@ -39,6 +39,7 @@ struct SocketLineReader {
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
             if let end = buffer[searched...].firstIndex(of: UInt8(ascii: "\n")) {
+                guard end <= limit else { return .tooLong }
                 let line = Array(buffer[..<end])
                 buffer.removeSubrange(...end)
                 searched = 0
@@ -53,6 +54,7 @@ struct SocketLineReader {
                 let milliseconds = Int32(clamping: (deadline - now + 999_999) / 1_000_000)
                 let ready = poll(&entry, 1, milliseconds)
                 if ready < 0, errno == EINTR { continue }
+                if ready < 0 { return .closed }  // a `recv` now could block past the deadline
                 if ready == 0 { continue }
             }
             let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }

@@ -127,5 +127,5 @@ struct Errno: Error, Equatable {
     }
 
     /// The system's sentence for it.
-    var message: String { String(cString: strerror(code)) }
+    var message: String { errnoDescription(code) }
 }
