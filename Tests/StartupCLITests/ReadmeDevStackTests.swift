@@ -108,10 +108,7 @@ import Testing
     /// The README's session on a running stack, from a second terminal: `ps`, `restart api`, an edit of the schema
     /// that reloads `migrate` and what follows it, and `down`; then what the run's own terminal showed. The schema
     /// file is put back afterwards.
-    /// Disabled in the full suite: there it hung twice in five runs with no process left (a child's exit not
-    /// delivered to `Process`, it seems); it passes alone: `swift test --filter theSessionOnARunningStack`, with
-    /// `STARTUP_README_SESSION=1`.
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["STARTUP_README_SESSION"] == "1", "hangs in the full suite; see its comment"))
+    @Test
     func theSessionOnARunningStack_listsRestartsReloadsAndStopsIt() async throws {
         let root = RepositoryFiles.root.path
         let blocks = try ReadmeSessionTests.sessionBlocks()

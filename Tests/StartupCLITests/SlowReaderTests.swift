@@ -27,9 +27,7 @@ import Testing
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
-        let exit = StartupBinary.ExitSignal()
-        process.terminationHandler = { exit.resolve($0.terminationStatus) }
-        try process.run()
+        let exit = try StartupBinary.watchExit(of: process) { try process.run() }
         try pipe.fileHandleForWriting.close()
 
         // A slow consumer (not a wait): 2 KiB every 50 ms until the end of the output.

@@ -24,14 +24,16 @@ enum CompletionsCommand {
     }
 
     /// Prints the ids of the run of the manifest at `path` that is up, one a line, in plan order; the manifest's
-    /// when no run answers (as ``printIDs(ofManifest:console:)``).
-    static func printRunIDs(ofManifest path: String, console: Console, environment: [String: String]) async {
+    /// when no run answers within `limit` (as ``printIDs(ofManifest:console:)``): a key press should not wait longer.
+    static func printRunIDs(
+        ofManifest path: String, console: Console, environment: [String: String], waitingAtMost limit: Duration = .seconds(5)
+    ) async {
         let socket = ControlSocketPath.forManifest(path, environment: environment)
         let ids = await DedicatedThread.result { () -> [String]? in
             guard case .success(let descriptor) = ControlClient.connect(socket) else { return nil }
             defer { close(descriptor) }
             var ids: [String] = []
-            let deadline = SocketLineReader.now() + 5_000_000_000
+            let deadline = SocketLineReader.now() + UInt64(limit.components.seconds) * 1_000_000_000
             guard
                 case .ok? = ControlClient.exchange(
                     .ps, on: descriptor, deadline: deadline,

@@ -132,8 +132,10 @@ import Testing
         let descriptor = try #require(try? UnixSocket.connect(to: path.socket).get())
         _ = UnixSocket.sendAll(descriptor, ControlRequest.events.line.utf8)
         _ = await subscribed.next()
+        var ended = fixture.target.endedSubscriptions.makeAsyncIterator()
         close(descriptor)
         fixture.target.emit(ControlEvent(atMs: 1, id: "api", state: "ready"))
+        #expect(await ended.next() != nil, "the subscription ended with its client")
         #expect(await fixture.startup(["ps"]).code == .success)
     }
 
@@ -149,6 +151,7 @@ import Testing
         fixture.target.release()
         await fixture.server.answersWritten(within: .seconds(60))
         #expect(fixture.target.calls == [.restart(["api"], cascade: false)])
+        #expect(fixture.target.cancelledMoves == 0, "the restart ran to its end, not cancelled with its client")
         #expect(await fixture.startup(["ps"]).code == .success)
     }
 

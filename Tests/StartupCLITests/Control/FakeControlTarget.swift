@@ -30,17 +30,26 @@ final class FakeControlTarget: ControlTarget {
         /// What held restarts wait for, and what opens it.
         var gate: AsyncStream<Void>?
         var opener: AsyncStream<Void>.Continuation?
+        /// How many moves ended with their task cancelled.
+        var cancelledMoves = 0
     }
 
     let state: Locked<State>
     /// Gets a value each time a stream (logs followed, events) is subscribed to.
     let subscriptions: AsyncStream<Void>
     private let subscribed: AsyncStream<Void>.Continuation
+    /// Gets a value each time a stream's subscription ends (its client left, or the stream finished).
+    let endedSubscriptions: AsyncStream<Void>
+    private let subscriptionEnded: AsyncStream<Void>.Continuation
 
     init(rows: [ControlRow] = FakeControlTarget.stackRows) {
         state = Locked(State(rows: rows))
         (subscriptions, subscribed) = AsyncStream<Void>.makeStream()
+        (endedSubscriptions, subscriptionEnded) = AsyncStream<Void>.makeStream()
     }
+
+    /// How many moves ended with their task cancelled.
+    var cancelledMoves: Int { state.withLock { $0.cancelledMoves } }
 
     /// The calls so far.
     var calls: [Call] { state.withLock { $0.calls } }
@@ -56,8 +65,10 @@ final class FakeControlTarget: ControlTarget {
     func rows() async -> [ControlRow] { state.withLock { $0.rows } }
 
     private func move(_ call: Call, say: @Sendable (String) -> Void) -> Bool {
+        let cancelled = Task.isCancelled
         let (lines, succeeds) = state.withLock { state in
             state.calls.append(call)
+            if cancelled { state.cancelledMoves += 1 }
             return (state.said, state.succeeds)
         }
         for line in lines { say(line) }
@@ -118,6 +129,7 @@ final class FakeControlTarget: ControlTarget {
             state.calls.append(.followLogs(ids))
             state.followers.append(continuation)
         }
+        continuation.onTermination = { [subscriptionEnded] _ in subscriptionEnded.yield() }
         subscribed.yield()
         return stream
     }
@@ -128,6 +140,7 @@ final class FakeControlTarget: ControlTarget {
             state.calls.append(.events)
             state.listeners.append(continuation)
         }
+        continuation.onTermination = { [subscriptionEnded] _ in subscriptionEnded.yield() }
         subscribed.yield()
         return stream
     }

@@ -1,6 +1,7 @@
 import Foundation
 import StartupSupport
 
+@testable import StartupCLI
 @testable import StartupKit
 
 /// Runs the built `startup` binary as a user would, capturing standard output, standard error and
@@ -36,8 +37,33 @@ enum StartupBinary {
         }
     }
 
-    /// The exit status, handed from the process's termination handler to whoever waits.
+    /// The exit status, handed from whichever learns it first (see ``watchExit(of:start:)``) to whoever waits.
     typealias ExitSignal = OneShot<Int32>
+
+    /// Starts `process` (its `run` is `start`) and returns its exit status to come, as `Process` reports it (the
+    /// status, or the signal's number): learned from Foundation's termination handler, or from the child's own
+    /// pidfd, whichever comes first. The handler alone is not enough here: Foundation learns of an exit when a
+    /// socket the child holds closes, and a command that this test process's engine spawns at that moment inherits
+    /// the socket and holds it for as long as it runs; a run's exit was then never delivered.
+    static func watchExit(of process: Process, start: () throws -> Void) rethrows -> ExitSignal {
+        let exit = ExitSignal()
+        process.terminationHandler = { finished in exit.resolve(finished.terminationStatus) }
+        try start()
+        let pid = process.processIdentifier
+        guard let pidfdOpen = SpawnExtensions.pidfdOpen else { return exit }
+        let descriptor = pidfdOpen(pid, 0)
+        guard descriptor >= 0 else { return exit }  // gone and reaped already: the handler says how
+        Thread {
+            defer { _ = close(descriptor) }
+            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            while poll(&entry, 1, -1) < 0 && errno == EINTR {}
+            // Left unreaped (WNOWAIT) for Foundation, which reaps it; ECHILD if it did already, and then said how.
+            var info = siginfo_t()
+            guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == 0 else { return }
+            exit.resolve(info._sifields._sigchld.si_status)
+        }.start()
+        return exit
+    }
 
     /// The binary in the same build folder as the running tests (plain or sanitized).
     static var path: String {
@@ -82,9 +108,7 @@ enum StartupBinary {
         process.standardOutput = FileHandle(forWritingAtPath: outputFile)
         process.standardError = FileHandle(forWritingAtPath: errorFile)
         process.standardInput = FileHandle.nullDevice
-        let exit = ExitSignal()
-        process.terminationHandler = { finished in exit.resolve(finished.terminationStatus) }
-        try process.run()
+        let exit = try watchExit(of: process) { try process.run() }
         return Running(process: process, outputFile: outputFile, errorFile: errorFile, exit: exit)
     }
 
@@ -121,9 +145,7 @@ enum StartupBinary {
         process.standardInput = FileHandle.nullDevice
         let reader = fcntl(pipe.fileHandleForReading.fileDescriptor, F_DUPFD_CLOEXEC, 0)
         try pipe.fileHandleForReading.close()
-        let exit = ExitSignal()
-        process.terminationHandler = { finished in exit.resolve(finished.terminationStatus) }
-        try process.run()
+        let exit = try watchExit(of: process) { try process.run() }
         return PipedRunning(process: process, output: reader, errorFile: errorFile, exit: exit)
     }
 
