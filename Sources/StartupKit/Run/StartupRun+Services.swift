@@ -12,7 +12,9 @@ extension StartupRun {
     /// the call returns once that one is ready, with what each part took. Its dependents keep
     /// running, as after a restart its ``RestartPolicy`` allows, and nothing counts against that
     /// policy. A service still waiting for its dependencies, or starting (a restart under way),
-    /// is waited for instead; one stopped by hand is started.
+    /// is waited for instead; one stopped by hand is started. The call waits for the service's body to
+    /// return from its cancellation: unlike the shutdown, a move by hand has no stop timeout, and
+    /// cancelling the calling task does not end the wait.
     ///
     /// ```swift
     /// let took = try await run.restartService("api")
