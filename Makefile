@@ -47,7 +47,7 @@ smoke-release: static-startup
 # from a build of their own (so its flags do not invalidate the main one); each module's are copied
 # alone into .build/symbol-graphs/<Module>. A warning (a broken link, say) fails it, and so does a
 # public type the landing page's Topics leave out.
-DOCS_MODULES = StartupKit StartupManifest StartupReporting
+DOCS_MODULES = StartupKit StartupLifecycle StartupManifest StartupReporting
 DOCS_BUILD = .build/docs-build
 
 docs:

@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "StartupKit", targets: ["StartupKit"]),
+        .library(name: "StartupLifecycle", targets: ["StartupLifecycle"]),
         .library(name: "StartupManifest", targets: ["StartupManifest"]),
         .library(name: "StartupReporting", targets: ["StartupReporting"]),
         .library(name: "StartupKitTesting", targets: ["StartupKitTesting"]),
@@ -15,6 +16,10 @@ let package = Package(
     targets: [
         // Core library: commands, plan, orchestrator, report. Standard library and concurrency only.
         .target(name: "StartupKit", dependencies: ["StartupSupport"]),
+
+        // After launch: lifecycle events and requests delivered to modules along the start-up graph,
+        // and their shutdown. Built on StartupKit; the core knows nothing of it.
+        .target(name: "StartupLifecycle", dependencies: ["StartupKit", "StartupSupport"]),
 
         // For users' tests: a manual clock.
         .target(name: "StartupKitTesting", dependencies: ["StartupKit", "StartupSupport"]),
@@ -65,13 +70,18 @@ let package = Package(
             dependencies: ["StartupKit", "StartupCLI", "StartupReporting", "StartupSeededRandom", "StartupSupport"]),
 
         // Tests.
-        // What the test suites share: the mutation fuzzer, hand-made saved runs, an SVG reader.
+        // What the test suites share: the mutation fuzzer, hand-made saved runs, an SVG reader, seeded
+        // random graphs and a gate that orders tasks without sleeping.
         .target(
-            name: "StartupTestSupport", dependencies: ["StartupKit", "StartupReporting", "StartupSeededRandom"],
+            name: "StartupTestSupport", dependencies: ["StartupKit", "StartupReporting", "StartupSeededRandom", "StartupSupport"],
             path: "Tests/StartupTestSupport"),
         .testTarget(name: "StartupSupportTests", dependencies: ["StartupSupport", "StartupSeededRandom"]),
         .testTarget(
-            name: "StartupKitTests", dependencies: ["StartupKit", "StartupKitTesting", "StartupSeededRandom", "StartupSupport"]),
+            name: "StartupKitTests",
+            dependencies: ["StartupKit", "StartupKitTesting", "StartupSeededRandom", "StartupSupport", "StartupTestSupport"]),
+        .testTarget(
+            name: "StartupLifecycleTests",
+            dependencies: ["StartupLifecycle", "StartupKit", "StartupKitTesting", "StartupSupport", "StartupTestSupport"]),
         .testTarget(name: "StartupJSONTests", dependencies: ["StartupJSON", "StartupSeededRandom"]),
         .testTarget(
             name: "StartupManifestTests",

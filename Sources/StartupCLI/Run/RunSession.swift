@@ -24,7 +24,7 @@ struct RunSession {
     let report: StartupReport
     /// The reloads on file changes, stopped before the shutdown; `nil` when nothing is watched.
     let reloads: ReloadLoop?
-    let stops: [CommandID: any LifecycleModule]
+    let stops: [CommandID: any StoppableModule]
     /// The shutdown's bound of a service's stop, a backstop (see ``ShellExecution/serviceStopBound(for:)``).
     let serviceStopBound: Duration
     let options: RunOptions

@@ -144,9 +144,9 @@ struct ShellExecution: Sendable {
 extension ShellExecution {
     /// The `stop` line of every command that has one, as lifecycle modules; none when simulating.
     /// A service runs its own `stop` line when its stop cancels it.
-    func stopModules(for manifest: Manifest) -> [CommandID: any LifecycleModule] {
+    func stopModules(for manifest: Manifest) -> [CommandID: any StoppableModule] {
         guard !simulate else { return [:] }
-        var modules: [CommandID: any LifecycleModule] = [:]
+        var modules: [CommandID: any StoppableModule] = [:]
         var specs = specMaker(for: manifest)
         for command in manifest.commands where !command.isService {
             guard let line = command.stop else { continue }

@@ -1,10 +1,10 @@
 import StartupKit
 
-/// A manifest command's `stop` line as a lifecycle module: at shutdown it runs the line (``StopLine``), after every
+/// A manifest command's `stop` line as a module the run's shutdown stops: at shutdown it runs the line (``StopLine``), after every
 /// command that depends on this one has stopped. The line has its command's `stopTimeout` (SIGTERM then, SIGKILL
 /// after the grace period); a second interrupt kills it at once, or keeps it from starting: the stop throws
 /// ``StopCutShort``.
-struct ShellStopModule: LifecycleModule {
+struct ShellStopModule: StoppableModule {
     let id: CommandID
     let line: StopLine
     let outputs: CommandOutputs

@@ -21,7 +21,7 @@ public struct CommandOptions: Sendable, Hashable {
     /// Whether the command starts as soon as it can (`.eager`) or only when needed (`.onDemand`).
     public var activation: Activation
     /// For a service: the longest its stop may take at shutdown before it is abandoned; `nil` uses
-    /// the shutdown's default (``StartupLifecycle/Options/stopTimeout``). Commands ignore it.
+    /// the shutdown's (``StartupRun/shutdown(modules:stopTimeout:)``). Commands ignore it.
     public var stopTimeout: Duration?
     /// For a service: whether, how often and after what delay it is started again when it ends
     /// by itself after it was ready; ``RestartPolicy/never`` by default. Commands ignore it.

@@ -1,12 +1,12 @@
 /// A clock reduced to what a run needs, so the orchestrator need not be generic over it.
-struct RunClock: Sendable {
+package struct RunClock: Sendable {
     private let makeStopwatch: @Sendable () -> @Sendable () -> Duration
     /// Suspends for a duration, throwing if the task is cancelled.
     let sleep: @Sendable (Duration) async throws -> Void
     /// The clock as a test clock, which runs the run's timers itself; `nil` for any other.
     private let driving: (any RunDrivingClock)?
 
-    init<C: Clock>(_ clock: C) where C.Duration == Duration {
+    package init<C: Clock>(_ clock: C) where C.Duration == Duration {
         if clock is ContinuousClock {
             // The default clock, read on every command's end: direct calls rather than the
             // `Clock` protocol's witnesses, since the public generic initialiser is not specialised.
@@ -25,15 +25,15 @@ struct RunClock: Sendable {
     }
 
     /// Starts measuring: the returned clock's `elapsed` counts from now.
-    func started() -> StartedClock {
+    package func started() -> StartedClock {
         StartedClock(elapsed: makeStopwatch(), sleep: sleep, driving: driving.map { ($0, $0.runBegan()) })
     }
 }
 
 /// A clock that measures from the start of a run.
-struct StartedClock: Sendable {
+package struct StartedClock: Sendable {
     /// The time since the run started.
-    let elapsed: @Sendable () -> Duration
+    package let elapsed: @Sendable () -> Duration
     /// Suspends for a duration, throwing if the task is cancelled.
     let sleep: @Sendable (Duration) async throws -> Void
     /// A test clock and the run's number on it; `nil` for any other clock.

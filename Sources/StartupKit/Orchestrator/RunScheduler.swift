@@ -181,7 +181,7 @@ final class RunScheduler: Sendable {
     /// Shuts the run down once (``RunServices/shutdown(modules:stopTimeout:scheduler:)``).
     ///
     /// - Precondition: Every key of `modules` is a command of the plan.
-    func shutdown(modules: [CommandID: any LifecycleModule], stopTimeout: Duration) async -> ShutdownReport {
+    func shutdown(modules: [CommandID: any StoppableModule], stopTimeout: Duration) async -> ShutdownReport {
         await services.shutdown(modules: modules, stopTimeout: stopTimeout, scheduler: self)
     }
 
@@ -195,7 +195,7 @@ final class RunScheduler: Sendable {
     /// Shuts the run down in a task of its own, which the cause (a cancelled owner, a service
     /// that ended) cannot cancel.
     func beginShutdown() {
-        Task { _ = await self.shutdown(modules: [:], stopTimeout: StartupLifecycle.Options().stopTimeout) }
+        Task { _ = await self.shutdown(modules: [:], stopTimeout: ShutdownStops.defaultStopTimeout) }
     }
 
     /// Requests the commands at `positions` (and what they need).

@@ -5,7 +5,7 @@ extension IdentifierSuggestion {
     /// ``IdentifierSuggestion/closest(to:in:)`` finds it for their text.
     ///
     /// - Complexity: O(*n* × *m* log(*n* × *m*)) for *n* candidates of length about *m*.
-    static func closest<S: Sequence>(to typo: CommandID, in candidates: S) -> CommandID? where S.Element == CommandID {
+    package static func closest<S: Sequence>(to typo: CommandID, in candidates: S) -> CommandID? where S.Element == CommandID {
         closest(to: typo.rawValue, in: candidates.lazy.map(\.rawValue)).map { CommandID($0) }
     }
 }

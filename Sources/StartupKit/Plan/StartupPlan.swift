@@ -190,9 +190,19 @@ public struct StartupPlan: Sendable {
                 readyKeys: storage.readyKeys, slots: slots ?? Int.max))
     }
 
-    func position(of id: CommandID) -> Int {
+    /// The position (declaration order) of a command.
+    ///
+    /// - Precondition: The plan contains `id`.
+    package func position(of id: CommandID) -> Int {
         guard let position = storage.index[id] else { preconditionFailure("the plan has no command \"\(id)\"") }
         return position
+    }
+
+    /// Each command's place in ``topologicalOrder``, by position (declaration order).
+    package func topologicalRanks() -> [Int] {
+        var ranks = [Int](repeating: 0, count: count)
+        for (place, position) in storage.graph.order.enumerated() { ranks[position] = place }
+        return ranks
     }
 
     /// Durations in nanoseconds by position: given ones first, else estimates, else zero.

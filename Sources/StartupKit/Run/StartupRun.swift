@@ -149,7 +149,7 @@ public final class StartupRun: Sendable {
     /// (its report then says so); then every ready service, and each of `modules` whose command
     /// succeeded, is stopped in one walk in reverse dependency order: each only after everything
     /// that depends on it has stopped, independent ones at once, each within its stop timeout
-    /// (a service's ``CommandOptions/stopTimeout``, a module's ``LifecycleModule/stopTimeout``,
+    /// (a service's ``CommandOptions/stopTimeout``, a module's ``StoppableModule/stopTimeout``,
     /// else `stopTimeout`); one that ignores cancellation is abandoned after it.
     ///
     /// ```swift
@@ -164,12 +164,14 @@ public final class StartupRun: Sendable {
     /// one's report. Offsets count from the start of the run.
     ///
     /// - Parameters:
-    ///   - modules: Lifecycle modules to stop in the same walk, by the command they belong to
-    ///     (for example the `stop` lines of the CLI).
+    ///   - modules: Modules to stop in the same walk, by the command that set each up (for
+    ///     example the `stop` lines of the CLI, or the `StartupLifecycle` library's modules).
     ///   - stopTimeout: The limit of a stop that sets none of its own; 10 seconds by default.
     /// - Precondition: Every key of `modules` is a command of the plan; `stopTimeout` is positive.
     @discardableResult
-    public func shutdown(modules: [CommandID: any LifecycleModule] = [:], stopTimeout: Duration = .seconds(10)) async -> ShutdownReport {
+    public func shutdown(
+        modules: [CommandID: any StoppableModule] = [:], stopTimeout: Duration = .seconds(10)
+    ) async -> ShutdownReport {
         for id in modules.keys where scheduler.plan.storage.index[id] == nil {
             let hint = suggestion(for: id).map { "; did you mean \(MessageQuoting.quoted($0))?" } ?? ""
             preconditionFailure("shutdown(modules:): the plan has no command \(MessageQuoting.quoted(id))" + hint)

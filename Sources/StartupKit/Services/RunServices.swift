@@ -63,12 +63,12 @@ final class RunServices: Sendable {
 
     /// Shuts `scheduler`'s run down once: cancels a start-up still going, waits for its report,
     /// then stops every ready service, and every module in `modules` whose command succeeded,
-    /// in one walk in reverse dependency order (``StartupLifecycle/shutdown()``). Later and
-    /// concurrent calls get the first one's report.
+    /// in one walk in reverse dependency order (``ShutdownStops/stopAll(plan:clock:since:started:finished:isolation:)``).
+    /// Later and concurrent calls get the first one's report.
     ///
     /// - Precondition: Every key of `modules` is a command of the plan.
     func shutdown(
-        modules: [CommandID: any LifecycleModule], stopTimeout: Duration, scheduler: RunScheduler
+        modules: [CommandID: any StoppableModule], stopTimeout: Duration, scheduler: RunScheduler
     ) async -> ShutdownReport {
         await shutdownOnce.perform {
             scheduler.shutdownBegan()
@@ -85,10 +85,8 @@ final class RunServices: Sendable {
                 stops[command.id] = ServiceStop(
                     service: supervisor, attached: modules[command.id], stopTimeout: command.options.stopTimeout)
             }
-            let lifecycle = StartupLifecycle(
-                plan: plan, report: report, modules: stops,
-                options: StartupLifecycle.Options(stopTimeout: stopTimeout), startedClock: scheduler.clock)
-            return await lifecycle.shutdown()
+            return await ShutdownStops(plan: plan, report: report, modules: stops, defaultStopTimeout: stopTimeout)
+                .stopAll(plan: plan, clock: scheduler.clock)
         }
     }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import StartupKitTesting
 import StartupSupport
+import StartupTestSupport
 import Testing
 
 @testable import StartupKit

@@ -45,14 +45,6 @@ private func mark(for status: CommandStatus) -> String {
     }
 }
 
-/// `LifecycleActivity`'s.
-private func stopTime(_ activity: LifecycleActivity) -> Duration? {
-    switch activity {
-    case .stopFinished(_, _, let start?, let end): end - start
-    default: nil
-    }
-}
-
 @Suite struct GrowingEnumExampleTests {
     @Test func documentedSwitches_answerForTheirCases_andTheDefault() {
         #expect(isTimeOut(StartupWaitError(awaited: ["a"], reason: .timedOut(after: .seconds(1), holdUps: []))))
@@ -64,7 +56,5 @@ private func stopTime(_ activity: LifecycleActivity) -> Duration? {
         #expect(keepsOthersRunning(.keepRunning) && !keepsOthersRunning(.shutDown))
         #expect(mark(for: .succeeded) == "ok" && mark(for: .timedOut(after: .seconds(1))) == "failed")
         #expect(mark(for: .cancelled) == "cancelled")
-        #expect(stopTime(.stopFinished("a", status: .succeeded, startOffset: .seconds(1), at: .seconds(3))) == .seconds(2))
-        #expect(stopTime(.stopStarted("a", at: .zero)) == nil)
     }
 }

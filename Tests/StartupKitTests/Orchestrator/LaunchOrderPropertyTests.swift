@@ -1,4 +1,5 @@
 import StartupSeededRandom
+import StartupTestSupport
 import Testing
 
 @testable import StartupKit

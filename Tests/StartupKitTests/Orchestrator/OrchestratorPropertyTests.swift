@@ -1,3 +1,4 @@
+import StartupTestSupport
 import Testing
 
 @testable import StartupKit

@@ -1,4 +1,5 @@
 import StartupSupport
+import StartupTestSupport
 import Testing
 
 @testable import StartupKit

@@ -1,5 +1,6 @@
 import StartupKit
 import StartupKitTesting
+import StartupTestSupport
 import Testing
 
 /// A timeout bounds start-up even when the command ignores cancellation: after the grace the

@@ -1,5 +1,6 @@
 import StartupKit
 import StartupSeededRandom
+import StartupTestSupport
 import Testing
 
 /// Holding a run, checked on many seeded random graphs against simple references: waits,

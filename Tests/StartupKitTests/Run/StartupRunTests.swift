@@ -1,6 +1,7 @@
 import StartupKit
 import StartupKitTesting
 import StartupSupport
+import StartupTestSupport
 import Testing
 
 /// Holding a run: waiting for part of it, outputs, on-demand commands, gates, cancelling a wait,

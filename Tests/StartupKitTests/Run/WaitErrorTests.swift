@@ -1,5 +1,6 @@
 import StartupKit
 import StartupKitTesting
+import StartupTestSupport
 import Testing
 
 /// A wait that runs out of time says what holds each awaited command up; the clock is manual,

@@ -1,4 +1,5 @@
 import StartupKitTesting
+import StartupTestSupport
 import Testing
 
 @testable import StartupKit

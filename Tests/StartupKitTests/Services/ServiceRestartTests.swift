@@ -1,5 +1,6 @@
 import StartupKitTesting
 import StartupSupport
+import StartupTestSupport
 import Testing
 
 @testable import StartupKit

@@ -1,5 +1,6 @@
 import StartupKit
 import StartupSeededRandom
+import StartupTestSupport
 import Testing
 
 /// Services on many seeded random graphs, some commands made services at random, checked against

@@ -1,5 +1,6 @@
 import StartupKit
 import StartupKitTesting
+import StartupTestSupport
 import Testing
 
 /// Services: ready, not just started. Dependents start at ready and read the service's output;
@@ -255,6 +256,22 @@ import Testing
         #expect(Array(log.entries.suffix(2)) == ["api stopped", "database stopped"])
     }
 
+    @Test func theArticlesShutdown_stopsTheModuleJustBeforeItsService_andListsNoFailure() async throws {
+        let log = Log()
+        var builder = StartupPlanBuilder()
+        builder.addService("database", output: Int.self, run: Self.serving("database", log: log))
+        let run = StartupOrchestrator(try builder.build()).start()
+        try await run.wait(for: ["database"])
+        let connectionPool = LoggingModule(name: "pool", log: log)
+        // As in the article "Services and shutdown".
+        let stopped = await run.shutdown(modules: ["database": connectionPool], stopTimeout: .seconds(5))
+        for stop in stopped.failures {
+            print(stop.module, stop.status.name)  // a stop that threw or timed out
+        }
+        #expect(stopped.failures.isEmpty && stopped.stopOrder == ["database"])
+        #expect(log.entries == ["database ready", "pool stopped", "database stopped"])
+    }
+
     @Test func droppingTheHandle_shutsTheServicesDown() async throws {
         let log = Log()
         let stopped = Gate()
@@ -268,8 +285,8 @@ import Testing
     }
 }
 
-/// A lifecycle module that logs its stop.
-struct LoggingModule: LifecycleModule {
+/// A module that logs its stop.
+struct LoggingModule: StoppableModule {
     let name: String
     let log: Log
 

@@ -1,41 +1,8 @@
 import StartupSupport
+import StartupTestSupport
 import Testing
 
 @testable import StartupKit
-
-/// Records what commands do, in one global order, from any task.
-final class EventLog: Sendable {
-    enum Entry: Hashable {
-        case started(Int)
-        case finished(Int)
-    }
-
-    private struct State {
-        var entries: [Entry] = []
-        var running = 0
-        var maxRunning = 0
-    }
-
-    private let state = Locked(State())
-
-    func start(_ index: Int) {
-        state.withLock { state in
-            state.entries.append(.started(index))
-            state.running += 1
-            state.maxRunning = max(state.maxRunning, state.running)
-        }
-    }
-
-    func finish(_ index: Int) {
-        state.withLock { state in
-            state.entries.append(.finished(index))
-            state.running -= 1
-        }
-    }
-
-    var entries: [Entry] { state.withLock { $0.entries } }
-    var maxRunning: Int { state.withLock { $0.maxRunning } }
-}
 
 /// Collects a run's observer events.
 final class EventCollector: StartupObserver {
