@@ -2,9 +2,11 @@ import StartupSupport
 
 /// The shell around one run's ``SchedulerStateMachine``: every input reads the clock, takes the
 /// lock while the state machine decides, and carries out the resulting actions (resuming
-/// workers, waiting tasks and the event listener, messages to the owner) after leaving it. The
-/// workers' loop (``RunWorker``), the services' lives and the shutdown (``RunServices``) and the
-/// flush timer (``EventFlushTimer``) are types of their own.
+/// workers, waiting tasks and the event listener, messages to the owner) after leaving it. It
+/// owns the run's one shutdown: the state machine decides that it begins, and the scheduler then
+/// stops the ready services and the modules in one walk (``ShutdownStops``). The workers' loop
+/// (``RunWorker``, which also runs the services' lives) and the flush timer
+/// (``EventFlushTimer``) are types of their own.
 final class RunScheduler: Sendable {
     // Unsafe continuations: their layout is known where they are used (a checked continuation is
     // resilient, so copying an action that holds one goes through value witnesses on every
@@ -33,20 +35,26 @@ final class RunScheduler: Sendable {
         case finished
     }
 
-    /// The state machine and how many decisions it has made (for a test clock).
+    /// The state machine, how many decisions it has made (for a test clock), and the services
+    /// that signalled ready.
     private struct Decisions: Sendable {
         var machine: Machine
         var count: UInt64 = 0
+        /// The supervisors of the services that signalled ready, by position: recorded with the
+        /// decision that counts them ready, so a shutdown either finds a service here or the
+        /// service finds the shutdown begun.
+        var readyServices: [Int: ServiceSupervisor] = [:]
     }
 
-    /// Guards the run's scheduling decisions: the state machine and its count of decisions.
+    /// Guards the run's scheduling decisions: the state machine, its count of decisions and the
+    /// ready services.
     private let decisions: Locked<Decisions>
+    /// The report of the run's one shutdown, given by the caller that began it to every other.
+    private let shutdownReport = OneShot<ShutdownReport>()
     /// What the owning task must do, in the order decided.
     private let owner = OwnerMailbox<OwnerMessage>()
     /// The timer that flushes held-back events.
     private let flushTimer = EventFlushTimer()
-    /// The run's services and its shutdown.
-    let services = RunServices()
     /// The command outputs of this run.
     let outputs: OutputStore
     /// The plan being run.
@@ -178,18 +186,38 @@ final class RunScheduler: Sendable {
         perform(withMachine { $0.close(at: now) })
     }
 
-    /// Shuts the run down once (``RunServices/shutdown(modules:stopTimeout:scheduler:)``).
+    /// Shuts the run down once: the state machine begins the shutdown (a start-up still going is
+    /// cancelled, later requests end cancelled) and no ready service restarts any more; once the
+    /// start-up's report is made, every ready service, and every module in `modules` whose
+    /// command succeeded, is stopped in one walk in reverse dependency order. Later and
+    /// concurrent calls get the first one's report.
     ///
     /// - Precondition: Every key of `modules` is a command of the plan.
     func shutdown(modules: [CommandID: any StoppableModule], stopTimeout: Duration) async -> ShutdownReport {
-        await services.shutdown(modules: modules, stopTimeout: stopTimeout, scheduler: self)
+        let now = clock.elapsed()
+        let (isFirst, actions, serving) = withDecisions { decisions in
+            let (isFirst, actions) = decisions.machine.beginShutdown(at: now)
+            return (isFirst, actions, isFirst ? Array(decisions.readyServices.values) : [])
+        }
+        perform(actions)
+        guard isFirst else { return await shutdownReport.value() }
+        for supervisor in serving { supervisor.endRestarts() }
+        let report = await report()
+        var stops = modules
+        // Read again: a service that signalled ready while the start-up was being cancelled stops too.
+        for (position, supervisor) in withDecisions({ $0.readyServices }) {
+            let command = plan.storage.commands[position]
+            stops[command.id] = ServiceStop(service: supervisor, attached: modules[command.id], stopTimeout: command.options.stopTimeout)
+        }
+        let shutdown = await ShutdownStops(plan: plan, report: report, modules: stops, defaultStopTimeout: stopTimeout)
+            .stopAll(plan: plan, clock: clock)
+        shutdownReport.resolve(shutdown)
+        return shutdown
     }
 
-    /// The shutdown has begun: a start-up still going is cancelled, and later requests end
-    /// cancelled.
-    func shutdownBegan() {
-        let now = clock.elapsed()
-        perform(withMachine { $0.beginShutdown(at: now).actions })
+    /// The supervisor of the service at `position`, once it has first been ready.
+    func supervisor(at position: Int) -> ServiceSupervisor? {
+        withDecisions { $0.readyServices[position] }
     }
 
     /// Shuts the run down in a task of its own, which the cause (a cancelled owner, a service
@@ -335,10 +363,15 @@ final class RunScheduler: Sendable {
         return handedOver
     }
 
-    /// The service of `job` signalled ready.
-    func serviceReady(_ job: Job) {
+    /// The service of `job` signalled ready; `supervisor` keeps it until it ends for good.
+    func serviceReady(_ job: Job, supervisor: ServiceSupervisor) {
         let now = clock.elapsed()
-        perform(withMachine { $0.serviceReady(job, at: now) })
+        let (actions, isShuttingDown) = withDecisions { decisions in
+            decisions.readyServices[job.position] = supervisor
+            return (decisions.machine.serviceReady(job, at: now), decisions.machine.isShuttingDown)
+        }
+        if isShuttingDown { supervisor.endRestarts() }
+        perform(actions)
     }
 
     /// A ready service ended by itself and will be restarted.
@@ -392,10 +425,15 @@ final class RunScheduler: Sendable {
     /// Runs one input of the state machine under its lock. On a test clock, the clock then learns
     /// how many attempts are in flight, so that a test can wait until all of them sleep on it.
     private func withMachine<Result>(_ input: (inout Machine) -> Result) -> Result {
-        guard clock.driving != nil else { return decisions.withLock { input(&$0.machine) } }
+        withDecisions { input(&$0.machine) }
+    }
+
+    /// ``withMachine(_:)`` for an input that also reads or records the ready services.
+    private func withDecisions<Result>(_ input: (inout Decisions) -> Result) -> Result {
+        guard clock.driving != nil else { return decisions.withLock { input(&$0) } }
         let (result, inFlight, decision) = decisions.withLock { decisions in
             decisions.count &+= 1
-            return (input(&decisions.machine), decisions.machine.attemptsInFlight, decisions.count)
+            return (input(&decisions), decisions.machine.attemptsInFlight, decisions.count)
         }
         clock.attemptsInFlight(inFlight, decision: decision)
         return result

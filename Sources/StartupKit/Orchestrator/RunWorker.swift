@@ -1,9 +1,9 @@
 /// One worker of a run: runs its job inline, reports its end and takes the next, parking when
 /// nothing is ready, until the run needs it no more.
 struct RunWorker: Sendable {
-    private let scheduler: RunScheduler
+    let scheduler: RunScheduler
     /// This worker's own (``WorkerResources``).
-    private let resources: WorkerResources
+    let resources: WorkerResources
 
     /// A worker of `scheduler`'s run.
     init(of scheduler: RunScheduler) {
@@ -20,7 +20,7 @@ struct RunWorker: Sendable {
             switch step {
             case .run(let job):
                 if hasServices, let serve = plan.storage.commands[job.position].serve {
-                    step = await scheduler.services.run(job, serve: serve, resources: resources, scheduler: scheduler)
+                    step = await runService(job, serve: serve)
                     continue
                 }
                 step = scheduler.attemptEnded(job, outcome: await runMarkedAttempt(job))

@@ -60,7 +60,7 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
     /// nothing serves, the run is over.
     private var isClosed = false
     /// The run's shutdown has begun: a service's end is no longer reported as its own.
-    private var isShuttingDown = false
+    private(set) var isShuttingDown = false
 
     /// The timing and progress of every command, by position.
     private(set) var records: [CommandRecord]

@@ -60,7 +60,7 @@ extension StartupRun {
         guard scheduler.plan.storage.commands[position].serve != nil else { throw ServiceControlError(.notAService, service: id) }
         let asked = scheduler.clock.elapsed()
         let supervisor: ServiceSupervisor
-        if let ready = scheduler.services.supervisor(at: position) {
+        if let ready = scheduler.supervisor(at: position) {
             supervisor = ready
         } else {
             // Not ready yet: its first start is waited for, not doubled.
@@ -73,7 +73,7 @@ extension StartupRun {
             case .timedOut, .cancelled:
                 throw ServiceControlError(.notRunning, service: id)
             }
-            guard let ready = scheduler.services.supervisor(at: position) else { throw ServiceControlError(.notRunning, service: id) }
+            guard let ready = scheduler.supervisor(at: position) else { throw ServiceControlError(.notRunning, service: id) }
             if firstStartIsEnough { return ServiceMoveTiming(stopped: .zero, ready: scheduler.clock.elapsed() - asked) }
             supervisor = ready
         }

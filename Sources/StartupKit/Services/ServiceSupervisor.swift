@@ -29,9 +29,9 @@ final class ServiceSupervisor: Sendable {
     private struct State: Sendable {
         var current: Current
         var stopRequested = false
-        /// The run's shutdown has begun: no restart starts any more, though this service's own
+        /// No restart starts any more (the run's shutdown has begun), though this service's own
         /// stop may come later.
-        var shutdownBegun = false
+        var restartsEnded = false
         /// The run has recorded the supervision's end: no move by hand is carried out any more.
         var isOver = false
         /// The move asked for by hand and not carried out yet, with when it was asked for.
@@ -116,7 +116,7 @@ final class ServiceSupervisor: Sendable {
     /// incarnation's number, from 1) and counted as running again once it is ready, or as
     /// ended again if it is not. `announce` is called with each end that a restart follows.
     /// Moves by hand are carried out here too, and count nothing against the policy. The stop,
-    /// the run's shutdown (``shutdownBegan()``) or the worker's cancellation ends the
+    /// the run's shutdown (``endRestarts()``) or the worker's cancellation ends the
     /// supervision, with no further restart.
     ///
     /// - Returns: The error of the service's last end if it ended by itself (`nil` if stopped),
@@ -176,7 +176,7 @@ final class ServiceSupervisor: Sendable {
                 let waiting = Task { [clock] in _ = try? await clock.sleep(delay) }
                 let cancelled = Task.isCancelled
                 let waits = state.withLock { state in
-                    guard !state.stopRequested, !state.shutdownBegun, !cancelled else { return false }
+                    guard !state.stopRequested, !state.restartsEnded, !cancelled else { return false }
                     state.current = .waiting(waiting)
                     return true
                 }
@@ -244,7 +244,7 @@ final class ServiceSupervisor: Sendable {
     /// asked are told); a restart by hand waits for this restart.
     private func afterDelay(cancelled: Bool) -> RestartStart {
         let (start, told) = state.withLock { state -> (RestartStart, [OneShot<HandOutcome>]) in
-            if state.stopRequested || state.shutdownBegun { return (.stopped, []) }
+            if state.stopRequested || state.restartsEnded { return (.stopped, []) }
             if cancelled { return (.leftEnded, []) }
             guard let (move, _) = state.move else { return (.starts, []) }
             defer {
@@ -271,7 +271,7 @@ final class ServiceSupervisor: Sendable {
         let next = ServiceAttempt(id: id)
         let cancelled = Task.isCancelled
         let starts = state.withLock { state in
-            guard !state.stopRequested, !state.shutdownBegun, !cancelled else { return false }
+            guard !state.stopRequested, !state.restartsEnded, !cancelled else { return false }
             state.current = .running(next, isReady: false)
             return true
         }
@@ -289,7 +289,7 @@ final class ServiceSupervisor: Sendable {
                 state.current = .running(next, isReady: true)
                 return (.ready(next), .done(stop: stopTook, start: took), waiters, [])
             case .ended(let outcome):
-                if cancelledWhileStarting || state.stopRequested || state.shutdownBegun {
+                if cancelledWhileStarting || state.stopRequested || state.restartsEnded {
                     return (.stopped(next, outcome), .over, waiters, [])
                 }
                 guard case (.stop, _)? = state.move else {
@@ -312,7 +312,7 @@ final class ServiceSupervisor: Sendable {
         let parked = OneShot<Bool>()
         let cancelled = Task.isCancelled
         let parks = state.withLock { state in
-            guard !state.stopRequested, !state.shutdownBegun, !cancelled else { return false }
+            guard !state.stopRequested, !state.restartsEnded, !cancelled else { return false }
             state.current = .stoppedByHand(parked)
             return true
         }
@@ -342,10 +342,10 @@ final class ServiceSupervisor: Sendable {
         }
     }
 
-    /// The run's shutdown has begun: no restart starts from now on, though the service is
-    /// stopped only in its turn.
-    func shutdownBegan() {
-        state.withLock { $0.shutdownBegun = true }
+    /// No restart starts from now on, though the service is stopped only in its turn: the
+    /// run's shutdown has begun, as its owner (the run's scheduler) says.
+    func endRestarts() {
+        state.withLock { $0.restartsEnded = true }
     }
 
     /// What a restart the policy allows does after its delay.
@@ -401,7 +401,7 @@ final class ServiceSupervisor: Sendable {
         let reply = OneShot<HandOutcome>()
         let askedAt = clock.elapsed()
         let asking = state.withLock { state -> Asking in
-            if state.stopRequested || state.shutdownBegun || state.isOver { return .over }
+            if state.stopRequested || state.restartsEnded || state.isOver { return .over }
             switch (state.current, move) {
             case (.running(_, isReady: true), nil):
                 return .done

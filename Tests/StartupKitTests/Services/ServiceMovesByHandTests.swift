@@ -202,7 +202,7 @@ import Testing
         let first = Task { try await run.restartService("worker") }
         await stopping.wait()
         let second = Task { try await run.restartService("worker") }
-        let supervisor = try #require(run.scheduler.services.supervisor(at: 0))
+        let supervisor = try #require(run.scheduler.supervisor(at: 0))
         while supervisor.waitingMoves < 2 { await Task.yield() }  // both asked while the first stop runs
         mayStop.open()
         _ = try await (first.value, second.value)
