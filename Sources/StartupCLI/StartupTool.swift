@@ -22,7 +22,7 @@ package enum StartupTool {
             invocation = try CommandLineParser.parse(arguments)
         } catch {
             let help = error.subcommand.map { "startup \($0.rawValue) --help" } ?? "startup --help"
-            console.err("error: \(error.message)\nUsage: see \(help)\n")
+            console.error(error.message, details: "Usage: see \(help)")
             return .usage
         }
         switch invocation {

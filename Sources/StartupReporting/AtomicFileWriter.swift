@@ -20,7 +20,7 @@ package enum AtomicFileWriter {
     ///   temporary file is removed and the old file, if any, is left as it was.
     package static func write(_ text: String, to path: String) throws(FileWriteError) {
         let file = fileName(path)
-        guard let name = file.split(separator: "/").last, name != ".." else { throw FileWriteError(path: path, code: EISDIR) }
+        guard let name = file.split(separator: "/").last, name != ".." else { throw FileWriteError(path: path, errorNumber: EISDIR) }
         var text = text
         var status = stat()
         if stat(file, &status) == 0, status.st_mode & S_IFMT == S_IFCHR || status.st_mode & S_IFMT == S_IFIFO {
@@ -32,13 +32,13 @@ package enum AtomicFileWriter {
             try makeFolders(folder, for: path)
             (descriptor, temporary) = createTemporary(named: String(name), in: folder)
         }
-        guard descriptor >= 0 else { throw FileWriteError(path: path, code: errno) }
+        guard descriptor >= 0 else { throw FileWriteError(path: path, errorNumber: errno) }
         var failure = text.withUTF8 { FileOperations.writeAll($0, to: descriptor) }
         if close(descriptor) != 0, failure == 0 { failure = errno }
         if failure == 0 { failure = replace(file, with: temporary) }
         if failure != 0 {
             unlink(temporary)
-            throw FileWriteError(path: path, code: failure)
+            throw FileWriteError(path: path, errorNumber: failure)
         }
     }
 
@@ -46,11 +46,11 @@ package enum AtomicFileWriter {
     /// nobody reads fails at once (`ENXIO`) rather than waiting for a reader.
     private static func writeInPlace(_ text: inout String, to file: String, reportedAs path: String) throws(FileWriteError) {
         let descriptor = open(file, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else { throw FileWriteError(path: path, code: errno) }
+        guard descriptor >= 0 else { throw FileWriteError(path: path, errorNumber: errno) }
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         var failure = text.withUTF8 { FileOperations.writeAll($0, to: descriptor) }
         if close(descriptor) != 0, failure == 0 { failure = errno }
-        if failure != 0 { throw FileWriteError(path: path, code: failure) }
+        if failure != 0 { throw FileWriteError(path: path, errorNumber: failure) }
     }
 
     /// `path` without empty and `.` components: `out//./r.json/` is `out/r.json`.
@@ -113,7 +113,7 @@ package enum AtomicFileWriter {
 
     /// Makes `folder` and its missing parents, as `mkdir -p` does.
     private static func makeFolders(_ folder: String, for path: String) throws(FileWriteError) {
-        if let (made, code) = FileOperations.makeFolders(folder) { throw FileWriteError(path: path, code: code, folder: made) }
+        if let (made, code) = FileOperations.makeFolders(folder) { throw FileWriteError(path: path, errorNumber: code, folder: made) }
     }
 
     /// The folder part of `path`: `.` for a bare name, `/` for a file at the root.

@@ -10,20 +10,20 @@ public struct FileWriteError: Error, Equatable, CustomStringConvertible {
     /// The file that was being written.
     public let path: String
     /// The system's error number (`errno`).
-    public let code: Int32
+    public let errorNumber: Int32
     /// The parent folder that could not be made, if that is where it failed.
     public let folder: String?
 
     /// An error writing `path`, or making its parent `folder`.
-    public init(path: String, code: Int32, folder: String? = nil) {
+    public init(path: String, errorNumber: Int32, folder: String? = nil) {
         self.path = path
-        self.code = code
+        self.errorNumber = errorNumber
         self.folder = folder
     }
 
     /// The system's reason in words: `permission denied`, `not a directory`.
     public var reason: String {
-        let words = String(cString: strerror(code))
+        let words = String(cString: strerror(errorNumber))
         return words.prefix(1).lowercased() + words.dropFirst()
     }
 

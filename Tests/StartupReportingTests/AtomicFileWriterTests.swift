@@ -57,7 +57,7 @@ import Testing
     @Test func aFileWhereAFolderShouldBe_isNamed_andNothingIsLeft() throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try "".write(toFile: folder + "/blocker", atomically: false, encoding: .utf8)
-        #expect(throws: FileWriteError(path: folder + "/blocker/sub/r.json", code: ENOTDIR, folder: folder + "/blocker")) {
+        #expect(throws: FileWriteError(path: folder + "/blocker/sub/r.json", errorNumber: ENOTDIR, folder: folder + "/blocker")) {
             try AtomicFileWriter.write("x", to: folder + "/blocker/sub/r.json")
         }
         #expect(try contents(folder) == ["blocker"])
@@ -67,7 +67,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder + "/report.json/inside", withIntermediateDirectories: true)
         let error = #expect(throws: FileWriteError.self) { try AtomicFileWriter.write("x", to: folder + "/report.json") }
-        #expect(error?.code == EISDIR)
+        #expect(error?.errorNumber == EISDIR)
         #expect(error?.description == "is a directory")
         #expect(try contents(folder) == ["report.json"])
     }
@@ -85,8 +85,10 @@ import Testing
 
     @Test func theMessageNamesTheFolderThatCouldNotBeMade() {
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        #expect(FileWriteError(path: "out/r.json", code: ENOTDIR, folder: "out").description == "not a directory (making the folder out)")
-        #expect(FileWriteError(path: "r.json", code: EACCES).description == "permission denied")
+        #expect(
+            FileWriteError(path: "out/r.json", errorNumber: ENOTDIR, folder: "out").description == "not a directory (making the folder out)"
+        )
+        #expect(FileWriteError(path: "r.json", errorNumber: EACCES).description == "permission denied")
     }
 
     @Test func aTrailingSlashOrDot_namesTheSameFile_andMakesNoFolderOfIt() throws {
@@ -96,7 +98,9 @@ import Testing
         #expect(try String(contentsOfFile: folder + "/out/r.json", encoding: .utf8) == "one")
         #expect(try String(contentsOfFile: folder + "/out/s.json", encoding: .utf8) == "two")
         #expect(try contents(folder + "/out") == ["r.json", "s.json"])
-        #expect(throws: FileWriteError(path: folder + "/out/..", code: EISDIR)) { try AtomicFileWriter.write("x", to: folder + "/out/..") }
+        #expect(throws: FileWriteError(path: folder + "/out/..", errorNumber: EISDIR)) {
+            try AtomicFileWriter.write("x", to: folder + "/out/..")
+        }
     }
 
     @Test func aLongestFileName_fitsItsTemporaryFile() throws {
@@ -117,7 +121,9 @@ import Testing
     @Test func aFIFONobodyReads_failsAtOnce_andIsLeftInPlace() throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         #expect(mkfifo(folder + "/fifo", 0o600) == 0)
-        #expect(throws: FileWriteError(path: folder + "/fifo", code: ENXIO)) { try AtomicFileWriter.write("x", to: folder + "/fifo") }
+        #expect(throws: FileWriteError(path: folder + "/fifo", errorNumber: ENXIO)) {
+            try AtomicFileWriter.write("x", to: folder + "/fifo")
+        }
         let type = try FileManager.default.attributesOfItem(atPath: folder + "/fifo")[.type] as? FileAttributeType
         #expect(type != .typeRegular)
     }

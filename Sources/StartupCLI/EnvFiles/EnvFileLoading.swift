@@ -23,7 +23,7 @@ enum EnvFileLoading {
             return try EnvFileVariables(
                 reading: manifest, in: manifestDirectory, shownWith: ManifestFolder.prefix(forManifest: manifestFile))
         } catch {
-            console.err(lines(error).map { "error: \($0)\n" }.joined())
+            console.error(lines(error).joined(separator: "\n"))
             throw error.hasUnreadableFile ? .manifestUnreadable : .invalidManifest
         }
     }

@@ -18,7 +18,7 @@ final class ReloadLoop: Sendable {
         do {
             watcher = try Watcher(folder: folder, commands: watched, excludedPaths: excludedPaths)
         } catch {
-            console.err("warning: not watching files: \(error)\n")
+            console.warning("not watching files: \(error)")
             return nil
         }
         await watcher.watching()
@@ -41,7 +41,7 @@ final class ReloadLoop: Sendable {
                         watcher.reloadEnded(id)
                     }
                 case .notice(let text):
-                    console.err("startup: \(text)\n")
+                    console.notice("\(text)")
                 }
             }
             // Stopped: a reload under way is stopped too, and waited for.

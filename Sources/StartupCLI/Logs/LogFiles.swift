@@ -144,8 +144,8 @@ struct LogFiles {
 
     /// The warning of `id`'s log failing for `reason`.
     private func warning(_ id: CommandID, _ reason: String) -> String {
-        "warning: cannot write the log \(MessageQuoting.escaped(shownPath(of: id))): \(reason); "
-            + "the rest of the output of \(MessageQuoting.quoted(id)) is not logged\n"
+        "cannot write the log \(MessageQuoting.escaped(shownPath(of: id))): \(reason); "
+            + "the rest of the output of \(MessageQuoting.quoted(id)) is not logged"
     }
 
     /// Whether the file at `descriptor` is empty or ends with a line break.

@@ -34,7 +34,7 @@ final class RunLogs: Sendable {
     /// standard error, once.
     init(folder: String, console: Console) {
         self.folder = folder
-        writer = LogWriter(folder: folder) { console.err($0) }
+        writer = LogWriter(folder: folder) { console.warning($0) }
         pump = OutputPump(writer: writer)
     }
 
@@ -47,11 +47,11 @@ final class RunLogs: Sendable {
             let reason =
                 failure.code == ENOTDIR
                 ? "\(MessageQuoting.escaped(failure.folder)) is not a folder" : errnoDescription(failure.code)
-            console.err("error: cannot create the log folder \(shown): \(reason)\n")
+            console.error("cannot create the log folder \(shown): \(reason)")
             throw .cannotCreate
         }
         guard access(folder, W_OK | X_OK) == 0 else {
-            console.err("error: cannot write to the log folder \(shown): \(errnoDescription(errno))\n")
+            console.error("cannot write to the log folder \(shown): \(errnoDescription(errno))")
             throw .cannotCreate
         }
     }

@@ -88,7 +88,7 @@ package final class Console: Sendable {
     /// own handling.
     package func exitCode(after code: ExitCode) -> ExitCode {
         guard let failure = outputWriteError, failure != EPIPE else { return code }
-        err("error: cannot write standard output: \(String(cString: strerror(failure))); what was printed is incomplete\n")
+        error("cannot write standard output: \(String(cString: strerror(failure))); what was printed is incomplete")
         return !code.isPassedOn && (code == .success || code == .failure) ? .outputFailed : code
     }
 

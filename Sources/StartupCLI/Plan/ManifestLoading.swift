@@ -24,8 +24,7 @@ enum ManifestLoading {
         do {
             return try manifest.selecting(targets)
         } catch {
-            let lines = error.description.split(separator: "\n").map { "error: \($0)\n" }.joined()
-            console.err(lines + "Usage: see startup \(subcommand.rawValue) --help\n")
+            console.error(error.description, details: "Usage: see startup \(subcommand.rawValue) --help")
             throw .usage
         }
     }
@@ -33,14 +32,13 @@ enum ManifestLoading {
     /// Prints a manifest error to standard error.
     static func report(_ error: ManifestError, console: Console) {
         if error.code == .unreadable {
-            console.err(
-                "error: cannot read manifest \(MessageQuoting.escaped(error.file)): \(error.problems.map(\.message).joined(separator: "; "))\n"
-            )
+            console.error(
+                "cannot read manifest \(MessageQuoting.escaped(error.file)): \(error.problems.map(\.message).joined(separator: "; "))")
         } else {
             let count = error.problems.count
-            console.err(
-                "error: \(MessageQuoting.escaped(error.file)) is not a valid manifest (\(count) problem\(count == 1 ? "" : "s")):\n")
-            console.err(error.description + "\n")
+            console.error(
+                "\(MessageQuoting.escaped(error.file)) is not a valid manifest (\(count) problem\(count == 1 ? "" : "s")):",
+                details: error.description)
         }
     }
 

@@ -39,7 +39,7 @@ enum PlanCommand {
             do {
                 scenario = try WhatIfScenario.apply(options.whatIf, to: manifest)
             } catch {
-                console.err("error: --what-if \(error.message)\nUsage: see startup plan --help\n")
+                console.error("--what-if \(error.message)", details: "Usage: see startup plan --help")
                 throw .usage
             }
             let changed = try ManifestLoading.plan(

@@ -62,7 +62,7 @@ enum RunCommand {
             options.output == .stream && !options.simulate
             ? AppendingOutputFiles.standardStreams() : nil
         defer { appending?.restore() }
-        for warning in appending?.warnings ?? [] { console.err("warning: \(warning)\n") }
+        for warning in appending?.warnings ?? [] { console.warning("\(warning)") }
 
         var observers: [any StartupObserver] = []
         if options.format == .text {
@@ -222,7 +222,7 @@ enum RunCommand {
             console.out("\n" + written.joined(separator: "\n") + "\n")
         }
         if !violations.isEmpty {
-            console.err("error: over budget: " + violations.map(\.description).joined(separator: "; ") + "\n")
+            console.error("over budget: " + violations.map(\.description).joined(separator: "; ") + "")
         }
         if console.isOutputClosed { exitCode = .outputClosed }
         // The run may have abandoned a command whose process is still running (a timed-out command that ignored
@@ -237,7 +237,7 @@ enum RunCommand {
                 let kill =
                     longestGrace > .zero
                     ? "SIGKILL in \(DurationText.format(longestGrace)) at most, or at once on Ctrl-C" : "SIGKILL sent"
-                console.err("startup: waiting for what \(commands) the run gave up on left running (\(kill))\n")
+                console.notice("waiting for what \(commands) the run gave up on left running (\(kill))")
             }
             // An interrupt during this wait ends it, and the run, as an interrupt: exit 130 (141 for a closed output).
             if interrupts.interruptCount > interruptedBefore { exitCode = console.isOutputClosed ? .outputClosed : .interrupted }
@@ -261,10 +261,10 @@ enum RunCommand {
             return try await ControlServer.start(manifest: options.file, target: control, environment: environment)
         } catch {
             if error.code == .alreadyUp {
-                console.err("error: \(error.message)\n")
+                console.error("\(error.message)")
                 throw .failure
             }
-            console.err("warning: \(error.message); startup ps, restart and down cannot reach this run\n")
+            console.warning("\(error.message); startup ps, restart and down cannot reach this run")
             return nil
         }
     }

@@ -47,7 +47,7 @@ struct RunSession {
             let interrupted = report.status == .cancelled
             if let command = options.command {
                 let why = interrupted ? "the start-up was interrupted" : "the start-up failed"
-                console.err("startup: \(Self.shellWords(command)) was not run: \(why)\n")
+                console.notice("\(Self.shellWords(command)) was not run: \(why)")
             }
             guard servicesReady || (interrupted && !stops.isEmpty) else { return Ending() }
             return Ending(shutdown: await shutDown(), exitCode: nil)
@@ -65,7 +65,7 @@ struct RunSession {
         case .interrupted:
             return Ending(shutdown: shutdown, exitCode: shutdown.failuresNotCutShort.isEmpty ? .interrupted : .failure)
         case .serviceEnded(let error):
-            console.err("error: \(processEndings.sentence(error)); shutting down\n")
+            console.error("\(processEndings.sentence(error)); shutting down")
             return Ending(shutdown: shutdown, exitCode: .failure)
         case .downRequested:
             return Ending(shutdown: shutdown, exitCode: shutdown.failuresNotCutShort.isEmpty ? nil : .failure)
@@ -92,13 +92,13 @@ struct RunSession {
         let reason = await waitForEnd()
         if case .commandExited = reason {} else { running.cancel() }
         let outcome = await running.value
-        if case .failedToStart(_, let message) = outcome.termination { console.err("error: \(message)\n") }
+        if case .failedToStart(_, let message) = outcome.termination { console.error("\(message)") }
         let shutdown = await shutDown()
         switch reason {
         case .interrupted:
             return Ending(shutdown: shutdown, exitCode: .interrupted)
         case .serviceEnded(let error):
-            console.err("error: \(processEndings.sentence(error)); stopped \(MessageQuoting.escaped(command[0])) and shutting down\n")
+            console.error("\(processEndings.sentence(error)); stopped \(MessageQuoting.escaped(command[0])) and shutting down")
             return Ending(shutdown: shutdown, exitCode: .failure)
         case .commandExited:
             return Ending(shutdown: shutdown, exitCode: .passedOn(outcome.termination))

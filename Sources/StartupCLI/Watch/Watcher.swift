@@ -26,7 +26,7 @@ import StartupSupport
 ///             number += 1
 ///             await control.reload(id, number: number, changed: batch.paths)   // prints the ReloadLine
 ///             watcher.reloadEnded(id)                                          // always, however it went
-///         case .notice(let text): console.err("startup: \(text)\n")
+///         case .notice(let text): console.notice("\(text)")
 ///         }
 ///     }
 /// }

@@ -14,7 +14,7 @@ import Testing
     /// The two kinds of command whose stop lines the shutdown walks: services (`svcA1`...`svcA25` <- `svcB` <- `cmdC`,
     /// held) and plain commands (`cmdA1`...`cmdA25` <- `cmdB`, `--keep-running`). Each `A`'s line marks that it ran (25
     /// of them, so that each run gives the race 25 chances); `B`'s says it runs through the FIFO `stopping`, then
-    /// sleeps.
+    /// sleeps for longer than any second interrupt can take to come, even on a loaded machine.
     enum Stack: String, CaseIterable, Sendable {
         case services, commands
 
@@ -31,8 +31,8 @@ import Testing
             let dependencies = Self.firsts.map { #""\#(service ? "svc" : "cmd")A\#($0)""# }.joined(separator: ", ")
             let second =
                 service
-                ? #"{"id": "svcB", "run": "echo up; exec sleep 100", "ready": {"log": "up"}, "dependencies": [\#(dependencies)], "stop": "echo $$ > stopping; exec sleep 5"}, {"id": "cmdC", "run": "true", "dependencies": ["svcB"]}"#
-                : #"{"id": "cmdB", "run": "true", "dependencies": [\#(dependencies)], "stop": "echo $$ > stopping; exec sleep 5"}"#
+                ? #"{"id": "svcB", "run": "echo up; exec sleep 100", "ready": {"log": "up"}, "dependencies": [\#(dependencies)], "stop": "echo $$ > stopping; exec sleep 60", "stopTimeout": "90s"}, {"id": "cmdC", "run": "true", "dependencies": ["svcB"]}"#
+                : #"{"id": "cmdB", "run": "true", "dependencies": [\#(dependencies)], "stop": "echo $$ > stopping; exec sleep 60", "stopTimeout": "90s"}"#
             return #"{"version": 1, "commands": ["# + firsts.joined(separator: ", ") + ", " + second + "]}"
         }
 

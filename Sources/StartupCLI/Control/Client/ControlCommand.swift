@@ -48,7 +48,7 @@ enum ControlCommand {
             switch self {
             case .answered(.ok(let succeeded), _): return succeeded ? .success : .failure
             case .answered(.error(let message, let exit), _):
-                console.err("error: \(message)\n")
+                console.error("\(message)")
                 return ExitCode(rawValue: exit)
             case .answered: return .failure
             case .cutShort:
@@ -56,13 +56,13 @@ enum ControlCommand {
                 // just closed was killed.
                 if options.request == .down { return .success }
                 let what = options.request.isStream ? "ended without saying so (was it killed?)" : "ended before it answered"
-                console.err("error: the run of \(MessageQuoting.escaped(options.file)) \(what)\n")
+                console.error("the run of \(MessageQuoting.escaped(options.file)) \(what)")
                 return .failure
             case .unreachable(.noRun):
-                console.err("error: no run of \(MessageQuoting.escaped(options.file)) is up\n")
+                console.error("no run of \(MessageQuoting.escaped(options.file)) is up")
                 return .unavailable
             case .unreachable(.unsafe(let problem)):
-                console.err("error: \(problem)\n")
+                console.error("\(problem)")
                 return .noPermission
             }
         }

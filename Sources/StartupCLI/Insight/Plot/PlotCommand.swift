@@ -12,9 +12,8 @@ enum PlotCommand {
             let hint =
                 IdentifierSuggestion.closest(to: milestone.rawValue, in: run.report.commands.map(\.id.rawValue))
                 .map { " (did you mean \(MessageQuoting.quoted($0))?)" } ?? ""
-            console.err(
-                "error: --to: no command \(MessageQuoting.quoted(milestone)) in the report \(MessageQuoting.escaped(options.report))\(hint)\n"
-            )
+            console.error(
+                "--to: no command \(MessageQuoting.quoted(milestone)) in the report \(MessageQuoting.escaped(options.report))\(hint)")
             throw .usage
         }
         let svg = TimelineSVG(run: run, title: title(of: run, report: options.report), milestone: options.milestone).render()

@@ -47,7 +47,7 @@ enum ReportFiles {
             return try SavedRun.load(path: path)
         } catch {
             let first = error.problems.first.map { ": \($0)" } ?? ""
-            console.err("warning: ignoring the last run's report \(MessageQuoting.escaped(path))\(first)\n")
+            console.warning("ignoring the last run's report \(MessageQuoting.escaped(path))\(first)")
             return nil
         }
     }
@@ -60,24 +60,23 @@ enum ReportFiles {
             try AtomicFileWriter.write(text, to: path)
             return true
         } catch {
-            console.err(
-                "\(isWarning ? "warning" : "error"): cannot write the \(what) to \(MessageQuoting.escaped(path)): \(error.reason)"
-                    + (error.folder.map { " (making the folder \(MessageQuoting.escaped($0)))" } ?? "") + "\n"
-            )
+            let message =
+                "cannot write the \(what) to \(MessageQuoting.escaped(path)): \(error.reason)"
+                + (error.folder.map { " (making the folder \(MessageQuoting.escaped($0)))" } ?? "")
+            if isWarning { console.warning(message) } else { console.error(message) }
             return false
         }
     }
 
     private static func report(_ error: ReportError, console: Console) {
         if error.code == .unreadable {
-            console.err(
-                "error: cannot read report \(MessageQuoting.escaped(error.file)): \(error.problems.map(\.message).joined(separator: "; "))\n"
-            )
+            console.error(
+                "cannot read report \(MessageQuoting.escaped(error.file)): \(error.problems.map(\.message).joined(separator: "; "))")
         } else {
             let count = error.problems.count
-            console.err(
-                "error: \(MessageQuoting.escaped(error.file)) is not a valid run report (\(count) problem\(count == 1 ? "" : "s")):\n")
-            console.err(error.description + "\n")
+            console.error(
+                "\(MessageQuoting.escaped(error.file)) is not a valid run report (\(count) problem\(count == 1 ? "" : "s")):",
+                details: error.description)
         }
     }
 }
