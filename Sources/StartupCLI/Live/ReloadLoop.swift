@@ -41,7 +41,7 @@ final class ReloadLoop: Sendable {
                         watcher.reloadEnded(id)
                     }
                 case .notice(let text):
-                    console.notice("\(text)")
+                    console.notice(text)
                 }
             }
             // Stopped: a reload under way is stopped too, and waited for.

@@ -62,7 +62,7 @@ enum RunCommand {
             options.output == .stream && !options.simulate
             ? AppendingOutputFiles.standardStreams() : nil
         defer { appending?.restore() }
-        for warning in appending?.warnings ?? [] { console.warning("\(warning)") }
+        for warning in appending?.warnings ?? [] { console.warning(warning) }
 
         var observers: [any StartupObserver] = []
         if options.format == .text {
@@ -187,42 +187,18 @@ enum RunCommand {
                 console.out(savedJSON)
             }
         }
-        var written: [String] = []
-        if options.trace {
-            // Beside the manifest, spelled as the user spelled the manifest's path.
-            let path = options.traceFile ?? ManifestFolder.prefix(forManifest: options.file) + ".startup/trace.json"
-            if ReportFiles.write(
-                ReportExport.chromeTrace(report, shutdown: ending.shutdown).text() + "\n", to: path, what: "trace", console: console)
-            {
-                written.append("Trace written to \(path) (open it in https://ui.perfetto.dev or chrome://tracing)")
-            } else {
-                exitCode = exitCode ?? .cannotCreate
-            }
-        }
-        if options.savesReport, let savedJSON {
-            if ReportFiles.write(
-                savedJSON, to: reportPath, what: "report", console: console,
-                isWarning: options.report == nil)
-            {
-                let shown = options.report ?? ReportFiles.displayPath(forManifest: options.file)
-                written.append("Report saved to \(shown) (startup plot, startup diff and startup plan read it)")
-            } else if options.report != nil {
-                exitCode = exitCode ?? .cannotCreate
-            }
-        }
-        if let plotPath = options.plot {
-            let svg = TimelineSVG(run: saved, title: "startup run " + options.file).render()
-            if ReportFiles.write(svg, to: plotPath, what: "plot", console: console) {
-                written.append("Timeline drawn in \(plotPath)")
-            } else {
-                exitCode = exitCode ?? .cannotCreate
-            }
-        }
+        let files = RunFiles(options: options, console: console)
+        let written = [
+            files.writeTrace(report, shutdown: ending.shutdown),
+            files.writeReport(savedJSON, reportPath: reportPath),
+            files.writePlot(saved),
+        ].compactMap { $0 }
+        if files.anyFailed { exitCode = exitCode ?? .cannotCreate }
         if options.format == .text, !written.isEmpty {
             console.out("\n" + written.joined(separator: "\n") + "\n")
         }
         if !violations.isEmpty {
-            console.error("over budget: " + violations.map(\.description).joined(separator: "; ") + "")
+            console.error("over budget: " + violations.map(\.description).joined(separator: "; "))
         }
         if console.isOutputClosed { exitCode = .outputClosed }
         // The run may have abandoned a command whose process is still running (a timed-out command that ignored
@@ -261,7 +237,7 @@ enum RunCommand {
             return try await ControlServer.start(manifest: options.file, target: control, environment: environment)
         } catch {
             if error.code == .alreadyUp {
-                console.error("\(error.message)")
+                console.error(error.message)
                 throw .failure
             }
             console.warning("\(error.message); startup ps, restart and down cannot reach this run")

@@ -92,7 +92,7 @@ struct RunSession {
         let reason = await waitForEnd()
         if case .commandExited = reason {} else { running.cancel() }
         let outcome = await running.value
-        if case .failedToStart(_, let message) = outcome.termination { console.error("\(message)") }
+        if case .failedToStart(_, let message) = outcome.termination { console.error(message) }
         let shutdown = await shutDown()
         switch reason {
         case .interrupted:

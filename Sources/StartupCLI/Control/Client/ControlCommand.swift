@@ -48,7 +48,7 @@ enum ControlCommand {
             switch self {
             case .answered(.ok(let succeeded), _): return succeeded ? .success : .failure
             case .answered(.error(let message, let exit), _):
-                console.error("\(message)")
+                console.error(message)
                 return ExitCode(rawValue: exit)
             case .answered: return .failure
             case .cutShort:
@@ -62,7 +62,7 @@ enum ControlCommand {
                 console.error("no run of \(MessageQuoting.escaped(options.file)) is up")
                 return .unavailable
             case .unreachable(.unsafe(let problem)):
-                console.error("\(problem)")
+                console.error(problem)
                 return .noPermission
             }
         }
