@@ -8,14 +8,16 @@ package enum RecordFixtures {
     package static let exitStatus1 = CommandStatus.failed(RecordedError(message: "exit status 1"))
 
     /// A run of `commands` (id, milliseconds, dependencies) with unlimited slots; a command given
-    /// a skipped or cancelled status never started.
+    /// a skipped or cancelled status never started. `after` gives commands order-only edges, which
+    /// time it as dependencies do.
     package static func record(
-        _ commands: [(CommandID, Int, [CommandID])], status: [CommandID: CommandStatus] = [:],
-        budgets: [CommandID: Duration] = [:]
+        _ commands: [(CommandID, Int, [CommandID])], after: [CommandID: [CommandID]] = [:],
+        status: [CommandID: CommandStatus] = [:], budgets: [CommandID: Duration] = [:]
     ) throws -> SavedRun {
         var builder = StartupPlanBuilder()
         for (id, milliseconds, dependencies) in commands {
-            builder.add(id, dependsOn: dependencies, options: CommandOptions(estimate: .milliseconds(milliseconds))) { _ in }
+            let options = CommandOptions(estimate: .milliseconds(milliseconds))
+            builder.add(id, dependsOn: dependencies, after: after[id] ?? [], options: options) { _ in }
         }
         let timing = try builder.build().timing()
         let critical = Set(timing.criticalPath)
@@ -29,7 +31,8 @@ package enum RecordFixtures {
                 }
             return CommandReport(
                 id: id, status: recorded, startOffset: ran ? entry.earliestStart : nil, endOffset: ran ? entry.earliestFinish : nil,
-                attempts: ran ? 1 : 0, slack: entry.slack, isOnCriticalPath: critical.contains(id), dependencies: dependencies)
+                attempts: ran ? 1 : 0, slack: entry.slack, isOnCriticalPath: critical.contains(id), dependencies: dependencies,
+                after: after[id] ?? [])
         }
         let report = StartupReport(
             status: status.values.contains { !$0.isSuccess } ? .failed : .succeeded, commands: reports,

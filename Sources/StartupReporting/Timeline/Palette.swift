@@ -7,6 +7,8 @@ enum Palette {
     static let criticalStroke = "#7c2d12"
     static let criticalLink = "#c2410c"
     static let edge = "#7b8794"
+    /// The dashes of an order-only (`after`) edge, as `startup graph` draws it dashed.
+    static let afterDash = "4 3"
     static let skippedStroke = "#8b929a"
     static let budget = "#111827"
     static let slackOpacity = "0.28"

@@ -20,7 +20,10 @@ extension TimelineSVG {
         let height: Int
         let rowsTop: Double
         let axis: TimeAxis
+        /// The dependency and order-only (`after`) edges the report declares.
         let edgeCount: Int
+        /// Whether any command runs `after` another.
+        let hasAfterEdges: Bool
         /// The critical path drawn: the whole run's, or the one to the milestone.
         let criticalPath: [CommandID]
         /// The sum of the durations along ``criticalPath``.
@@ -61,7 +64,8 @@ extension TimelineSVG {
             let slack = { (row: CommandReport) in milestoneSlack.map { $0[row.id] ?? .zero } ?? row.slack }
             let latest = rows.compactMap { row in row.endOffset.map { ($0 + slack(row)).fractionalMilliseconds } }.max() ?? 0
             axis = TimeAxis(span: max(report.wallTime.fractionalMilliseconds, latest), target: compact ? 14 : 10)
-            edgeCount = rows.reduce(0) { $0 + $1.dependencies.count }
+            edgeCount = rows.reduce(0) { $0 + $1.dependencies.count + $1.after.count }
+            hasAfterEdges = rows.contains { !$0.after.isEmpty }
             var rowOf: [CommandID: Int] = [:]
             for (row, command) in rows.enumerated() where rowOf[command.id] == nil { rowOf[command.id] = row }
             self.rowOf = rowOf
@@ -129,6 +133,29 @@ extension TimelineSVG {
         /// About how wide a text is drawn at `size` points.
         func textWidth(_ text: String, size: Double) -> Double {
             Double(text.count) * size * 0.6
+        }
+
+        /// Whether `command` waited for `predecessor`, a command it runs after: the predecessor
+        /// ran and ended no later than the command started, as the report's critical path counts
+        /// it. An order-only edge to a command that did not run, or ended later, ordered nothing.
+        func waited(for predecessor: CommandID, by command: CommandReport) -> Bool {
+            guard let row = rowOf[predecessor], let end = rows[row].endOffset else { return false }
+            return command.startOffset.map { end <= $0 } ?? true
+        }
+
+        /// Whether the edge from `predecessor` to `command` is order-only: `command` runs after it
+        /// without depending on it.
+        func isOrderOnly(from predecessor: CommandID, to command: CommandID) -> Bool {
+            guard let row = rowOf[command] else { return false }
+            return rows[row].after.contains(predecessor) && !rows[row].dependencies.contains(predecessor)
+        }
+
+        /// The curves of the order-only edges `command` waited for (``waited(for:by:)``).
+        func afterPaths(to command: CommandReport) -> [String] {
+            command.after.compactMap { predecessor in
+                guard waited(for: predecessor, by: command), !command.dependencies.contains(predecessor) else { return nil }
+                return edgePath(from: predecessor, to: command.id)
+            }
         }
 
         /// A curve from the end of `dependency`'s bar to the start of `dependent`'s; `nil` if

@@ -2,16 +2,20 @@ import StartupKit
 
 /// A run drawn as an SVG timeline, in the manner of `systemd-analyze plot`: one row per command
 /// ordered by start, a bar from its start to its end coloured by status, slack as a lighter tail,
-/// the critical path on a highlighted band with its links drawn, dependencies as thin lines (for
-/// large graphs only when hovering a row in a browser), and every detail in the row's tooltip.
+/// the critical path on a highlighted band with its links drawn, dependencies as thin lines and
+/// order-only (`after`) edges as dashed ones (for large graphs only when hovering a row in a
+/// browser), and every detail in the row's tooltip.
 ///
 /// Drawn to a milestone (``init(run:title:milestone:)``), the highlighted path is the critical
 /// path to that command (`StartupReport.criticalPath(to:)`), slack is relative to its end, and
 /// the commands it does not wait for have no slack tail.
 ///
 /// Every command's row is a `<g class="command">` with `data-id`, `data-status` and
-/// `data-critical`; its bar is the `<rect>` of class `bar`. Rows, font and ticks are sized to stay
-/// readable at 300 commands.
+/// `data-critical`; its bar is the `<rect>` of class `bar`. Dependency lines are in
+/// `<g class="dependencies">`, order-only ones in `<g class="after-edges">`, and a critical-path
+/// link along an order-only edge has class `after`. An order-only edge is drawn where it ordered
+/// something: the command it names ran and ended before the command started. Rows, font and ticks
+/// are sized to stay readable at 300 commands.
 public struct TimelineSVG: Sendable {
     /// The run to draw, with its settings (slot limit, budgets).
     public let run: SavedRun
@@ -44,7 +48,7 @@ public struct TimelineSVG: Sendable {
         self.milestone = milestone
     }
 
-    /// Graphs with more dependency lines than this draw them only on hover.
+    /// Graphs with more dependency and order-only lines than this draw them only on hover.
     static let alwaysDrawnEdgeLimit = 400
 
     /// The SVG document, a complete file.
@@ -140,8 +144,16 @@ public struct TimelineSVG: Sendable {
             }
         }
         let dependencyLabel = layout.edgeCount <= Self.alwaysDrawnEdgeLimit ? "dependency" : "dependencies: hover a row"
+        let curve = { (x: Double) in
+            "M \(format(x)) \(format(y + 1)) C \(format(x + 9)) \(format(y + 1)), \(format(x + 5)) \(format(y + 12)), \(format(x + 14)) \(format(y + 12))"
+        }
         item(dependencyLabel) { x in
-            "<path d='M \(format(x)) \(format(y + 1)) C \(format(x + 9)) \(format(y + 1)), \(format(x + 5)) \(format(y + 12)), \(format(x + 14)) \(format(y + 12))' fill='none' stroke='\(Palette.edge)' stroke-width='1'/>"
+            "<path d='\(curve(x))' fill='none' stroke='\(Palette.edge)' stroke-width='1'/>"
+        }
+        if layout.hasAfterEdges {
+            item("order-only after") { x in
+                "<path class='after' d='\(curve(x))' fill='none' stroke='\(Palette.edge)' stroke-width='1' stroke-dasharray='\(Palette.afterDash)'/>"
+            }
         }
     }
 
@@ -196,6 +208,14 @@ public struct TimelineSVG: Sendable {
             for dependency in command.dependencies {
                 if let path = layout.edgePath(from: dependency, to: command.id) { svg.line("<path d='\(path)'/>") }
             }
+        }
+        svg.line("</g>")
+        guard layout.hasAfterEdges else { return }
+        svg.line(
+            "<g class='after-edges' fill='none' stroke='\(Palette.edge)' stroke-width='0.8' stroke-opacity='0.7' stroke-dasharray='\(Palette.afterDash)'>"
+        )
+        for command in layout.rows {
+            for path in layout.afterPaths(to: command) { svg.line("<path d='\(path)'/>") }
         }
         svg.line("</g>")
     }
@@ -282,13 +302,26 @@ public struct TimelineSVG: Sendable {
             for path in incoming { svg.line("<path d='\(path)'/>") }
             svg.line("</g>")
         }
+        let ordering = layout.afterPaths(to: command)
+        if !ordering.isEmpty {
+            svg.line(
+                "<g class='deps after' fill='none' stroke='#1f2937' stroke-width='1.3' stroke-dasharray='\(Palette.afterDash)' marker-start='url(#dot)'>"
+            )
+            for path in ordering { svg.line("<path d='\(path)'/>") }
+            svg.line("</g>")
+        }
         svg.line("</g>")
     }
 
     private func criticalLinks(_ svg: inout SVGText, _ layout: Layout) {
         svg.line("<g class='critical-path' fill='none' stroke='\(Palette.criticalLink)' stroke-width='1.8' marker-end='url(#arrow)'>")
         for (from, to) in zip(layout.criticalPath, layout.criticalPath.dropFirst()) {
-            if let path = layout.edgePath(from: from, to: to) { svg.line("<path d='\(path)'/>") }
+            guard let path = layout.edgePath(from: from, to: to) else { continue }
+            if layout.isOrderOnly(from: from, to: to) {
+                svg.line("<path class='after' d='\(path)' stroke-dasharray='\(Palette.afterDash)'/>")
+            } else {
+                svg.line("<path d='\(path)'/>")
+            }
         }
         svg.line("</g>")
     }
@@ -297,7 +330,7 @@ public struct TimelineSVG: Sendable {
         SVGText.number(value, decimals: decimals)
     }
 
-    /// The row's tooltip: status, times, slack, dependencies, budget.
+    /// The row's tooltip: status, times, slack, budget, dependencies and order-only edges.
     private func tooltip(_ command: CommandReport, _ layout: Layout) -> String {
         var lines = [command.id.rawValue]
         if let start = command.startOffset, let end = command.endOffset {
@@ -329,6 +362,17 @@ public struct TimelineSVG: Sendable {
         }
         lines.append(
             command.dependencies.isEmpty ? "no dependencies" : "after " + command.dependencies.map(\.rawValue).joined(separator: ", "))
+        if !command.after.isEmpty {
+            lines.append("order-only after " + command.after.map { orderOnlyStep($0, of: command, layout) }.joined(separator: ", "))
+        }
         return lines.joined(separator: "\n")
+    }
+
+    /// A command `command` runs after, as its tooltip names it: the id alone if `command` waited
+    /// for it, else with why it did not.
+    private func orderOnlyStep(_ predecessor: CommandID, of command: CommandReport, _ layout: Layout) -> String {
+        if layout.waited(for: predecessor, by: command) { return predecessor.rawValue }
+        let ran = run.report[predecessor]?.startOffset != nil
+        return predecessor.rawValue + (ran ? " (not waited for: it ended later)" : " (did not run)")
     }
 }

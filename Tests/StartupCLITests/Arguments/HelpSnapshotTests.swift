@@ -225,8 +225,8 @@ import Testing
 
     static let plot = """
         OVERVIEW: Draw a saved run report as an SVG timeline: one bar per command on a time axis, coloured by
-        status, the critical path highlighted, slack as a lighter tail, dependencies as thin lines (and on
-        hover in a browser), details in each bar's tooltip.
+        status, the critical path highlighted, slack as a lighter tail, dependencies as thin lines and
+        order-only "after" edges as dashed ones (and on hover in a browser), details in each bar's tooltip.
 
         USAGE: startup plot [<report>] [--output <path>] [--to <id>]
 

@@ -243,6 +243,41 @@ import Testing
         #expect(typo.capturedError == "error: --to: no command \"cahce\" in the report \(report) (did you mean \"cache\"?)\n")
     }
 
+    @Test func plot_to_drawsTheAfterEdgesTheSavedReportCarries_dashed() async throws {
+        let folder = try TemporaryDirectory()
+        let saved = try RecordFixtures.record(
+            [
+                ("configuration", 20, []), ("ads", 80, []), ("feed", 30, ["configuration"]), ("first-screen", 20, ["feed"]),
+                ("prefetch", 200, ["configuration"]),
+            ], after: ["feed": ["ads"]])
+        let report = try folder.write("r.json", saved.json().text(pretty: true))
+        let (code, console) = await run(["plot", report, "--to", "first-screen"])
+        #expect(code == .success)
+        #expect(console.capturedOutput.hasSuffix(": 5 commands, critical path to first-screen 130ms: ads -> feed -> first-screen\n"))
+        let document = try SVGDocument.parse(try String(contentsOfFile: folder.file("r.svg"), encoding: .utf8))
+        #expect(document.children(ofGroupsWithClass: "after-edges").count == 1)
+        #expect(document.children(ofGroupsWithClass: "critical-path").map { $0.classes.contains("after") } == [true, false])
+        #expect(document.titles.contains { $0.hasPrefix("feed\n") && $0.hasSuffix("\nafter configuration\norder-only after ads") })
+    }
+
+    @Test func run_plot_drawsAManifestsAfterEdge_fromACommandThatFailed() async throws {
+        let folder = try TemporaryDirectory()
+        let file = try folder.write(
+            "commands.json",
+            """
+            {"version": 1, "commands": [
+              {"id": "ads", "run": "exit 3", "optional": true},
+              {"id": "feed", "after": ["ads"], "run": "true"}
+            ]}
+            """)
+        let (code, _) = await run(["run", "-f", file, "--plot", folder.file("t.svg")])
+        #expect(code == .success)
+        let document = try SVGDocument.parse(try String(contentsOfFile: folder.file("t.svg"), encoding: .utf8))
+        #expect(document.children(ofGroupsWithClass: "dependencies").isEmpty)
+        #expect(document.children(ofGroupsWithClass: "after-edges").count == 1)
+        #expect(document.titles.contains { $0.hasPrefix("feed\n") && $0.hasSuffix("\nno dependencies\norder-only after ads") })
+    }
+
     @Test func run_plot_drawsEveryCommand() async throws {
         let folder = try TemporaryDirectory()
         let file = try folder.write("commands.json", sample)

@@ -43,6 +43,68 @@ import Testing
             })
     }
 
+    /// configuration 20 -> feed 30 -> first-screen 20, and feed runs after ads (80), which it
+    /// does not depend on.
+    private func sampleWithAfter(ads: CommandStatus = .succeeded) throws -> SavedRun {
+        try RecordFixtures.record(
+            [("configuration", 20, []), ("ads", 80, []), ("feed", 30, ["configuration"]), ("first-screen", 20, ["feed"])],
+            after: ["feed": ["ads"]], status: ["ads": ads])
+    }
+
+    @Test func render_afterEdges_areDashed_apartFromDependencies() throws {
+        let svg = TimelineSVG(run: try sampleWithAfter(), title: "t").render()
+        let document = try SVGDocument.parse(svg)
+        #expect(document.children(ofGroupsWithClass: "dependencies").filter { $0.name == "path" }.count == 2)
+        let ordering = try #require(document.elements.first { $0.name == "g" && $0.classes.contains("after-edges") })
+        #expect(ordering.attributes["stroke-dasharray"] != nil)
+        #expect(document.children(ofGroupsWithClass: "after-edges").filter { $0.name == "path" }.count == 1)
+        #expect(svg.contains(">order-only after</text>"), "the legend names the dashed line")
+        // The critical path runs through the order-only edge: that link is dashed, the next is not.
+        let links = document.children(ofGroupsWithClass: "critical-path")
+        #expect(links.map { $0.classes.contains("after") } == [true, false])
+        #expect(links.map { $0.attributes["stroke-dasharray"] != nil } == [true, false])
+        // Hovering feed's row shows its dependency and, dashed, what it runs after.
+        let hover = document.elements.filter { element in
+            element.name == "g" && element.classes.contains("deps") && document.parent(of: element)?.attributes["data-id"] == "feed"
+        }
+        #expect(hover.map { $0.classes.contains("after") } == [false, true])
+        #expect(hover.map { $0.attributes["stroke-dasharray"] != nil } == [false, true])
+        #expect(document.titles.contains { $0.hasPrefix("feed\n") && $0.hasSuffix("\nafter configuration\norder-only after ads") })
+        #expect(document.titles.contains { $0.hasPrefix("first-screen\n") && !$0.contains("order-only") })
+    }
+
+    @Test func render_anAfterEdgeToACommandThatNeverStarted_isNotDrawn_andTheTooltipSaysSo() throws {
+        let svg = TimelineSVG(run: try sampleWithAfter(ads: .cancelled), title: "t").render()
+        let document = try SVGDocument.parse(svg)
+        #expect(document.children(ofGroupsWithClass: "after-edges").isEmpty)
+        #expect(!document.elements.contains { $0.classes.contains("deps") && $0.classes.contains("after") })
+        #expect(document.titles.contains { $0.hasPrefix("feed\n") && $0.hasSuffix("\norder-only after ads (did not run)") })
+    }
+
+    @Test func render_withoutAfterEdges_hasNoOrderOnlyLinesOrLegend() throws {
+        let svg = TimelineSVG(run: try sample(), title: "t").render()
+        let document = try SVGDocument.parse(svg)
+        #expect(!document.elements.contains { $0.classes.contains("after-edges") || $0.classes.contains("after") })
+        #expect(!svg.contains("order-only"))
+    }
+
+    @Test func render_manyEdges_showsAfterEdgesDashedOnHover() throws {
+        // 150 commands, each depending on up to 3 of the previous ones and running after a fourth:
+        // more lines than are drawn at once.
+        var commands: [(CommandID, Int, [CommandID])] = []
+        var after: [CommandID: [CommandID]] = [:]
+        for index in 0..<150 {
+            let id = CommandID("c\(index)")
+            commands.append((id, 5 + index % 7, (max(0, index - 3)..<index).map { CommandID("c\($0)") }))
+            if index >= 4 { after[id] = [CommandID("c\(index - 4)")] }
+        }
+        let document = try SVGDocument.parse(TimelineSVG(run: try RecordFixtures.record(commands, after: after), title: "t").render())
+        #expect(!document.elements.contains { $0.name == "g" && $0.classes.contains("after-edges") })
+        let hover = document.elements.filter { $0.name == "g" && $0.classes.contains("deps") && $0.classes.contains("after") }
+        #expect(hover.count == 146)
+        #expect(hover.allSatisfy { $0.attributes["stroke-dasharray"] != nil })
+    }
+
     @Test func render_statuses_neverStartedCommandsStillGetABar() throws {
         let record = try RecordFixtures.record(
             [
