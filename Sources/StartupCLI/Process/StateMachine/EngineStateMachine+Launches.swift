@@ -4,7 +4,7 @@
     import Darwin
 #endif
 
-extension ChildStops {
+extension EngineStateMachine {
     /// A spawn requested and not taken in yet, and what came for it meanwhile.
     struct Launching {
         /// The spawn.

@@ -21,13 +21,13 @@
 ///
 /// No key paths here (`\.killDeadline`): in generic code, even specialised, a key path is built from its mangled
 /// name at run time on every use, which would cost each turn of the loop more than the rest of its decisions.
-struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duration>> {
+struct EngineStateMachine<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duration>> {
     /// What goes with a child beyond its process group.
     typealias Tree = Launch.Tree
     /// What a child's task waits on.
     typealias Waiter = Launch.Waiter
 
-    /// The spawns requested and not taken in yet, by token (updated in `ChildStops+Launches.swift`).
+    /// The spawns requested and not taken in yet, by token (updated in `EngineStateMachine+Launches.swift`).
     var launching: [UInt64: Launching] = [:]
     /// The children running, by token.
     private(set) var children: [UInt64: Child] = [:]

@@ -4,7 +4,7 @@
     import Darwin
 #endif
 
-extension ChildStops {
+extension EngineStateMachine {
     /// A child the engine runs, and how far its stop has gone.
     struct Child {
         /// The child's pid, also its process-group id unless it is a foreground child.
