@@ -68,7 +68,7 @@ struct EngineLoop {
             let wake: EngineWaitSet.Wake
             if batch.isEmpty {
                 // Nothing runs: no launch thread may come to close the used capture files (`--keep-running`).
-                if machine.children.isEmpty && !machine.launchesPending { CaptureFilePool.shared.closeRetired() }
+                if !machine.hasRunningChildren && !machine.launchesPending { CaptureFilePool.shared.closeRetired() }
                 wake = engine.waitSet.wait(timeoutMilliseconds: sleepLimit())
                 engine.inbox.withLock { $0.sleeping = false }
                 exits = wake.exited.map { ($0, 0) }
@@ -220,7 +220,7 @@ struct EngineLoop {
             if let token = machine.token(ofPid: pid) {
                 // With SIGCHLD read (``ProcessEngine/ownEveryChild()``) every exit is found here; else by its pidfd.
                 guard engine.waitSet.readsChildSignals else { return }
-                if processes == nil, machine.children[token]?.signal != nil { processes = ProcessSnapshot.current() }
+                if processes == nil, machine.phases[token]?.isStopping ?? false { processes = ProcessSnapshot.current() }
                 reap([(token, 0)], processes: processes)
             } else if machine.isOrphan(pid) {
                 var status: Int32 = 0
@@ -243,7 +243,7 @@ struct EngineLoop {
     /// Whether there is housekeeping to do: orphans to reap, or running children's output to trim, counting the
     /// launches not taken in yet (their arrival does not wake the loop; the next round takes them in).
     private var needsHousekeeping: Bool {
-        reapsOrphans || machine.launchesPending || machine.children.values.contains { $0.captureDescriptor != nil }
+        reapsOrphans || machine.launchesPending || machine.phases.values.contains { $0.runningChild?.captureDescriptor != nil }
     }
 
     /// Reaps exited orphans and trims the capture files of running children to their tails, when due. Called every
@@ -253,8 +253,8 @@ struct EngineLoop {
         guard now >= nextHousekeeping else { return }
         nextHousekeeping = now + Self.housekeepingInterval
         if reapsOrphans { sweep() }
-        for child in machine.children.values {
-            if let descriptor = child.captureDescriptor { CaptureFile.trimToTail(descriptor) }
+        for phase in machine.phases.values {
+            if let descriptor = phase.runningChild?.captureDescriptor { CaptureFile.trimToTail(descriptor) }
         }
     }
 

@@ -17,7 +17,26 @@ extension EngineStateMachine {
     }
 
     /// Whether spawns are requested that have not been taken in yet.
-    var launchesPending: Bool { !launching.isEmpty }
+    var launchesPending: Bool {
+        phases.values.contains { $0.isLaunching }
+    }
+
+    /// The tokens of the spawns requested and not taken in yet.
+    var launchingTokens: Set<UInt64> {
+        Set(phases.lazy.filter { $0.value.isLaunching }.map { $0.key })
+    }
+
+    /// Whether `token` is a spawn not taken in yet.
+    private func isLaunching(_ token: UInt64) -> Bool {
+        phases[token]?.isLaunching ?? false
+    }
+
+    /// Applies `change` to the spawn of `token` if it has not been taken in yet.
+    private mutating func updateLaunch(_ token: UInt64, _ change: (inout Launching) -> Void) {
+        guard case .launching(var record) = phases[token] else { return }
+        change(&record)
+        phases[token] = .launching(record)
+    }
 
     /// A spawn is requested: the loop makes it itself (``Action/spawn(_:)``) while the children running or being
     /// launched, this one included, are no more than `processors`, as with `-j 2` on two. Then the loop has few exits
@@ -25,8 +44,9 @@ extension EngineStateMachine {
     /// from one command's exit to the next command's start. With more children than processors it goes to the launch
     /// threads (``Action/submit(_:)``), which let the loop reap while children exec side by side.
     mutating func launchRequested(_ launch: Launch, processors: Int, into actions: inout [Action]) {
-        launching[launch.token] = Launching(launch: launch)
-        actions.append(children.count + launching.count <= processors ? .spawn(launch) : .submit(launch))
+        phases[launch.token] = .launching(Launching(launch: launch))
+        let inFlight = phases.values.count { $0.isLaunching || $0.isRunning }
+        actions.append(inFlight <= processors ? .spawn(launch) : .submit(launch))
     }
 
     /// Spawns have been made (`launches`, from ``Action/spawn(_:)`` or the launch threads): a failed one resumes its
@@ -40,7 +60,7 @@ extension EngineStateMachine {
         var stopped: [UInt64] = []
         var exited: [(token: UInt64, error: Int32)] = []
         for arrival in launches {
-            guard let record = launching.removeValue(forKey: arrival.token) else {
+            guard case .launching(let record) = phases[arrival.token] else {
                 if arrival.pidfd >= 0 { actions.append(.dropPidfd(arrival.pidfd)) }
                 continue
             }
@@ -48,6 +68,7 @@ extension EngineStateMachine {
             let pid: pid_t
             switch arrival.result {
             case .failure(let failure):
+                phases[arrival.token] = nil
                 actions.append(.resume(launch.waiter, ChildExit(termination: failure.termination, cancellation: nil)))
                 continue
             case .success(let spawned):
@@ -72,10 +93,11 @@ extension EngineStateMachine {
     /// as they arrive (``Action/takeArrivals(awaiting:)``), and stopped then.
     mutating func launchesWithdrawn(_ withdrawn: Set<UInt64>, of asked: Set<UInt64>, into actions: inout [Action]) {
         for token in withdrawn.sorted() {
-            guard let record = launching.removeValue(forKey: token) else { continue }
+            guard case .launching(let record) = phases[token] else { continue }
+            phases[token] = nil
             actions.append(.resume(record.launch.waiter, record.launch.exitIfWithdrawn))
         }
-        let underway = asked.filter { launching[$0] != nil }
+        let underway = asked.filter { isLaunching($0) }
         if !underway.isEmpty { actions.append(.takeArrivals(awaiting: underway)) }
     }
 
@@ -83,9 +105,9 @@ extension EngineStateMachine {
     /// they have not made (``Action/withdraw(_:)``); none if no token is a launch's. The first step of
     /// ``stop(_:now:snapshot:into:)``.
     mutating func stopLaunches(_ tokens: [UInt64], into actions: inout [Action]) {
-        guard tokens.contains(where: { launching[$0] != nil }) else { return }
-        let inLaunch = Set(tokens.filter { launching[$0] != nil })
-        for token in inLaunch { launching[token]?.stopped = true }
+        guard tokens.contains(where: { isLaunching($0) }) else { return }
+        let inLaunch = Set(tokens.filter { isLaunching($0) })
+        for token in inLaunch { updateLaunch(token) { $0.stopped = true } }
         actions.append(.withdraw(inLaunch))
     }
 
@@ -93,17 +115,19 @@ extension EngineStateMachine {
     /// arrived (``Action/takeArrivals(awaiting:)``); none if no exit is a launch's. The first step of
     /// ``childrenExited(_:now:snapshot:into:)``.
     mutating func launchesExited(_ exits: [(token: UInt64, error: Int32)], into actions: inout [Action]) {
-        guard !launching.isEmpty, exits.contains(where: { launching[$0.token] != nil }) else { return }
-        let early = Set(exits.map { $0.token }.filter { launching[$0] != nil })
-        for token in early { launching[token]?.exitedEarly = true }
+        guard exits.contains(where: { isLaunching($0.token) }) else { return }
+        let early = Set(exits.map { $0.token }.filter { isLaunching($0) })
+        for token in early { updateLaunch(token) { $0.exitedEarly = true } }
         actions.append(.takeArrivals(awaiting: early))
     }
 
     /// A sweep found the exited child `pid`: when no child taken in explains it and spawns are pending, the launches
     /// that have arrived are taken in first (it may be one of theirs); the others wake the loop when they arrive.
     func exitedChildFound(_ pid: pid_t, into actions: inout [Action]) {
-        guard token(ofPid: pid) == nil, !launching.isEmpty else { return }
-        actions.append(.takeArrivals(awaiting: Set(launching.keys)))
+        guard token(ofPid: pid) == nil else { return }
+        let launching = launchingTokens
+        guard !launching.isEmpty else { return }
+        actions.append(.takeArrivals(awaiting: launching))
     }
 
     /// Whether the exited child `pid`, which no child taken in explains, is an orphan of `startup` as the child
@@ -111,7 +135,7 @@ extension EngineStateMachine {
     /// cannot be it). Until then it may be a launch's not taken in yet, and is remembered (not reaped, so its pid is
     /// not reused).
     mutating func isOrphan(_ pid: pid_t) -> Bool {
-        var launches = Set(launching.keys)
+        var launches = launchingTokens
         if let seen = unexplainedExit, seen.pid == pid { launches.formIntersection(seen.launches) }
         unexplainedExit = launches.isEmpty ? nil : (pid, launches)
         return launches.isEmpty

@@ -21,7 +21,7 @@ import Testing
         #expect(machine.launchRequested(madeUpLaunch(2), processors: 3) == [.spawn(madeUpLaunch(2))])
         #expect(machine.launchRequested(madeUpLaunch(3), processors: 3) == [.spawn(madeUpLaunch(3))])
         #expect(machine.launchRequested(madeUpLaunch(4), processors: 3) == [.submit(madeUpLaunch(4))])
-        #expect(machine.launching.keys.sorted() == [2, 3, 4])
+        #expect(machine.launchingTokens.sorted() == [2, 3, 4])
     }
 
     @Test func launchArrived_takesTheChildIn_andWatchesAnExitThatWakesNothing() {
@@ -34,7 +34,7 @@ import Testing
             ) { [] } == [.announceSpawn(madeUpLaunch(1), pid: 100), .announceSpawn(madeUpLaunch(2), pid: 200), .watchExit(2, pid: 200)])
         #expect(machine.token(ofPid: 100) == 1)
         #expect(machine.token(ofPid: 200) == 2)
-        #expect(machine.children[1]?.pidfd == 7)
+        #expect(machine.phases[1]?.runningChild?.pidfd == 7)
         #expect(!machine.launchesPending)
     }
 
@@ -46,7 +46,7 @@ import Testing
             machine.launchesArrived([madeUpArrival(1, failure: failure)], now: .seconds(0)) { [] } == [
                 .resume(10, ChildExit(termination: .failedToStart(errno: ENOENT, message: "cannot run \"nope\""), cancellation: nil))
             ])
-        #expect(machine.children.isEmpty)
+        #expect(!machine.hasRunningChildren)
         #expect(!machine.launchesPending)
     }
 
@@ -54,7 +54,7 @@ import Testing
         var machine = TestMachine(start: .seconds(0))
 
         #expect(machine.launchesArrived([madeUpArrival(9, pid: 900, pidfd: 7)], now: .seconds(0)) { [] } == [.dropPidfd(7)])
-        #expect(machine.children.isEmpty)
+        #expect(!machine.hasRunningChildren)
     }
 
     @Test func stop_whileStillLaunching_isAppliedWhenTheChildArrives() {
@@ -80,7 +80,7 @@ import Testing
             ])
         #expect(
             machine.launchesWithdrawn([1], of: [1, 2]) == [.resume(10, MadeUpLaunch.withdrawnExit), .takeArrivals(awaiting: [2])])
-        #expect(machine.launching.keys.sorted() == [2])
+        #expect(machine.launchingTokens.sorted() == [2])
     }
 
     @Test func exit_seenBeforeTheLaunchArrived_isAppliedWhenItArrives() {

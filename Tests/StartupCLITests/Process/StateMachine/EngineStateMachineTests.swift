@@ -53,7 +53,7 @@ import Testing
                         termination: .signaled(SIGKILL), cancellation: .kill,
                         kill: ProcessKill(processes: 3, cause: .gracePeriodEnded)))
             ])
-        #expect(machine.children.isEmpty)
+        #expect(!machine.hasRunningChildren)
     }
 
     @Test func stop_ofAChildStoppedAlreadyOrUnknown_doesNothingAndTakesNoSnapshot() {
