@@ -243,7 +243,7 @@ struct EngineLoop {
     /// Whether there is housekeeping to do: orphans to reap, or running children's output to trim, counting the
     /// launches not taken in yet (their arrival does not wake the loop; the next round takes them in).
     private var needsHousekeeping: Bool {
-        reapsOrphans || machine.launchesPending || machine.phases.values.contains { $0.runningChild?.captureDescriptor != nil }
+        reapsOrphans || machine.launchesPending || machine.capturesOutput
     }
 
     /// Reaps exited orphans and trims the capture files of running children to their tails, when due. Called every
@@ -253,6 +253,7 @@ struct EngineLoop {
         guard now >= nextHousekeeping else { return }
         nextHousekeeping = now + Self.housekeepingInterval
         if reapsOrphans { sweep() }
+        guard machine.capturesOutput else { return }
         for phase in machine.phases.values {
             if let descriptor = phase.runningChild?.captureDescriptor { CaptureFile.trimToTail(descriptor) }
         }

@@ -17,27 +17,9 @@ extension EngineStateMachine {
         /// Its leader has exited and been reaped while what is left of its tree, stopped, still runs.
         case lingering(LingeringStop)
 
-        /// Whether its spawn is not taken in yet.
-        var isLaunching: Bool {
-            if case .launching = self { true } else { false }
-        }
-
-        /// Whether it has been taken in and has not exited yet (it runs, stopped or not).
-        var isRunning: Bool {
-            switch self {
-            case .running, .stopping: true
-            case .launching, .reaping, .lingering: false
-            }
-        }
-
         /// Whether it runs and is being stopped.
         var isStopping: Bool {
             if case .stopping = self { true } else { false }
-        }
-
-        /// Whether its leader has been reaped while what is left of its tree still runs.
-        var isLingering: Bool {
-            if case .lingering = self { true } else { false }
         }
 
         /// The child while it runs, stopped or not.

@@ -17,25 +17,21 @@ extension EngineStateMachine {
     }
 
     /// Whether spawns are requested that have not been taken in yet.
-    var launchesPending: Bool {
-        phases.values.contains { $0.isLaunching }
-    }
+    var launchesPending: Bool { !index.launching.isEmpty }
 
     /// The tokens of the spawns requested and not taken in yet.
-    var launchingTokens: Set<UInt64> {
-        Set(phases.lazy.filter { $0.value.isLaunching }.map { $0.key })
-    }
+    var launchingTokens: Set<UInt64> { index.launching }
 
     /// Whether `token` is a spawn not taken in yet.
     private func isLaunching(_ token: UInt64) -> Bool {
-        phases[token]?.isLaunching ?? false
+        index.launching.contains(token)
     }
 
     /// Applies `change` to the spawn of `token` if it has not been taken in yet.
     private mutating func updateLaunch(_ token: UInt64, _ change: (inout Launching) -> Void) {
         guard case .launching(var record) = phases[token] else { return }
         change(&record)
-        phases[token] = .launching(record)
+        setPhase(.launching(record), of: token)
     }
 
     /// A spawn is requested: the loop makes it itself (``Action/spawn(_:)``) while the children running or being
@@ -44,9 +40,8 @@ extension EngineStateMachine {
     /// from one command's exit to the next command's start. With more children than processors it goes to the launch
     /// threads (``Action/submit(_:)``), which let the loop reap while children exec side by side.
     mutating func launchRequested(_ launch: Launch, processors: Int, into actions: inout [Action]) {
-        phases[launch.token] = .launching(Launching(launch: launch))
-        let inFlight = phases.values.count { $0.isLaunching || $0.isRunning }
-        actions.append(inFlight <= processors ? .spawn(launch) : .submit(launch))
+        setPhase(.launching(Launching(launch: launch)), of: launch.token)
+        actions.append(index.running + index.launching.count <= processors ? .spawn(launch) : .submit(launch))
     }
 
     /// Spawns have been made (`launches`, from ``Action/spawn(_:)`` or the launch threads): a failed one resumes its
@@ -68,7 +63,7 @@ extension EngineStateMachine {
             let pid: pid_t
             switch arrival.result {
             case .failure(let failure):
-                phases[arrival.token] = nil
+                setPhase(nil, of: arrival.token)
                 actions.append(.resume(launch.waiter, ChildExit(termination: failure.termination, cancellation: nil)))
                 continue
             case .success(let spawned):
@@ -94,7 +89,7 @@ extension EngineStateMachine {
     mutating func launchesWithdrawn(_ withdrawn: Set<UInt64>, of asked: Set<UInt64>, into actions: inout [Action]) {
         for token in withdrawn.sorted() {
             guard case .launching(let record) = phases[token] else { continue }
-            phases[token] = nil
+            setPhase(nil, of: token)
             actions.append(.resume(record.launch.waiter, record.launch.exitIfWithdrawn))
         }
         let underway = asked.filter { isLaunching($0) }
@@ -115,7 +110,7 @@ extension EngineStateMachine {
     /// arrived (``Action/takeArrivals(awaiting:)``); none if no exit is a launch's. The first step of
     /// ``childrenExited(_:now:snapshot:into:)``.
     mutating func launchesExited(_ exits: [(token: UInt64, error: Int32)], into actions: inout [Action]) {
-        guard exits.contains(where: { isLaunching($0.token) }) else { return }
+        guard launchesPending, exits.contains(where: { isLaunching($0.token) }) else { return }
         let early = Set(exits.map { $0.token }.filter { isLaunching($0) })
         for token in early { updateLaunch(token) { $0.exitedEarly = true } }
         actions.append(.takeArrivals(awaiting: early))
@@ -124,10 +119,8 @@ extension EngineStateMachine {
     /// A sweep found the exited child `pid`: when no child taken in explains it and spawns are pending, the launches
     /// that have arrived are taken in first (it may be one of theirs); the others wake the loop when they arrive.
     func exitedChildFound(_ pid: pid_t, into actions: inout [Action]) {
-        guard token(ofPid: pid) == nil else { return }
-        let launching = launchingTokens
-        guard !launching.isEmpty else { return }
-        actions.append(.takeArrivals(awaiting: launching))
+        guard token(ofPid: pid) == nil, launchesPending else { return }
+        actions.append(.takeArrivals(awaiting: launchingTokens))
     }
 
     /// Whether the exited child `pid`, which no child taken in explains, is an orphan of `startup` as the child

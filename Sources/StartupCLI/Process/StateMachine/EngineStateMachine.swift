@@ -21,7 +21,7 @@
 /// Where a decision needs another thread in the middle (to withdraw a launch, to take in launches that arrived, to
 /// reap), it is an action the loop reports the outcome of with a further input.
 ///
-/// No key paths here (`\.isRunning`): in generic code, even specialised, a key path is built from its mangled
+/// No key paths here (`\.stopDeadline`): in generic code, even specialised, a key path is built from its mangled
 /// name at run time on every use, which would cost each turn of the loop more than the rest of its decisions.
 struct EngineStateMachine<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duration>> {
     /// What goes with a child beyond its process group.
@@ -29,10 +29,12 @@ struct EngineStateMachine<Launch: ChildLaunch, Watcher, Instant: InstantProtocol
     /// What a child's task waits on.
     typealias Waiter = Launch.Waiter
 
-    /// Every child's phase, by token, from the request for its spawn to the resumption of its task (also updated in
-    /// `EngineStateMachine+Launches.swift`).
-    var phases: [UInt64: ChildPhase] = [:]
-    /// The token of each running child (``ChildPhase/isRunning``), by pid: tells adopted orphans from our own
+    /// Every child's phase, by token, from the request for its spawn to the resumption of its task. Changed only by
+    /// ``setPhase(_:of:)``, which keeps `index`.
+    private(set) var phases: [UInt64: ChildPhase] = [:]
+    /// The launching and lingering children and how many run, so that the questions of every turn scan nothing.
+    private(set) var index = PhaseIndex()
+    /// The token of each running child (`running` or `stopping`), by pid: tells adopted orphans from our own
     /// children, and keeps them out of the trees of stopped ones.
     private var tokensByPid: [pid_t: UInt64] = [:]
     /// When the lingering stops are next looked at: a look takes a snapshot.
@@ -64,35 +66,38 @@ struct EngineStateMachine<Launch: ChildLaunch, Watcher, Instant: InstantProtocol
         tokensByPid[pid]
     }
 
-    /// Whether a child has been taken in and has not exited yet.
-    var hasRunningChildren: Bool {
-        phases.values.contains { $0.isRunning }
+    /// Puts the child of `token` in `phase`, or takes it out of the table (`nil`), and indexes it.
+    mutating func setPhase(_ phase: ChildPhase?, of token: UInt64) {
+        let old = if let phase { phases.updateValue(phase, forKey: token) } else { phases.removeValue(forKey: token) }
+        index.move(token, from: old, to: phase)
     }
+
+    /// Whether a child has been taken in and has not exited yet.
+    var hasRunningChildren: Bool { index.running > 0 }
 
     /// The nearest time a decision is due (the end of a grace period, the next look at lingering stops), if any.
     var nextDeadline: Instant? {
-        let kills = phases.values.lazy.compactMap { $0.stopDeadline }.min()
+        let kills = hasKillDeadlines ? phases.values.lazy.compactMap { $0.stopDeadline }.min() : nil
         guard hasLingeringStops else { return kills }
         return kills.map { min($0, nextLingeringCheck) } ?? nextLingeringCheck
     }
 
     /// Whether a running child has a grace period going (``escalateOverdueStops(now:snapshot:into:)`` has something to
-    /// look at): a scan of the children, which the loop makes on every turn.
-    var hasKillDeadlines: Bool {
-        phases.values.contains { $0.stopDeadline != nil }
-    }
+    /// look at), which the loop asks on every turn.
+    var hasKillDeadlines: Bool { index.withStopDeadline > 0 }
+
+    /// Whether a running child's output goes to a capture file, which the loop trims to its tail now and then.
+    var capturesOutput: Bool { index.capturing > 0 }
 
     /// Whether there are lingering stops to look at (``watchLingeringStops(now:snapshot:into:)``).
-    var hasLingeringStops: Bool {
-        phases.values.contains { $0.isLingering }
-    }
+    var hasLingeringStops: Bool { !index.lingering.isEmpty }
 
     /// Whether ``releaseStopWatchers(into:)`` has watchers to release.
     var hasStopWatchers: Bool { !stopWatchers.isEmpty }
 
     /// Takes in a child just spawned under `token`.
     mutating func childStarted(_ child: Child, token: UInt64) {
-        phases[token] = .running(child)
+        setPhase(.running(child), of: token)
         tokensByPid[child.pid] = token
     }
 
@@ -122,7 +127,7 @@ struct EngineStateMachine<Launch: ChildLaunch, Watcher, Instant: InstantProtocol
             } else {
                 stop = .leftToStopLine(graceEnds: nil)
             }
-            phases[token] = .stopping(child, stop)
+            setPhase(.stopping(child, stop), of: token)
         }
     }
 
@@ -138,12 +143,12 @@ struct EngineStateMachine<Launch: ChildLaunch, Watcher, Instant: InstantProtocol
         for token in tokens {
             switch phases[token] {
             case .stopping(let child, .leftToStopLine(graceEnds: nil)):
-                phases[token] = .stopping(child, .leftToStopLine(graceEnds: now.advanced(by: child.gracePeriod)))
+                setPhase(.stopping(child, .leftToStopLine(graceEnds: now.advanced(by: child.gracePeriod))), of: token)
             case .reaping(let child, .leftToStopLine(graceEnds: nil), lingers: true):
-                phases[token] = .reaping(child, .leftToStopLine(graceEnds: now.advanced(by: child.gracePeriod)), lingers: true)
+                setPhase(.reaping(child, .leftToStopLine(graceEnds: now.advanced(by: child.gracePeriod)), lingers: true), of: token)
             case .lingering(var stop) where stop.deadline == nil:
                 stop.deadline = now.advanced(by: stop.furtherGrace)
-                phases[token] = .lingering(stop)
+                setPhase(.lingering(stop), of: token)
             default:
                 continue
             }
@@ -179,7 +184,7 @@ struct EngineStateMachine<Launch: ChildLaunch, Watcher, Instant: InstantProtocol
             guard case .stopping(var child, _) = phases[token] else { continue }
             child.tree.extend(from: processes, excluding: tokensByPid.keys)
             child.signalGroupAndTree(SIGTERM, into: &actions)
-            phases[token] = .stopping(child, .terminated(killAt: now.advanced(by: child.gracePeriod)))
+            setPhase(.stopping(child, .terminated(killAt: now.advanced(by: child.gracePeriod))), of: token)
         }
         let toKill = overdue.filter { !afterStopLine.contains($0) }
         if !toKill.isEmpty { killNow(toKill, for: .gracePeriodEnded, processes: processes, into: &actions) }
@@ -196,7 +201,7 @@ struct EngineStateMachine<Launch: ChildLaunch, Watcher, Instant: InstantProtocol
             child.tree.extend(from: processes, excluding: tokensByPid.keys)
             let kill = ProcessKill(processes: child.runningCount(in: processes), cause: cause)
             child.signalGroupAndTree(SIGKILL, into: &actions)
-            phases[token] = .stopping(child, .killed(kill))
+            setPhase(.stopping(child, .killed(kill)), of: token)
         }
     }
 
@@ -244,7 +249,7 @@ struct EngineStateMachine<Launch: ChildLaunch, Watcher, Instant: InstantProtocol
                 // The grace period is for the whole tree: what is left of it may still be shutting down.
                 if error == 0, !killsAtOnce, stop.signal != .kill, !child.tree.running(in: processes).isEmpty {
                     child.tree.leaderReaped = true
-                    phases[token] = .reaping(child, stop, lingers: true)
+                    setPhase(.reaping(child, stop, lingers: true), of: token)
                     actions.append(.reap(token, pid: child.pid))
                     continue
                 }
@@ -255,10 +260,10 @@ struct EngineStateMachine<Launch: ChildLaunch, Watcher, Instant: InstantProtocol
             }
             actions.append(.closeTree(child.tree))
             if error == 0 {
-                phases[token] = .reaping(child, stop, lingers: false)
+                setPhase(.reaping(child, stop, lingers: false), of: token)
                 actions.append(.reap(token, pid: child.pid))
             } else {
-                phases[token] = nil
+                setPhase(nil, of: token)
                 actions.append(.resume(child.waiter, child.lostExit(error, after: stop)))
             }
         }
@@ -283,31 +288,34 @@ struct EngineStateMachine<Launch: ChildLaunch, Watcher, Instant: InstantProtocol
     private mutating func finishReaping(_ token: UInt64, exit: ChildExit, into actions: inout [Action]) {
         guard case .reaping(let child, let stop, let lingers) = phases[token] else { return }
         guard lingers else {
-            phases[token] = nil
+            setPhase(nil, of: token)
             return actions.append(.resume(child.waiter, exit))
         }
-        phases[token] = .lingering(
-            LingeringStop(
-                tree: child.tree, waiter: child.waiter, exit: exit, deadline: stop?.deadline, furtherGrace: child.gracePeriod))
+        let lingering = LingeringStop(
+            tree: child.tree, waiter: child.waiter, exit: exit, deadline: stop?.deadline, furtherGrace: child.gracePeriod)
+        setPhase(.lingering(lingering), of: token)
     }
 
     /// Looks at the lingering stops when due at `now` (or at once after a second interrupt): resumes the tasks of
     /// those whose tree is gone, signals those whose deadline has come.
     mutating func watchLingeringStops(now: Instant, snapshot: () -> ProcessSnapshot, into actions: inout [Action]) {
         guard hasLingeringStops else { return }
-        let due = { (phase: ChildPhase) in
-            if case .lingering(let stop) = phase { stop.deadline.map { $0 <= now } ?? false } else { false }
+        guard killsAtOnce || now >= nextLingeringCheck || index.lingering.contains(where: { isDue($0, at: now) }) else {
+            return
         }
-        guard killsAtOnce || now >= nextLingeringCheck || phases.values.contains(where: due) else { return }
         nextLingeringCheck = now.advanced(by: Self.lingeringInterval)
         let processes = snapshot()
-        let lingering = phases.filter { $0.value.isLingering }.keys.sorted()
-        for token in lingering {
+        for token in index.lingering.sorted() {
             guard case .lingering(var stop) = phases[token] else { continue }
             stop.tree.extend(from: processes, excluding: tokensByPid.keys)
             let isOver = stop.step(processes: processes, now: now, killAtOnce: killsAtOnce, into: &actions)
-            phases[token] = isOver ? nil : .lingering(stop)
+            setPhase(isOver ? nil : .lingering(stop), of: token)
         }
+    }
+
+    /// Whether the next step of the lingering stop of `token` is due at `now`.
+    private func isDue(_ token: UInt64, at now: Instant) -> Bool {
+        if case .lingering(let stop) = phases[token] { stop.deadline.map { $0 <= now } ?? false } else { false }
     }
 
     /// Stops every child and launch (a stop line that one was left to counts as ended now), and adds `watchers`,
@@ -327,9 +335,7 @@ struct EngineStateMachine<Launch: ChildLaunch, Watcher, Instant: InstantProtocol
     /// Tells `watchers` how many children are left (with the launches not taken in yet) and the longest grace period
     /// one of them has left at `now`, if any is left (see ``Action/tellStopWatchers(_:)``).
     func tellStopWatchers(_ watchers: [Watcher], now: Instant, into actions: inout [Action]) {
-        let remaining = phases.values.count { phase in
-            if case .reaping = phase { false } else { true }
-        }
+        let remaining = index.running + index.launching.count + index.lingering.count
         guard remaining > 0 else { return }
         // A launch still underway is stopped when it arrives: its grace period does not count in the longest here.
         let deadlines = phases.values.compactMap { phase in

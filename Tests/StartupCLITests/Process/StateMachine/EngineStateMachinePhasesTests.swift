@@ -23,17 +23,23 @@ import Testing
 
         _ = machine.launchRequested(madeUpLaunch(1), processors: 1)
         #expect(machine.phase(of: 1) == "launching")
+        #expect(machine.index == machine.indexedAgain)
         _ = machine.launchesArrived([madeUpArrival(1, pid: 100)], now: .seconds(0)) { [] }
         #expect(machine.phase(of: 1) == "running")
+        #expect(machine.index == machine.indexedAgain)
         _ = machine.stop([1], now: .seconds(0)) { Self.family }
         #expect(machine.phase(of: 1) == "stopping, terminate until 5.0")
+        #expect(machine.index == machine.indexedAgain)
         _ = machine.childrenExited([(1, 0)]) { Self.rest }
         #expect(machine.phase(of: 1) == "reaping, terminate until 5.0, lingers")
+        #expect(machine.index == machine.indexedAgain)
         #expect(!machine.endedByItself(1))
         _ = machine.leaderReaped(1, waitStatus: SIGTERM)
         #expect(machine.phase(of: 1) == "lingering")
+        #expect(machine.index == machine.indexedAgain)
         _ = machine.watchLingeringStops(now: .seconds(1)) { [] }
         #expect(machine.phase(of: 1) == nil)
+        #expect(machine.index == machine.indexedAgain)
         #expect(machine.phases.isEmpty)
     }
 
@@ -43,16 +49,22 @@ import Testing
 
         _ = machine.stop([1], now: .seconds(0)) { Self.family }
         #expect(machine.phase(of: 1) == "stopping, leftToStopLine")
+        #expect(machine.index == machine.indexedAgain)
         machine.stopLinesEnded([1], now: .seconds(10))
         #expect(machine.phase(of: 1) == "stopping, leftToStopLine until 14.0")
+        #expect(machine.index == machine.indexedAgain)
         _ = machine.escalateOverdueStops(now: .seconds(14)) { Self.family }
         #expect(machine.phase(of: 1) == "stopping, terminate until 18.0")
+        #expect(machine.index == machine.indexedAgain)
         _ = machine.escalateOverdueStops(now: .seconds(18)) { Self.family }
         #expect(machine.phase(of: 1) == "stopping, kill")
+        #expect(machine.index == machine.indexedAgain)
         _ = machine.childrenExited([(1, 0)]) { Self.rest }
         #expect(machine.phase(of: 1) == "reaping, kill")
+        #expect(machine.index == machine.indexedAgain)
         _ = machine.leaderReaped(1, waitStatus: SIGKILL)
         #expect(machine.phase(of: 1) == nil)
+        #expect(machine.index == machine.indexedAgain)
     }
 
     @Test func aChildThatEndsByItself_isReapedAsEndedByItself_andIsGoneOnceReaped() {
@@ -61,10 +73,12 @@ import Testing
 
         _ = machine.childrenExited([(1, 0)]) { [] }
         #expect(machine.phase(of: 1) == "reaping")
+        #expect(machine.index == machine.indexedAgain)
         #expect(machine.endedByItself(1))
         #expect(machine.token(ofPid: 100) == nil)
         _ = machine.leaderReaped(1, waitStatus: 0)
         #expect(machine.phase(of: 1) == nil)
+        #expect(machine.index == machine.indexedAgain)
     }
 
     @Test func aWithdrawnLaunch_isGoneOnceItsTaskIsResumed() {
@@ -73,8 +87,10 @@ import Testing
 
         _ = machine.stop([1], now: .seconds(0)) { [] }
         #expect(machine.phase(of: 1) == "launching, stopped")
+        #expect(machine.index == machine.indexedAgain)
         _ = machine.launchesWithdrawn([1], of: [1])
         #expect(machine.phase(of: 1) == nil)
+        #expect(machine.index == machine.indexedAgain)
     }
 }
 
@@ -90,6 +106,13 @@ extension EngineStateMachine where Instant == TestInstant {
         case .reaping(_, let stop, let lingers): "reaping" + (stop.map { ", " + Self.words($0) } ?? "") + (lingers ? ", lingers" : "")
         case .lingering: "lingering"
         }
+    }
+
+    /// The index of the phases, made again from the table: ``index`` must always equal it.
+    fileprivate var indexedAgain: PhaseIndex {
+        var index = PhaseIndex()
+        for (token, phase) in phases { index.move(token, from: nil, to: phase) }
+        return index
     }
 
     /// A stop's signal, and when its next step is due.
