@@ -30,7 +30,7 @@ struct SpawnRequest: Sendable {
     var onSpawned: (@Sendable (pid_t) -> Void)? = nil
     /// Whether what the child leaves behind when it exits by itself (the rest of its group, what left the group) is
     /// stopped before its task is resumed, as if the child had been stopped as it exited (see
-    /// ``ChildStops/childrenExited(_:now:snapshot:into:)``): a service's leftovers must not outlive it.
+    /// ``EngineStateMachine/childrenExited(_:now:snapshot:into:)``): a service's leftovers must not outlive it.
     var stopsTreeOnExit = false
 }
 

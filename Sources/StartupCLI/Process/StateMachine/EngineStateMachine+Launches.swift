@@ -4,7 +4,7 @@
     import Darwin
 #endif
 
-extension ChildStops {
+extension EngineStateMachine {
     /// A spawn requested and not taken in yet, and what came for it meanwhile.
     struct Launching {
         /// The spawn.
@@ -17,7 +17,22 @@ extension ChildStops {
     }
 
     /// Whether spawns are requested that have not been taken in yet.
-    var launchesPending: Bool { !launching.isEmpty }
+    var launchesPending: Bool { !index.launching.isEmpty }
+
+    /// The tokens of the spawns requested and not taken in yet.
+    var launchingTokens: Set<UInt64> { index.launching }
+
+    /// Whether `token` is a spawn not taken in yet.
+    private func isLaunching(_ token: UInt64) -> Bool {
+        index.launching.contains(token)
+    }
+
+    /// Applies `change` to the spawn of `token` if it has not been taken in yet.
+    private mutating func updateLaunch(_ token: UInt64, _ change: (inout Launching) -> Void) {
+        guard case .launching(var record) = phases[token] else { return }
+        change(&record)
+        setPhase(.launching(record), of: token)
+    }
 
     /// A spawn is requested: the loop makes it itself (``Action/spawn(_:)``) while the children running or being
     /// launched, this one included, are no more than `processors`, as with `-j 2` on two. Then the loop has few exits
@@ -25,8 +40,8 @@ extension ChildStops {
     /// from one command's exit to the next command's start. With more children than processors it goes to the launch
     /// threads (``Action/submit(_:)``), which let the loop reap while children exec side by side.
     mutating func launchRequested(_ launch: Launch, processors: Int, into actions: inout [Action]) {
-        launching[launch.token] = Launching(launch: launch)
-        actions.append(children.count + launching.count <= processors ? .spawn(launch) : .submit(launch))
+        setPhase(.launching(Launching(launch: launch)), of: launch.token)
+        actions.append(index.running + index.launching.count <= processors ? .spawn(launch) : .submit(launch))
     }
 
     /// Spawns have been made (`launches`, from ``Action/spawn(_:)`` or the launch threads): a failed one resumes its
@@ -40,7 +55,7 @@ extension ChildStops {
         var stopped: [UInt64] = []
         var exited: [(token: UInt64, error: Int32)] = []
         for arrival in launches {
-            guard let record = launching.removeValue(forKey: arrival.token) else {
+            guard case .launching(let record) = phases[arrival.token] else {
                 if arrival.pidfd >= 0 { actions.append(.dropPidfd(arrival.pidfd)) }
                 continue
             }
@@ -48,6 +63,7 @@ extension ChildStops {
             let pid: pid_t
             switch arrival.result {
             case .failure(let failure):
+                setPhase(nil, of: arrival.token)
                 actions.append(.resume(launch.waiter, ChildExit(termination: failure.termination, cancellation: nil)))
                 continue
             case .success(let spawned):
@@ -72,10 +88,11 @@ extension ChildStops {
     /// as they arrive (``Action/takeArrivals(awaiting:)``), and stopped then.
     mutating func launchesWithdrawn(_ withdrawn: Set<UInt64>, of asked: Set<UInt64>, into actions: inout [Action]) {
         for token in withdrawn.sorted() {
-            guard let record = launching.removeValue(forKey: token) else { continue }
+            guard case .launching(let record) = phases[token] else { continue }
+            setPhase(nil, of: token)
             actions.append(.resume(record.launch.waiter, record.launch.exitIfWithdrawn))
         }
-        let underway = asked.filter { launching[$0] != nil }
+        let underway = asked.filter { isLaunching($0) }
         if !underway.isEmpty { actions.append(.takeArrivals(awaiting: underway)) }
     }
 
@@ -83,9 +100,9 @@ extension ChildStops {
     /// they have not made (``Action/withdraw(_:)``); none if no token is a launch's. The first step of
     /// ``stop(_:now:snapshot:into:)``.
     mutating func stopLaunches(_ tokens: [UInt64], into actions: inout [Action]) {
-        guard tokens.contains(where: { launching[$0] != nil }) else { return }
-        let inLaunch = Set(tokens.filter { launching[$0] != nil })
-        for token in inLaunch { launching[token]?.stopped = true }
+        guard tokens.contains(where: { isLaunching($0) }) else { return }
+        let inLaunch = Set(tokens.filter { isLaunching($0) })
+        for token in inLaunch { updateLaunch(token) { $0.stopped = true } }
         actions.append(.withdraw(inLaunch))
     }
 
@@ -93,17 +110,17 @@ extension ChildStops {
     /// arrived (``Action/takeArrivals(awaiting:)``); none if no exit is a launch's. The first step of
     /// ``childrenExited(_:now:snapshot:into:)``.
     mutating func launchesExited(_ exits: [(token: UInt64, error: Int32)], into actions: inout [Action]) {
-        guard !launching.isEmpty, exits.contains(where: { launching[$0.token] != nil }) else { return }
-        let early = Set(exits.map { $0.token }.filter { launching[$0] != nil })
-        for token in early { launching[token]?.exitedEarly = true }
+        guard launchesPending, exits.contains(where: { isLaunching($0.token) }) else { return }
+        let early = Set(exits.map { $0.token }.filter { isLaunching($0) })
+        for token in early { updateLaunch(token) { $0.exitedEarly = true } }
         actions.append(.takeArrivals(awaiting: early))
     }
 
     /// A sweep found the exited child `pid`: when no child taken in explains it and spawns are pending, the launches
     /// that have arrived are taken in first (it may be one of theirs); the others wake the loop when they arrive.
     func exitedChildFound(_ pid: pid_t, into actions: inout [Action]) {
-        guard token(ofPid: pid) == nil, !launching.isEmpty else { return }
-        actions.append(.takeArrivals(awaiting: Set(launching.keys)))
+        guard token(ofPid: pid) == nil, launchesPending else { return }
+        actions.append(.takeArrivals(awaiting: launchingTokens))
     }
 
     /// Whether the exited child `pid`, which no child taken in explains, is an orphan of `startup` as the child
@@ -111,7 +128,7 @@ extension ChildStops {
     /// cannot be it). Until then it may be a launch's not taken in yet, and is remembered (not reaped, so its pid is
     /// not reused).
     mutating func isOrphan(_ pid: pid_t) -> Bool {
-        var launches = Set(launching.keys)
+        var launches = launchingTokens
         if let seen = unexplainedExit, seen.pid == pid { launches.formIntersection(seen.launches) }
         unexplainedExit = launches.isEmpty ? nil : (pid, launches)
         return launches.isEmpty

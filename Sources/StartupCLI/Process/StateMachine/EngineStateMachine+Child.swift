@@ -4,8 +4,8 @@
     import Darwin
 #endif
 
-extension ChildStops {
-    /// A child the engine runs, and how far its stop has gone.
+extension EngineStateMachine {
+    /// A child the engine runs: what it is, and what goes with it beyond its process group.
     struct Child {
         /// The child's pid, also its process-group id unless it is a foreground child.
         let pid: pid_t
@@ -25,12 +25,6 @@ extension ChildStops {
         var tree: Tree
         /// Whether it is stopped as it exits by itself (``ChildLaunch/stopsTreeOnExit``).
         var stopsTreeOnExit = false
-        /// The strongest signal sent because its task was cancelled.
-        var signal: CancellationSignal? = nil
-        /// When SIGTERM turns into SIGKILL (or, left to a stop line, into SIGTERM).
-        var killDeadline: Instant? = nil
-        /// The SIGKILL the stop sent to what was still there, and why.
-        var kill: ProcessKill? = nil
 
         /// What `kill` takes to signal the child's process group, or only the child when it is a foreground one.
         var groupTarget: pid_t { isForeground ? pid : -pid }
@@ -47,11 +41,12 @@ extension ChildStops {
             return leader + tree.running(in: processes).count
         }
 
-        /// The outcome when the child could not be waited for (e.g. someone else reaped it, or SIGCHLD is ignored).
-        func lostExit(_ code: Int32) -> ChildExit {
+        /// The outcome when the child could not be waited for (e.g. someone else reaped it, or SIGCHLD is ignored),
+        /// after its `stop`, if it was stopped.
+        func lostExit(_ code: Int32, after stop: Stop?) -> ChildExit {
             ChildExit(
                 termination: .failedToStart(errno: code, message: "lost track of process \(pid): \(errnoDescription(code))"),
-                cancellation: signal, kill: kill)
+                cancellation: stop?.signal, kill: stop?.kill)
         }
     }
 }

@@ -4,20 +4,20 @@
     import Darwin
 #endif
 
-extension ChildStops {
-    /// What the loop does for a decision of ``ChildStops``, in the order given.
+extension EngineStateMachine {
+    /// What the loop does for a decision of ``EngineStateMachine``, in the order given.
     enum Action {
         /// Makes the spawn on the loop's thread, then reports it with
-        /// ``ChildStops/launchesArrived(_:now:snapshot:into:)``.
+        /// ``EngineStateMachine/launchesArrived(_:now:snapshot:into:)``.
         case spawn(Launch)
         /// Hands the spawn to the launch threads, whose launches the loop takes in as they arrive.
         case submit(Launch)
         /// Takes back from the launch threads the spawns of these tokens that no thread has begun, then reports which
-        /// with ``ChildStops/launchesWithdrawn(_:of:into:)``.
+        /// with ``EngineStateMachine/launchesWithdrawn(_:of:into:)``.
         case withdraw(Set<UInt64>)
         /// Takes in the launches that have arrived and reports them with
-        /// ``ChildStops/launchesArrived(_:now:snapshot:into:)``; those of these tokens still to come wake the loop when
-        /// they do.
+        /// ``EngineStateMachine/launchesArrived(_:now:snapshot:into:)``; those of these tokens still to come wake the
+        /// loop when they do.
         case takeArrivals(awaiting: Set<UInt64>)
         /// Tells the spawn's requester that its child has been made, with its pid.
         case announceSpawn(Launch, pid: pid_t)
@@ -37,12 +37,12 @@ extension ChildStops {
         /// Closes a child's pidfd, which takes it out of the wait set.
         case closeDescriptor(Int32)
         /// Reaps the exited leader `pid` of the child with this token, then reports how it ended with
-        /// ``ChildStops/leaderReaped(_:waitStatus:into:)`` or ``ChildStops/leaderLost(_:errno:into:)``.
+        /// ``EngineStateMachine/leaderReaped(_:waitStatus:into:)`` or ``EngineStateMachine/leaderLost(_:errno:into:)``.
         case reap(UInt64, pid: pid_t)
         /// Resumes a child's task with how it ended.
         case resume(Waiter, ChildExit)
-        /// Tells the new stop watchers what is left, with ``ChildStops/tellStopWatchers(_:now:into:)``, once the
-        /// withdrawals before it have been reported.
+        /// Tells the new stop watchers what is left, with ``EngineStateMachine/tellStopWatchers(_:now:into:)``, once
+        /// the withdrawals before it have been reported.
         case tellStopWatchers([Watcher])
         /// Tells a stop watcher how many children are left to stop and the longest grace period one of them has.
         case tellRemaining(Watcher, count: Int, longestGrace: Duration)
@@ -51,4 +51,5 @@ extension ChildStops {
     }
 }
 
-extension ChildStops.Action: Equatable where Launch: Equatable, Launch.Tree: Equatable, Launch.Waiter: Equatable, Watcher: Equatable {}
+extension EngineStateMachine.Action: Equatable
+where Launch: Equatable, Launch.Tree: Equatable, Launch.Waiter: Equatable, Watcher: Equatable {}

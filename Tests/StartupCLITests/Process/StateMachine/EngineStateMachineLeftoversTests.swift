@@ -10,7 +10,7 @@ import Testing
 
 /// A child stopped as it exits by itself (``ChildLaunch/stopsTreeOnExit``, a service): what its leader left is stopped
 /// with the grace period before its task hears of the exit. Made-up pids, times and snapshots: no process runs.
-@Suite struct ChildStopsLeftoversTests {
+@Suite struct EngineStateMachineLeftoversTests {
     /// The leader (100, exited, unreaped), a child of it left in its group (101) and one that left the group (102).
     private static var leftovers: ProcessSnapshot {
         [
@@ -20,30 +20,31 @@ import Testing
     }
 
     /// A child with leader 100 and task 10, killed after five seconds.
-    private func child(stopsTreeOnExit: Bool) -> TestStops.Child {
-        TestStops.Child(
+    private func child(stopsTreeOnExit: Bool) -> TestMachine.Child {
+        TestMachine.Child(
             pid: 100, isForeground: false, pidfd: -1, waiter: 10, captureDescriptor: nil, gracePeriod: .seconds(5),
             signalsWhenStopped: true, tree: NumberTree(leader: 100), stopsTreeOnExit: stopsTreeOnExit)
     }
 
     @Test func aLeaderThatExitsByItself_hasItsLeftoversStopped_thenKilledAfterTheGracePeriod_beforeItsTaskIsResumed() {
-        var stops = TestStops(start: .seconds(0))
+        var machine = TestMachine(start: .seconds(0))
         let source = SnapshotSource(Self.leftovers)
-        stops.childStarted(child(stopsTreeOnExit: true), token: 1)
+        machine.childStarted(child(stopsTreeOnExit: true), token: 1)
         let tree = NumberTree(leader: 100, members: [101, 102])
 
         #expect(
-            stops.childrenExited([(1, 0)], now: .seconds(3), snapshot: source.snapshot) == [
+            machine.childrenExited([(1, 0)], now: .seconds(3), snapshot: source.snapshot) == [
                 .signalGroup(-100, SIGTERM), .signalTree(tree, SIGTERM, outsideGroup: 100), .reap(1, pid: 100),
             ])
-        #expect(stops.leaderReaped(1, waitStatus: 1 << 8) == [], "what it left still runs")
-        #expect(stops.watchLingeringStops(now: .seconds(7.9), snapshot: source.snapshot) == [])
+        #expect(machine.leaderReaped(1, waitStatus: 1 << 8) == [], "what it left still runs")
+        #expect(machine.watchLingeringStops(now: .seconds(7.9), snapshot: source.snapshot) == [])
         var reaped = tree
         reaped.leaderReaped = true
-        #expect(stops.watchLingeringStops(now: .seconds(8), snapshot: source.snapshot) == [.signalTree(reaped, SIGKILL, outsideGroup: nil)])
+        #expect(
+            machine.watchLingeringStops(now: .seconds(8), snapshot: source.snapshot) == [.signalTree(reaped, SIGKILL, outsideGroup: nil)])
         source.processes = []
         #expect(
-            stops.watchLingeringStops(now: .seconds(8.1), snapshot: source.snapshot) == [
+            machine.watchLingeringStops(now: .seconds(8.1), snapshot: source.snapshot) == [
                 .closeTree(reaped),
                 .resume(
                     10,
@@ -53,17 +54,17 @@ import Testing
     }
 
     @Test func aLeaderThatExitsByItself_withNothingLeft_isResumedWithItsOwnExit() {
-        var stops = TestStops(start: .seconds(0))
-        stops.childStarted(child(stopsTreeOnExit: true), token: 1)
-        let exited = stops.childrenExited([(1, 0)], now: .seconds(3)) { [madeUpProcess(100, parent: 1, group: 100, zombie: true)] }
+        var machine = TestMachine(start: .seconds(0))
+        machine.childStarted(child(stopsTreeOnExit: true), token: 1)
+        let exited = machine.childrenExited([(1, 0)], now: .seconds(3)) { [madeUpProcess(100, parent: 1, group: 100, zombie: true)] }
         #expect(exited.contains(.reap(1, pid: 100)), "\(exited)")
-        #expect(stops.leaderReaped(1, waitStatus: 1 << 8) == [.resume(10, ChildExit(termination: .exited(1), cancellation: .terminate))])
+        #expect(machine.leaderReaped(1, waitStatus: 1 << 8) == [.resume(10, ChildExit(termination: .exited(1), cancellation: .terminate))])
     }
 
     @Test func withoutTheFlag_whatALeaderLeavesKeepsRunning() {
-        var stops = TestStops(start: .seconds(0))
-        stops.childStarted(child(stopsTreeOnExit: false), token: 1)
+        var machine = TestMachine(start: .seconds(0))
+        machine.childStarted(child(stopsTreeOnExit: false), token: 1)
         #expect(
-            stops.childrenExited([(1, 0)]) { Self.leftovers } == [.closeTree(NumberTree(leader: 100)), .reap(1, pid: 100)])
+            machine.childrenExited([(1, 0)]) { Self.leftovers } == [.closeTree(NumberTree(leader: 100)), .reap(1, pid: 100)])
     }
 }

@@ -4,9 +4,9 @@
     import Darwin
 #endif
 
-/// What ``ChildStops`` asks of the processes that go with a stopped child beyond its process group: to be found in a
-/// snapshot of the processes, and to tell which of them still run. ``ProcessTree`` is the real one; tests use trees
-/// made of numbers.
+/// What ``EngineStateMachine`` asks of the processes that go with a stopped child beyond its process group: to be
+/// found in a snapshot of the processes, and to tell which of them still run. ``ProcessTree`` is the real one; tests
+/// use trees made of numbers.
 protocol StoppableTree {
     /// Whether the leader has been reaped (its pid may belong to another process by now).
     var leaderReaped: Bool { get set }

@@ -12,21 +12,21 @@ import StartupPlatform
 /// queued jobs, then collects exits (sleeping in the wait set when nothing else was posted) and reaps them, resuming
 /// their tasks.
 ///
-/// Who makes a spawn, what to take in, withdraw, signal, reap and resume, and when, is decided by ``ChildStops``; the
-/// loop reads the clock and `/proc` for it and performs its actions. The loop itself only finds exited children
-/// (`waitid`) and reaps the orphans the core names. Signalling and reaping happen only here, so a
-/// group is signalled only while its leader is unreaped (running or a zombie), when its pid and process-group id
-/// cannot have been reused.
+/// Who makes a spawn, what to take in, withdraw, signal, reap and resume, and when, is decided by
+/// ``EngineStateMachine``; the loop reads the clock and `/proc` for it and performs its actions. The loop itself only
+/// finds exited children (`waitid`) and reaps the orphans the state machine names. Signalling and reaping happen only
+/// here, so a group is signalled only while its leader is unreaped (running or a zombie), when its pid and
+/// process-group id cannot have been reused.
 struct EngineLoop {
     let engine: ProcessEngine
     /// The threads that make the spawns when more children run than there are processors.
     private let launchThreads: LaunchThreads
-    /// The decision core of the loop, with the engine's spawns and tasks.
-    private typealias Stops = ChildStops<LaunchThreads.Launch, StopWatcher, ContinuousClock.Instant>
+    /// The state machine that decides for the loop, with the engine's spawns and tasks.
+    private typealias Machine = EngineStateMachine<LaunchThreads.Launch, StopWatcher, ContinuousClock.Instant>
     /// The launches and running children and their stops: what to spawn, signal, reap and resume, and when.
-    private var stops = Stops(start: .now)
+    private var machine = Machine(start: .now)
     /// Emptied buffers of actions, one per level of nested decisions, reused so deciding allocates no array.
-    private var spareActionBuffers: [[Stops.Action]] = []
+    private var spareActionBuffers: [[Machine.Action]] = []
     /// `startup` is the child subreaper: exited orphans are reaped after every exit of a command, and at each
     /// round of housekeeping while none exits (`--keep-running` may wait for hours). A sweep is one `waitid`.
     private var reapsOrphans = false
@@ -55,7 +55,7 @@ struct EngineLoop {
                 reapsOrphans = true
                 sweep()
             }
-            if batch.killsAtOnce && !stops.killsAtOnce {
+            if batch.killsAtOnce && !machine.killsAtOnce {
                 let now = clock.now
                 perform { $0.killAtOnce(now: now, snapshot: ProcessSnapshot.current, into: &$1) }
             }
@@ -63,12 +63,12 @@ struct EngineLoop {
                 let clock = clock
                 perform { $0.launchesArrived(batch.launched, now: { clock.now }, snapshot: ProcessSnapshot.current, into: &$1) }
             }
-            if stops.unexplainedExit != nil { sweep() }  // the launch it waits for may be among those just taken in
+            if machine.unexplainedExit != nil { sweep() }  // the launch it waits for may be among those just taken in
             var exits: [(token: UInt64, error: Int32)]
             let wake: EngineWaitSet.Wake
             if batch.isEmpty {
                 // Nothing runs: no launch thread may come to close the used capture files (`--keep-running`).
-                if stops.children.isEmpty && !stops.launchesPending { CaptureFilePool.shared.closeRetired() }
+                if !machine.hasRunningChildren && !machine.launchesPending { CaptureFilePool.shared.closeRetired() }
                 wake = engine.waitSet.wait(timeoutMilliseconds: sleepLimit())
                 engine.inbox.withLock { $0.sleeping = false }
                 exits = wake.exited.map { ($0, 0) }
@@ -78,7 +78,7 @@ struct EngineLoop {
                     let now = clock.now
                     perform { $0.stop(batch.stops, now: now, snapshot: ProcessSnapshot.current, into: &$1) }
                 }
-                if !batch.stopLinesEnded.isEmpty { stops.stopLinesEnded(batch.stopLinesEnded, now: clock.now) }
+                if !batch.stopLinesEnded.isEmpty { machine.stopLinesEnded(batch.stopLinesEnded, now: clock.now) }
                 if !batch.jobs.isEmpty {
                     runJobs(batch.jobs)
                     for request in engine.inbox.withLock({ $0.takeSpawns() }) { start(request) }
@@ -90,11 +90,11 @@ struct EngineLoop {
             if wake.childSignalled || (reapsOrphans && !exits.isEmpty) { sweep() }
             keepHouse()
             // Most turns have no stop going: no clock reading then.
-            if stops.hasKillDeadlines {
+            if machine.hasKillDeadlines {
                 let now = clock.now
                 perform { $0.escalateOverdueStops(now: now, snapshot: ProcessSnapshot.current, into: &$1) }
             }
-            if stops.hasLingeringStops {
+            if machine.hasLingeringStops {
                 let now = clock.now
                 perform { $0.watchLingeringStops(now: now, snapshot: ProcessSnapshot.current, into: &$1) }
             }
@@ -104,17 +104,17 @@ struct EngineLoop {
                     $0.stopEveryChild(for: batch.stopWatchers, now: now, snapshot: ProcessSnapshot.current, into: &$1)
                 }
             }
-            if stops.hasStopWatchers { perform { $0.releaseStopWatchers(into: &$1) } }
+            if machine.hasStopWatchers { perform { $0.releaseStopWatchers(into: &$1) } }
         }
     }
 
-    /// Has the decision core decide (`decide` appends its actions to a buffer kept for reuse, so the common path
+    /// Has the state machine decide (`decide` appends its actions to a buffer kept for reuse, so the common path
     /// allocates no array of actions), then performs what it decided, in order: the spawns, withdrawals, signals,
     /// closes, reaps and resumptions, reporting the outcome of those that need one (each report is decided and
     /// performed before the next action).
-    private mutating func perform(_ decide: (inout Stops, inout [Stops.Action]) -> Void) {
+    private mutating func perform(_ decide: (inout Machine, inout [Machine.Action]) -> Void) {
         var actions = spareActionBuffers.popLast() ?? []
-        decide(&stops, &actions)
+        decide(&machine, &actions)
         for action in actions {
             switch action {
             case .spawn(let launch):
@@ -147,7 +147,7 @@ struct EngineLoop {
             case .closeTree(let tree): tree.close()
             case .closeDescriptor(let descriptor): _ = closeDescriptor(descriptor)
             case .reap(let token, let pid):
-                let endedByItself = stops.endedByItself(token)
+                let endedByItself = machine.endedByItself(token)
                 let status = Self.reapLeader(pid)
                 if endedByItself, case .success = status { RunGuardian.commandEnded(token: token) }
                 perform {
@@ -191,7 +191,8 @@ struct EngineLoop {
         }
     }
 
-    /// Makes a requested spawn, or hands it to the launch threads (see ``ChildStops/launchRequested(_:processors:into:)``).
+    /// Makes a requested spawn, or hands it to the launch threads (see
+    /// ``EngineStateMachine/launchRequested(_:processors:into:)``).
     private mutating func start(_ request: SpawnRequest) {
         let marker = ProcessTree.marker(forSpawn: request.token, of: request.spec)
         let launch = LaunchThreads.Launch(request: request, marker: marker)
@@ -199,9 +200,9 @@ struct EngineLoop {
         perform { $0.launchRequested(launch, processors: processors, into: &$1) }
     }
 
-    /// Reaps exited children and resumes their tasks (see ``ChildStops/childrenExited(_:now:snapshot:into:)``); the trees of
-    /// stopped ones are found in `processes` if given, else in a snapshot taken for them. An exit seen before its
-    /// launch arrived is reaped once it has.
+    /// Reaps exited children and resumes their tasks (see ``EngineStateMachine/childrenExited(_:now:snapshot:into:)``);
+    /// the trees of stopped ones are found in `processes` if given, else in a snapshot taken for them. An exit seen
+    /// before its launch arrived is reaped once it has.
     private mutating func reap(_ exits: [(token: UInt64, error: Int32)], processes given: ProcessSnapshot? = nil) {
         let clock = clock
         perform { $0.childrenExited(exits, now: { clock.now }, snapshot: { given ?? ProcessSnapshot.current() }, into: &$1) }
@@ -210,25 +211,25 @@ struct EngineLoop {
     /// Reaps the exited children `waitid` shows, one at a time: the engine's own when the wait set reads SIGCHLD
     /// (otherwise it stops at one, whose pidfd or watcher reports it), and orphans adopted as the child subreaper.
     /// An exit that no child taken in explains may be a launch's that has not been taken in: it waits for those
-    /// launches (see ``ChildStops/unexplainedExit``).
+    /// launches (see ``EngineStateMachine/unexplainedExit``).
     private mutating func sweep() {
         // One look at `/proc` for all the stopped children a sweep reaps (a stop of hundreds ends in one sweep).
         var processes: ProcessSnapshot? = nil
         while let pid = firstExitedChild() {
             perform { $0.exitedChildFound(pid, into: &$1) }
-            if let token = stops.token(ofPid: pid) {
+            if let token = machine.token(ofPid: pid) {
                 // With SIGCHLD read (``ProcessEngine/ownEveryChild()``) every exit is found here; else by its pidfd.
                 guard engine.waitSet.readsChildSignals else { return }
-                if processes == nil, stops.children[token]?.signal != nil { processes = ProcessSnapshot.current() }
+                if processes == nil, machine.phases[token]?.isStopping ?? false { processes = ProcessSnapshot.current() }
                 reap([(token, 0)], processes: processes)
-            } else if stops.isOrphan(pid) {
+            } else if machine.isOrphan(pid) {
                 var status: Int32 = 0
                 _ = waitpid(pid, &status, WNOHANG)
             } else {
                 return
             }
         }
-        stops.sweepFinished()
+        machine.sweepFinished()
     }
 
     /// The pid of an exited child not reaped yet, if there is one.
@@ -242,7 +243,7 @@ struct EngineLoop {
     /// Whether there is housekeeping to do: orphans to reap, or running children's output to trim, counting the
     /// launches not taken in yet (their arrival does not wake the loop; the next round takes them in).
     private var needsHousekeeping: Bool {
-        reapsOrphans || stops.launchesPending || stops.children.values.contains { $0.captureDescriptor != nil }
+        reapsOrphans || machine.launchesPending || machine.capturesOutput
     }
 
     /// Reaps exited orphans and trims the capture files of running children to their tails, when due. Called every
@@ -252,15 +253,16 @@ struct EngineLoop {
         guard now >= nextHousekeeping else { return }
         nextHousekeeping = now + Self.housekeepingInterval
         if reapsOrphans { sweep() }
-        for child in stops.children.values {
-            if let descriptor = child.captureDescriptor { CaptureFile.trimToTail(descriptor) }
+        guard machine.capturesOutput else { return }
+        for phase in machine.phases.values {
+            if let descriptor = phase.runningChild?.captureDescriptor { CaptureFile.trimToTail(descriptor) }
         }
     }
 
-    /// Milliseconds until the nearest deadline of the core or the next housekeeping (rounded up), or -1 for
-    /// neither.
+    /// Milliseconds until the nearest deadline of the state machine or the next housekeeping (rounded up), or -1
+    /// for neither.
     private func sleepLimit() -> Int32 {
-        var nearest = stops.nextDeadline
+        var nearest = machine.nextDeadline
         if needsHousekeeping { nearest = min(nearest ?? nextHousekeeping, nextHousekeeping) }
         guard let deadline = nearest else { return -1 }
         let remaining = clock.now.duration(to: deadline)

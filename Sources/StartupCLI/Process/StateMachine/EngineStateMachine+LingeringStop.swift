@@ -4,7 +4,7 @@
     import Darwin
 #endif
 
-extension ChildStops {
+extension EngineStateMachine {
     /// A stopped child whose leader has exited (and been reaped) while processes of its group, or that left it,
     /// still run: a wrapper shell (`sh -c 'cd app && ./server'`, `bash start.sh`) that died of its SIGTERM while the
     /// server it started still shuts down. The grace period is for the whole tree: the child's task is resumed once

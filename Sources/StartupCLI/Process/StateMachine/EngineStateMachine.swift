@@ -15,30 +15,28 @@
 /// loop reuses, so the common path allocates no array of actions). It never reads a clock or `/proc`, never
 /// signals, reaps or resumes anything itself: `EngineLoop` does, and the tree (``StoppableTree``) opens the pidfds
 /// of the members it finds, so every decision here can be tested with made-up pids, times, processes and trees.
-/// `Launch` is a spawn (with the task waiting for it), `Watcher` a task waiting for every child to be stopped.
+/// It keeps one ``ChildPhase`` per child, under the child's token, from the request for its spawn to the resumption
+/// of its task. `Launch` is a spawn (with the task waiting for it), `Watcher` a task waiting for every child to be
+/// stopped.
 /// Where a decision needs another thread in the middle (to withdraw a launch, to take in launches that arrived, to
 /// reap), it is an action the loop reports the outcome of with a further input.
 ///
-/// No key paths here (`\.killDeadline`): in generic code, even specialised, a key path is built from its mangled
+/// No key paths here (`\.stopDeadline`): in generic code, even specialised, a key path is built from its mangled
 /// name at run time on every use, which would cost each turn of the loop more than the rest of its decisions.
-struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duration>> {
+struct EngineStateMachine<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duration>> {
     /// What goes with a child beyond its process group.
     typealias Tree = Launch.Tree
     /// What a child's task waits on.
     typealias Waiter = Launch.Waiter
 
-    /// The spawns requested and not taken in yet, by token (updated in `ChildStops+Launches.swift`).
-    var launching: [UInt64: Launching] = [:]
-    /// The children running, by token.
-    private(set) var children: [UInt64: Child] = [:]
-    /// The token of each running child, by pid (tells adopted orphans from our own children).
+    /// Every child's phase, by token, from the request for its spawn to the resumption of its task. Changed only by
+    /// ``setPhase(_:of:)``, which keeps `index`.
+    private(set) var phases: [UInt64: ChildPhase] = [:]
+    /// The launching and lingering children and how many run, so that the questions of every turn scan nothing.
+    private(set) var index = PhaseIndex()
+    /// The token of each running child (`running` or `stopping`), by pid: tells adopted orphans from our own
+    /// children, and keeps them out of the trees of stopped ones.
     private var tokensByPid: [pid_t: UInt64] = [:]
-    /// Children whose exit was seen and whose leader the loop is reaping (see ``Action/reap(_:pid:)``), and whether
-    /// their stop lingers (what is left of their tree still runs; its deadline is the child's `killDeadline`, none
-    /// yet while the stop line it was left to runs).
-    private var reaping: [UInt64: (child: Child, lingers: Bool)] = [:]
-    /// Stopped children whose leader has exited while the rest of their tree still runs, by token.
-    private var lingering: [UInt64: LingeringStop] = [:]
     /// When the lingering stops are next looked at: a look takes a snapshot.
     private var nextLingeringCheck: Instant
     /// A second interrupt came: stops are SIGKILL at once.
@@ -60,7 +58,7 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
     /// Whether the child `token`, which the loop is reaping (``Action/reap(_:pid:)``), ended by itself: it was not
     /// stopped, so what it left running stays, as with make.
     func endedByItself(_ token: UInt64) -> Bool {
-        reaping[token].map { $0.child.signal == nil } ?? false
+        if case .reaping(_, nil, _) = phases[token] { true } else { false }
     }
 
     /// The token of the running child `pid`, if it is one.
@@ -68,28 +66,38 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
         tokensByPid[pid]
     }
 
+    /// Puts the child of `token` in `phase`, or takes it out of the table (`nil`), and indexes it.
+    mutating func setPhase(_ phase: ChildPhase?, of token: UInt64) {
+        let old = if let phase { phases.updateValue(phase, forKey: token) } else { phases.removeValue(forKey: token) }
+        index.move(token, from: old, to: phase)
+    }
+
+    /// Whether a child has been taken in and has not exited yet.
+    var hasRunningChildren: Bool { index.running > 0 }
+
     /// The nearest time a decision is due (the end of a grace period, the next look at lingering stops), if any.
     var nextDeadline: Instant? {
-        let kills = children.values.lazy.compactMap { $0.killDeadline }.min()
-        guard !lingering.isEmpty else { return kills }
+        let kills = hasKillDeadlines ? phases.values.lazy.compactMap { $0.stopDeadline }.min() : nil
+        guard hasLingeringStops else { return kills }
         return kills.map { min($0, nextLingeringCheck) } ?? nextLingeringCheck
     }
 
     /// Whether a running child has a grace period going (``escalateOverdueStops(now:snapshot:into:)`` has something to
-    /// look at): a scan of the running children, which the loop makes on every turn.
-    var hasKillDeadlines: Bool {
-        children.values.contains { $0.killDeadline != nil }
-    }
+    /// look at), which the loop asks on every turn.
+    var hasKillDeadlines: Bool { index.withStopDeadline > 0 }
+
+    /// Whether a running child's output goes to a capture file, which the loop trims to its tail now and then.
+    var capturesOutput: Bool { index.capturing > 0 }
 
     /// Whether there are lingering stops to look at (``watchLingeringStops(now:snapshot:into:)``).
-    var hasLingeringStops: Bool { !lingering.isEmpty }
+    var hasLingeringStops: Bool { !index.lingering.isEmpty }
 
     /// Whether ``releaseStopWatchers(into:)`` has watchers to release.
     var hasStopWatchers: Bool { !stopWatchers.isEmpty }
 
     /// Takes in a child just spawned under `token`.
     mutating func childStarted(_ child: Child, token: UInt64) {
-        children[token] = child
+        setPhase(.running(child), of: token)
         tokensByPid[child.pid] = token
     }
 
@@ -102,25 +110,30 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
         _ tokens: [UInt64], now: Instant, snapshot: () -> ProcessSnapshot, into actions: inout [Action]
     ) {
         stopLaunches(tokens, into: &actions)
-        guard tokens.contains(where: { children[$0].map { $0.signal == nil } ?? false }) else { return }
+        guard tokens.contains(where: { isRunningUnstopped($0) }) else { return }
         let processes = snapshot()
         for token in tokens {
-            guard var child = children[token], child.signal == nil else { continue }
+            guard case .running(var child) = phases[token] else { continue }
             child.tree.extend(from: processes, excluding: tokensByPid.keys)
-            let atOnce = killsAtOnce || child.gracePeriod <= .zero
-            if atOnce || child.signalsWhenStopped {
-                if atOnce {
-                    child.kill = ProcessKill(
-                        processes: child.runningCount(in: processes), cause: killsAtOnce ? .secondInterrupt : .noGracePeriod)
-                }
-                child.signalGroupAndTree(atOnce ? SIGKILL : SIGTERM, into: &actions)
-                child.signal = atOnce ? .kill : .terminate
+            let stop: Stop
+            if killsAtOnce || child.gracePeriod <= .zero {
+                stop = .killed(
+                    ProcessKill(
+                        processes: child.runningCount(in: processes), cause: killsAtOnce ? .secondInterrupt : .noGracePeriod))
+                child.signalGroupAndTree(SIGKILL, into: &actions)
+            } else if child.signalsWhenStopped {
+                stop = .terminated(killAt: now.advanced(by: child.gracePeriod))
+                child.signalGroupAndTree(SIGTERM, into: &actions)
             } else {
-                child.signal = .leftToStopLine
+                stop = .leftToStopLine(graceEnds: nil)
             }
-            child.killDeadline = atOnce || child.signal == .leftToStopLine ? nil : now.advanced(by: child.gracePeriod)
-            children[token] = child
+            setPhase(.stopping(child, stop), of: token)
         }
+    }
+
+    /// Whether `token` is a child that runs and has not been stopped.
+    private func isRunningUnstopped(_ token: UInt64) -> Bool {
+        if case .running = phases[token] { true } else { false }
     }
 
     /// The stop lines that the children of `tokens` were left to have ended at `now`: each child's grace period
@@ -128,15 +141,16 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
     /// and SIGKILL after a further grace period. Tokens of children not left to a running stop line are ignored.
     mutating func stopLinesEnded(_ tokens: [UInt64], now: Instant) {
         for token in tokens {
-            if var child = children[token], child.signal == .leftToStopLine, child.killDeadline == nil {
-                child.killDeadline = now.advanced(by: child.gracePeriod)
-                children[token] = child
-            } else if var entry = reaping[token], entry.lingers, entry.child.killDeadline == nil {
-                entry.child.killDeadline = now.advanced(by: entry.child.gracePeriod)
-                reaping[token] = entry
-            } else if var stop = lingering[token], stop.deadline == nil {
+            switch phases[token] {
+            case .stopping(let child, .leftToStopLine(graceEnds: nil)):
+                setPhase(.stopping(child, .leftToStopLine(graceEnds: now.advanced(by: child.gracePeriod))), of: token)
+            case .reaping(let child, .leftToStopLine(graceEnds: nil), lingers: true):
+                setPhase(.reaping(child, .leftToStopLine(graceEnds: now.advanced(by: child.gracePeriod)), lingers: true), of: token)
+            case .lingering(var stop) where stop.deadline == nil:
                 stop.deadline = now.advanced(by: stop.furtherGrace)
-                lingering[token] = stop
+                setPhase(.lingering(stop), of: token)
+            default:
+                continue
             }
         }
     }
@@ -146,7 +160,9 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
     mutating func killAtOnce(now: Instant, snapshot: () -> ProcessSnapshot, into actions: inout [Action]) {
         guard !killsAtOnce else { return }
         killsAtOnce = true
-        let stopping = children.filter { $0.value.signal == .terminate || $0.value.signal == .leftToStopLine }.keys
+        let stopping = phases.filter { entry in
+            if case .stopping(_, let stop) = entry.value { stop.signal != .kill } else { false }
+        }.keys
         if !stopping.isEmpty { killNow(stopping.sorted(), for: .secondInterrupt, processes: snapshot(), into: &actions) }
         watchLingeringStops(now: now, snapshot: snapshot, into: &actions)
     }
@@ -157,37 +173,35 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
         now: Instant, snapshot: () -> ProcessSnapshot, into actions: inout [Action]
     ) {
         guard hasKillDeadlines else { return }
-        let overdue = children.filter { $0.value.killDeadline.map { $0 <= now } ?? false }.keys.sorted()
+        let overdue = phases.filter { $0.value.stopDeadline.map { $0 <= now } ?? false }.keys.sorted()
         guard !overdue.isEmpty else { return }
-        let afterStopLine = overdue.filter { children[$0]?.signal == .leftToStopLine }
+        let afterStopLine = overdue.filter { token in
+            if case .stopping(_, .leftToStopLine) = phases[token] { true } else { false }
+        }
         // One snapshot for both kinds of overdue stop.
         let processes = snapshot()
         for token in afterStopLine {
-            guard var child = children[token] else { continue }
+            guard case .stopping(var child, _) = phases[token] else { continue }
             child.tree.extend(from: processes, excluding: tokensByPid.keys)
             child.signalGroupAndTree(SIGTERM, into: &actions)
-            child.signal = .terminate
-            child.killDeadline = now.advanced(by: child.gracePeriod)
-            children[token] = child
+            setPhase(.stopping(child, .terminated(killAt: now.advanced(by: child.gracePeriod))), of: token)
         }
         let toKill = overdue.filter { !afterStopLine.contains($0) }
         if !toKill.isEmpty { killNow(toKill, for: .gracePeriodEnded, processes: processes, into: &actions) }
     }
 
-    /// SIGKILL, for `cause`, to the groups and trees of `tokens`, found again in `processes` (what was started since
-    /// the stop began), counting the processes killed.
+    /// SIGKILL, for `cause`, to the groups and trees of the children of `tokens` being stopped, found again in
+    /// `processes` (what was started since the stop began), counting the processes killed.
     private mutating func killNow(
         _ tokens: [UInt64], for cause: ProcessKill.Cause, processes: ProcessSnapshot, into actions: inout [Action]
     ) {
         for token in tokens {
-            guard var child = children[token] else { continue }
-            child.tree.extend(from: processes, excluding: tokensByPid.keys)
             // Only children in a grace period come here: none has been killed before.
-            child.kill = ProcessKill(processes: child.runningCount(in: processes), cause: cause)
+            guard case .stopping(var child, _) = phases[token] else { continue }
+            child.tree.extend(from: processes, excluding: tokensByPid.keys)
+            let kill = ProcessKill(processes: child.runningCount(in: processes), cause: cause)
             child.signalGroupAndTree(SIGKILL, into: &actions)
-            child.signal = .kill
-            child.killDeadline = nil
-            children[token] = child
+            setPhase(.stopping(child, .killed(kill)), of: token)
         }
     }
 
@@ -205,32 +219,37 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
     ) {
         // Filtered only when one leaves: most exits are of commands, and this runs on every reap.
         let leaves = { (exit: (token: UInt64, error: Int32)) in
-            exit.error == 0 && (self.children[exit.token].map { $0.stopsTreeOnExit && $0.signal == nil } ?? false)
+            guard exit.error == 0, case .running(let child) = self.phases[exit.token] else { return false }
+            return child.stopsTreeOnExit
         }
         if exits.contains(where: leaves) {
             stop(exits.filter(leaves).map(\.token), now: now(), snapshot: snapshot, into: &actions)
         }
         launchesExited(exits, into: &actions)
         // A reaped pid may be reused: an unexplained exit with it is no longer the one that was seen.
-        if let seen = unexplainedExit?.pid, exits.contains(where: { children[$0.token]?.pid == seen }) {
+        if let seen = unexplainedExit?.pid, exits.contains(where: { phases[$0.token]?.runningChild?.pid == seen }) {
             unexplainedExit = nil
         }
-        let stopped = exits.contains { children[$0.token]?.signal != nil }
+        let stopped = exits.contains { phases[$0.token]?.isStopping ?? false }
         let processes = stopped ? snapshot() : []
         for (token, error) in exits {
-            guard var child = children.removeValue(forKey: token) else { continue }
+            var child: Child
+            let stop: Stop?
+            switch phases[token] {
+            case .running(let running): (child, stop) = (running, nil)
+            case .stopping(let stopping, let how): (child, stop) = (stopping, how)
+            default: continue
+            }
             tokensByPid[child.pid] = nil
             // Closing the pidfd takes it out of the wait set (a spawn's child may hold a copy until it execs; the
             // exit was reported already, and an unknown token is ignored).
             if child.pidfd >= 0 { actions.append(.closeDescriptor(child.pidfd)) }
-            if child.signal != nil {
+            if let stop {
                 child.tree.extend(from: processes, excluding: tokensByPid.keys)
                 // The grace period is for the whole tree: what is left of it may still be shutting down.
-                if error == 0, !killsAtOnce, child.signal != .kill, child.killDeadline != nil || child.signal == .leftToStopLine,
-                    !child.tree.running(in: processes).isEmpty
-                {
+                if error == 0, !killsAtOnce, stop.signal != .kill, !child.tree.running(in: processes).isEmpty {
                     child.tree.leaderReaped = true
-                    reaping[token] = (child, true)
+                    setPhase(.reaping(child, stop, lingers: true), of: token)
                     actions.append(.reap(token, pid: child.pid))
                     continue
                 }
@@ -241,10 +260,11 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
             }
             actions.append(.closeTree(child.tree))
             if error == 0 {
-                reaping[token] = (child, false)
+                setPhase(.reaping(child, stop, lingers: false), of: token)
                 actions.append(.reap(token, pid: child.pid))
             } else {
-                actions.append(.resume(child.waiter, child.lostExit(error)))
+                setPhase(nil, of: token)
+                actions.append(.resume(child.waiter, child.lostExit(error, after: stop)))
             }
         }
     }
@@ -252,76 +272,82 @@ struct ChildStops<Launch: ChildLaunch, Watcher, Instant: InstantProtocol<Duratio
     /// The loop reaped the leader of `token` (see ``Action/reap(_:pid:)``), which ended with the raw `waitStatus`:
     /// its task is resumed, or, if its tree lingers, its lingering stop begins.
     mutating func leaderReaped(_ token: UInt64, waitStatus: Int32, into actions: inout [Action]) {
-        guard let (child, _) = reaping[token] else { return }
-        let exit = ChildExit(
-            termination: Termination(waitStatus: waitStatus), cancellation: child.signal,
-            kill: child.kill)
+        guard case .reaping(_, let stop, _) = phases[token] else { return }
+        let exit = ChildExit(termination: Termination(waitStatus: waitStatus), cancellation: stop?.signal, kill: stop?.kill)
         finishReaping(token, exit: exit, into: &actions)
     }
 
     /// The loop could not reap the leader of `token` (see ``Action/reap(_:pid:)``): `errno` tells why (e.g.
     /// someone else reaped it).
     mutating func leaderLost(_ token: UInt64, errno code: Int32, into actions: inout [Action]) {
-        guard let (child, _) = reaping[token] else { return }
-        finishReaping(token, exit: child.lostExit(code), into: &actions)
+        guard case .reaping(let child, let stop, _) = phases[token] else { return }
+        finishReaping(token, exit: child.lostExit(code, after: stop), into: &actions)
     }
 
     /// Resumes the task of the reaped child `token` with `exit`, or begins its lingering stop.
     private mutating func finishReaping(_ token: UInt64, exit: ChildExit, into actions: inout [Action]) {
-        guard let (child, lingers) = reaping.removeValue(forKey: token) else { return }
-        guard lingers else { return actions.append(.resume(child.waiter, exit)) }
-        lingering[token] = LingeringStop(
-            tree: child.tree, waiter: child.waiter, exit: exit, deadline: child.killDeadline, furtherGrace: child.gracePeriod)
+        guard case .reaping(let child, let stop, let lingers) = phases[token] else { return }
+        guard lingers else {
+            setPhase(nil, of: token)
+            return actions.append(.resume(child.waiter, exit))
+        }
+        let lingering = LingeringStop(
+            tree: child.tree, waiter: child.waiter, exit: exit, deadline: stop?.deadline, furtherGrace: child.gracePeriod)
+        setPhase(.lingering(lingering), of: token)
     }
 
     /// Looks at the lingering stops when due at `now` (or at once after a second interrupt): resumes the tasks of
     /// those whose tree is gone, signals those whose deadline has come.
     mutating func watchLingeringStops(now: Instant, snapshot: () -> ProcessSnapshot, into actions: inout [Action]) {
-        guard !lingering.isEmpty else { return }
-        guard killsAtOnce || now >= nextLingeringCheck || lingering.values.contains(where: { $0.deadline.map { $0 <= now } ?? false })
-        else {
+        guard hasLingeringStops else { return }
+        guard killsAtOnce || now >= nextLingeringCheck || index.lingering.contains(where: { isDue($0, at: now) }) else {
             return
         }
         nextLingeringCheck = now.advanced(by: Self.lingeringInterval)
         let processes = snapshot()
-        for token in lingering.keys.sorted() {
-            guard var stop = lingering[token] else { continue }
+        for token in index.lingering.sorted() {
+            guard case .lingering(var stop) = phases[token] else { continue }
             stop.tree.extend(from: processes, excluding: tokensByPid.keys)
             let isOver = stop.step(processes: processes, now: now, killAtOnce: killsAtOnce, into: &actions)
-            lingering[token] = isOver ? nil : stop
+            setPhase(isOver ? nil : .lingering(stop), of: token)
         }
     }
 
+    /// Whether the next step of the lingering stop of `token` is due at `now`.
+    private func isDue(_ token: UInt64, at now: Instant) -> Bool {
+        if case .lingering(let stop) = phases[token] { stop.deadline.map { $0 <= now } ?? false } else { false }
+    }
+
     /// Stops every child and launch (a stop line that one was left to counts as ended now), and adds `watchers`,
-    /// waiting for every child to be stopped; tells them how many
-    /// children are left (with the launches not taken in yet) and the longest grace period one of them has left at
-    /// `now`, if any is left. The loop reports the outcome of the withdrawals (``Action/withdraw(_:)``) before the
-    /// watchers are told.
+    /// waiting for every child to be stopped; tells them how many children are left (with the launches not taken in
+    /// yet) and the longest grace period one of them has left at `now`, if any is left. The loop reports the outcome
+    /// of the withdrawals (``Action/withdraw(_:)``) before the watchers are told.
     mutating func stopEveryChild(
         for watchers: [Watcher], now: Instant, snapshot: () -> ProcessSnapshot, into actions: inout [Action]
     ) {
         stopWatchers += watchers
-        stop(children.keys.sorted() + launching.keys.sorted(), now: now, snapshot: snapshot, into: &actions)
-        stopLinesEnded(children.keys.sorted() + reaping.keys.sorted() + lingering.keys.sorted(), now: now)
+        // In token order: the children's signals go out in that order; the launches are withdrawn together.
+        stop(phases.keys.sorted(), now: now, snapshot: snapshot, into: &actions)
+        stopLinesEnded(phases.keys.sorted(), now: now)
         actions.append(.tellStopWatchers(watchers))
     }
 
     /// Tells `watchers` how many children are left (with the launches not taken in yet) and the longest grace period
     /// one of them has left at `now`, if any is left (see ``Action/tellStopWatchers(_:)``).
     func tellStopWatchers(_ watchers: [Watcher], now: Instant, into actions: inout [Action]) {
-        let remaining = children.count + launching.count + lingering.count
+        let remaining = index.running + index.launching.count + index.lingering.count
         guard remaining > 0 else { return }
         // A launch still underway is stopped when it arrives: its grace period does not count in the longest here.
-        let deadlines = children.values.compactMap { $0.killDeadline } + lingering.values.compactMap { $0.deadline }
+        let deadlines = phases.values.compactMap { phase in
+            if case .lingering(let stop) = phase { stop.deadline } else { phase.stopDeadline }
+        }
         let longestGrace = max(.zero, deadlines.map { now.duration(to: $0) }.max() ?? .zero)
         for watcher in watchers { actions.append(.tellRemaining(watcher, count: remaining, longestGrace: longestGrace)) }
     }
 
     /// Releases the stop watchers once no child, lingering stop or launch is left.
     mutating func releaseStopWatchers(into actions: inout [Action]) {
-        guard !stopWatchers.isEmpty, launching.isEmpty, children.isEmpty, reaping.isEmpty, lingering.isEmpty else {
-            return
-        }
+        guard !stopWatchers.isEmpty, phases.isEmpty else { return }
         for watcher in stopWatchers { actions.append(.release(watcher)) }
         stopWatchers = []
     }

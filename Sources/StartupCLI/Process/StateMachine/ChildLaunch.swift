@@ -4,8 +4,9 @@
     import Darwin
 #endif
 
-/// What ``ChildStops`` asks of a spawn the loop makes or hands to the launch threads: its token, the task waiting
-/// for it, and what the child it makes is. ``LaunchThreads/Launch`` is the real one; tests use launches of numbers.
+/// What ``EngineStateMachine`` asks of a spawn the loop makes or hands to the launch threads: its token, the task
+/// waiting for it, and what the child it makes is. ``LaunchThreads/Launch`` is the real one; tests use launches of
+/// numbers.
 protocol ChildLaunch {
     /// What the child's task waits on.
     associatedtype Waiter

@@ -8,9 +8,9 @@ import StartupKitTesting
     import Darwin
 #endif
 
-/// The decision core as the tests drive it: launches and trees of numbers, waiters and watchers named by numbers and
-/// words, and times counted from zero.
-typealias TestStops = ChildStops<MadeUpLaunch, String, TestInstant>
+/// The engine's state machine as the tests drive it: launches and trees of numbers, waiters and watchers named by
+/// numbers and words, and times counted from zero.
+typealias TestMachine = EngineStateMachine<MadeUpLaunch, String, TestInstant>
 
 /// A spawn of numbers, whose task is `waiter`, stopped with SIGTERM and killed after five seconds.
 struct MadeUpLaunch: ChildLaunch, Equatable {
@@ -96,8 +96,8 @@ func madeUpProcess(_ pid: pid_t, parent: pid_t, group: pid_t, zombie: Bool = fal
 func madeUpChild(
     pid: pid_t, waiter: Int, grace: Duration = .seconds(5), signalsWhenStopped: Bool = true, foreground: Bool = false,
     pidfd: Int32 = -1
-) -> TestStops.Child {
-    TestStops.Child(
+) -> TestMachine.Child {
+    TestMachine.Child(
         pid: pid, isForeground: foreground, pidfd: pidfd, waiter: waiter, captureDescriptor: nil, gracePeriod: grace,
         signalsWhenStopped: signalsWhenStopped, tree: NumberTree(leader: pid))
 }
@@ -120,9 +120,9 @@ final class SnapshotSource {
     }
 }
 
-/// The decisions as arrays of actions, as the tests compare them: each runs the core's decision with an empty buffer
-/// (the loop reuses one) and returns what it appended.
-extension ChildStops {
+/// The decisions as arrays of actions, as the tests compare them: each runs the state machine's decision with an empty
+/// buffer (the loop reuses one) and returns what it appended.
+extension EngineStateMachine {
     /// Collects the actions `decide` appends.
     private static func actions(_ decide: (inout [Action]) -> Void) -> [Action] {
         var actions: [Action] = []
