@@ -28,10 +28,9 @@ import Testing
         process.standardOutput = pipe
         let reader = fcntl(pipe.fileHandleForReading.fileDescriptor, F_DUPFD_CLOEXEC, 0)
         try pipe.fileHandleForReading.close()
-        let exit = StartupBinary.ExitSignal()
-        process.terminationHandler = { exit.resolve($0.terminationStatus) }
         let launched = realtimeNanoseconds()
-        try process.run()
+        // Its exit from its pidfd too: Foundation's handler alone can wait forever (see watchExit).
+        let exit = try StartupBinary.watchExit(of: process) { try process.run() }
 
         let line = await LineReader.readLine(from: reader, closes: true)
         let sawLine = realtimeNanoseconds()
