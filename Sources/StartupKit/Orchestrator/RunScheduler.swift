@@ -205,7 +205,7 @@ final class RunScheduler: Sendable {
         let report = await report()
         var stops = modules
         // Read again: a service that signalled ready while the start-up was being cancelled stops too.
-        for (position, supervisor) in withDecisions({ $0.readyServices }) {
+        for (position, supervisor) in decisions.withLock({ $0.readyServices }) {
             let command = plan.storage.commands[position]
             stops[command.id] = ServiceStop(service: supervisor, attached: modules[command.id], stopTimeout: command.options.stopTimeout)
         }
@@ -217,7 +217,8 @@ final class RunScheduler: Sendable {
 
     /// The supervisor of the service at `position`, once it has first been ready.
     func supervisor(at position: Int) -> ServiceSupervisor? {
-        withDecisions { $0.readyServices[position] }
+        // A read, not a decision: a test clock is not told of it.
+        decisions.withLock { $0.readyServices[position] }
     }
 
     /// Shuts the run down in a task of its own, which the cause (a cancelled owner, a service
