@@ -7,24 +7,26 @@
 extension Console {
     /// Prints an error; `details` (an indented list of problems, a usage hint) follows as is.
     package func error(_ message: String, details: String? = nil) {
-        print(message, prefix: "error: ", details: details)
+        writeMessage(message, prefix: "error: ", details: details)
     }
 
     /// Prints a warning: something is wrong, and the tool goes on.
     package func warning(_ message: String) {
-        print(message, prefix: "warning: ", details: nil)
+        writeMessage(message, prefix: "warning: ", details: nil)
     }
 
     /// Prints the tool's account of a run (a command not run, a reload, a wait), among the
     /// commands' own lines.
     package func notice(_ message: String) {
-        print(message, prefix: "startup: ", details: nil)
+        writeMessage(message, prefix: "startup: ", details: nil)
     }
 
-    /// The prefix before each line of `message`, `details` after it, in one write.
-    private func print(_ message: String, prefix: String, details: String?) {
+    /// The prefix before each line of `message` (a line break at its end makes no empty line), `details` after it,
+    /// in one write.
+    private func writeMessage(_ message: String, prefix: String, details: String?) {
         var text = ""
-        for line in message.split(separator: "\n", omittingEmptySubsequences: false) {
+        let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
+        for line in lines.last == "" && lines.count > 1 ? lines.dropLast() : lines[...] {
             text += prefix + line + "\n"
         }
         if let details, !details.isEmpty { text += details.hasSuffix("\n") ? details : details + "\n" }

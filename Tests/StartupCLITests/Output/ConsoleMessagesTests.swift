@@ -9,6 +9,7 @@ import Testing
         console.warning("not watching files: too many")
         console.notice("waiting for what the run gave up on")
         console.error("is not a valid manifest (1 problem):", details: "  at line 2: x\n")
+        console.warning("a message that ends its line itself\n")
         #expect(
             console.capturedError == """
                 error: a.json:3: bad
@@ -18,6 +19,7 @@ import Testing
                 startup: waiting for what the run gave up on
                 error: is not a valid manifest (1 problem):
                   at line 2: x
+                warning: a message that ends its line itself
 
                 """)
         #expect(console.capturedOutput.isEmpty)
