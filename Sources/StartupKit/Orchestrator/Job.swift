@@ -9,6 +9,10 @@ struct Job: Sendable, Hashable {
     /// The command's effective priority value (``ReadyKey/priority``), carried so that the worker
     /// need not read the plan's shared keys (a contended reference count) to learn it.
     var priority = 0
+    /// The attempt was handed out while the launch had priority work unfinished (a command of
+    /// raised effective priority, or one a task waits for), and is neither: an async command then
+    /// runs on the ``BackgroundExecutor``, not on Swift's cooperative pool.
+    var givesWay = false
 }
 
 /// What a worker does next.

@@ -65,7 +65,7 @@ final class RunScheduler: Sendable {
     private let recordsEvents: Bool
     private let cancellationGrace: Duration
     /// The threads of the blocking commands; `nil` when the plan has none.
-    private let blockingPool: BlockingPool?
+    private let blockingPool: ThreadPool?
     /// What the blocking attempts started with no worker need from the run; `nil` when the plan
     /// has no blocking command.
     private let blockingResources: WorkerResources?
@@ -88,7 +88,7 @@ final class RunScheduler: Sendable {
         self.observers = options.observers
         self.recordsEvents = recordsEvents
         cancellationGrace = options.cancellationGrace
-        let blockingPool = plan.storage.hasBlocking ? BlockingPool(maxThreads: options.blockingThreads) : nil
+        let blockingPool = plan.storage.hasBlocking ? ThreadPool(maxThreads: options.blockingThreads) : nil
         self.blockingPool = blockingPool
         tracer = options.tracer
         let outputs = OutputStore(count: plan.count)
@@ -446,12 +446,15 @@ final class RunScheduler: Sendable {
         return step
     }
 
-    /// Carries out the actions of one decision, in order, outside the lock.
+    /// Carries out the actions of one decision, in order, outside the lock; except that blocking
+    /// attempts start after the rest: starting one may start a thread, and a worker the same
+    /// decision resumes or asks for should not wait behind that.
     private func perform(_ actions: Actions) {
+        var startsBlocking = false
         for action in actions {
             switch action {
             case .resume(let worker, let step): worker.resume(returning: step)
-            case .startBlocking(let job): startBlocking(job)
+            case .startBlocking: startsBlocking = true
             case .resolve(let waiter, let outcome): waiter.resume(returning: outcome)
             case .handReport(let readers, let report): for reader in readers { reader.resume(returning: report) }
             case .deliver(let listener, let events): listener.resume(returning: events)
@@ -468,5 +471,7 @@ final class RunScheduler: Sendable {
                 owner.finish()
             }
         }
+        guard startsBlocking else { return }
+        for case .startBlocking(let job) in actions { startBlocking(job) }
     }
 }

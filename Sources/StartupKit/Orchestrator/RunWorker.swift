@@ -40,10 +40,22 @@ struct RunWorker: Sendable {
         return await RunActivity.$isAttempt.withValue(true) { await runAttempt(job) }
     }
 
+    /// Runs one attempt; one that gives way (``Job/givesWay``) prefers the
+    /// ``BackgroundExecutor``, unless the run's tasks prefer an executor already (the CLI's
+    /// process engine).
+    @inline(__always)
+    private func runAttempt(_ job: Job) async -> AttemptOutcome {
+        guard job.givesWay else { return await runPrioritized(job) }
+        guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *),
+            withUnsafeCurrentTask(body: { $0?.unownedTaskExecutor == nil })
+        else { return await runPrioritized(job) }
+        return await withTaskExecutorPreference(BackgroundExecutor.shared) { await runPrioritized(job) }
+    }
+
     /// Runs one attempt at the task priority of its command's effective priority: inline in the
     /// worker (whose priority is a normal command's), or in a child task of that priority.
     @inline(__always)
-    private func runAttempt(_ job: Job) async -> AttemptOutcome {
+    private func runPrioritized(_ job: Job) async -> AttemptOutcome {
         let priority = job.priority
         // The clock is borrowed from the scheduler, not copied: a copy retains its closures'
         // contexts, which every worker shares.

@@ -31,6 +31,10 @@
 /// when the command comes to it is not waited for. A position's `afterCursor` says how far
 /// through that list it has come, so each edge is looked at a bounded number of times.
 ///
+/// Giving way: while the launch has priority work unfinished (a wanted command of raised
+/// effective priority, or one a task waits for), an attempt handed out for any other command
+/// gives way (``Job/givesWay``): its worker runs it off Swift's cooperative pool.
+///
 /// Failures: a command that fails or times out after its retries has its transitive dependents
 /// skipped (not the commands that only run after it). Under fail-fast, the run stops (ready commands cancelled, attempts in flight
 /// cancelled, nothing more starts) as soon as it is known to fail: a required command failed or
@@ -48,6 +52,8 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
     private let failFast: Bool
     private let hasOnDemand: Bool
     private let hasGates: Bool
+    /// How many commands have an effective priority above normal.
+    private let raisedCount: Int
     private let serviceEndPolicy: ServiceEndPolicy
 
     /// Where the run stands.
@@ -70,6 +76,8 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
     private(set) var wanted: [Bool]
     /// Wanted commands that have not ended.
     private var unfinished = 0
+    /// Wanted commands of raised effective priority that have not ended.
+    private var raisedUnfinished = 0
     /// Which gates have been opened, by position.
     private var opened: [Bool]
     private var countdown: ReleaseCountdown
@@ -86,6 +94,8 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
     /// that has to wait, from which on every ready command is marked `.ready` in its record, so a
     /// stale copy in a queue is known.
     private var urgency: [Int32] = []
+    /// Commands that a pending wait makes urgent (a nonzero `urgency`).
+    private var urgentCount = 0
     private var released: [Int] = []
     /// Workers waiting for a job; only while running (a stop or a settlement sends them away).
     private var parked: [Worker] = []
@@ -128,6 +138,7 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
         failFast = failurePolicy == .failFast
         hasOnDemand = plan.storage.hasOnDemand
         hasGates = plan.storage.hasGates
+        raisedCount = plan.storage.raisedCount
         self.serviceEndPolicy = serviceEndPolicy
         records = Array(repeating: CommandRecord(), count: plan.count)
         wanted = Array(repeating: !hasOnDemand, count: plan.count)
@@ -170,6 +181,7 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
             want(commands.indices.filter { commands[$0].options.activation == .eager }, at: now)
         } else {
             unfinished = commands.count
+            raisedUnfinished = raisedCount
             for root in countdown.roots { becomeReady(root, at: now) }
         }
         if cancelled { stop(.cancelled, at: now) }
@@ -493,6 +505,10 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
     /// - Precondition: The run is running.
     private mutating func start(_ job: Job, at now: Duration) -> Job {
         guard case .running(var running) = state else { preconditionFailure("an attempt starts only while running") }
+        var job = job
+        if raisedUnfinished > 0 || urgentCount > 0 {
+            job.givesWay = job.priority <= 0 && (urgency.isEmpty || urgency[job.position] == 0)
+        }
         running.busy += 1
         if hasBlocking, commands[job.position].isBlocking { running.blockingBusy += 1 }
         state = .running(running)
@@ -561,6 +577,7 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
         let toRun = newlyWanted.filter { records[$0].progress != .done }
         guard !toRun.isEmpty else { return }
         unfinished += toRun.count
+        if raisedCount > 0 { raisedUnfinished += toRun.count { readyKeys[$0].priority > 0 } }
         switch state {
         case .running:
             break
@@ -736,6 +753,7 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
         // Skipped while not wanted: no event, and its status is reported only if it is wanted.
         guard wanted[position] else { return }
         unfinished -= 1
+        if raisedCount > 0, readyKeys[position].priority > 0 { raisedUnfinished -= 1 }
         if !waits.isEmpty {
             let outcome = status.isSuccess ? WaitOutcome.succeeded : .didNotSucceed(commands[position].id, status)
             for (waiter, boosted) in waits.commandEnded(position, succeeded: status.isSuccess) {
@@ -894,6 +912,7 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
             guard records[position].progress != .done, seen.insert(position).inserted else { continue }
             raised.append(position)
             urgency[position] += 1
+            if urgency[position] == 1 { urgentCount += 1 }
             if urgency[position] == 1, records[position].progress == .ready {
                 insert(ReadyCandidate(key: readyKeys[position], isUrgent: true))
             }
@@ -904,7 +923,10 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
 
     /// A wait ended: what it raised returns to its key's order (once no other wait needs it).
     private mutating func lowerUrgency(of raised: [Int]) {
-        for position in raised { urgency[position] -= 1 }
+        for position in raised {
+            urgency[position] -= 1
+            if urgency[position] == 0 { urgentCount -= 1 }
+        }
     }
 
     /// What holds up each unfinished command of `awaited`, for a wait that timed out.

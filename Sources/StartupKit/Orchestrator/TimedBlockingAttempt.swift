@@ -49,7 +49,7 @@ final class TimedBlockingAttempt: Sendable {
     /// Starts the work on `pool` and the timeout on the run's clock.
     ///
     /// - Precondition: The command is blocking.
-    func start(on pool: BlockingPool) {
+    func start(on pool: ThreadPool) {
         guard let body = context.plan.storage.commands[context.index].runBlocking else { preconditionFailure("not a blocking command") }
         pool.submit(body, for: context) { self.returned($0) }
         keep(clock.timer(after: timeout) { self.timeUp() })

@@ -12,12 +12,12 @@ final class WorkerResources: Sendable {
     /// How long a timed-out attempt has to return after its cancellation before it is abandoned.
     let cancellationGrace: Duration
     /// The run's threads for blocking commands; `nil` when the plan has none.
-    let blockingPool: BlockingPool?
+    let blockingPool: ThreadPool?
     /// Called around every attempt, on the thread that runs it.
     let tracer: (any StartupTracer)?
 
     init(
-        plan: StartupPlan, outputs: OutputStore, cancellationGrace: Duration, blockingPool: BlockingPool?, tracer: (any StartupTracer)?
+        plan: StartupPlan, outputs: OutputStore, cancellationGrace: Duration, blockingPool: ThreadPool?, tracer: (any StartupTracer)?
     ) {
         self.plan = plan
         self.outputs = outputs

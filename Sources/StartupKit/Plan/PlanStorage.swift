@@ -16,6 +16,8 @@ final class PlanStorage: Sendable {
     let hasServices: Bool
     /// Whether any command blocks its thread (and so a run needs a blocking pool).
     let hasBlocking: Bool
+    /// How many commands have an effective priority above normal: a launch's priority work.
+    let raisedCount: Int
     /// For each command whose estimate was learned from past launches, by position, how many;
     /// the others' estimates, if any, are declared.
     let learnedLaunches: [Int: Int]
@@ -41,5 +43,6 @@ final class PlanStorage: Sendable {
         self.hasGates = hasGates
         self.hasServices = hasServices
         self.hasBlocking = hasBlocking
+        raisedCount = readyKeys.count { $0.priority > 0 }
     }
 }

@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func thePool_neverRunsMoreThanItsThreads_andRunsEverything() {
-        let pool = BlockingPool(maxThreads: 2)
+        let pool = ThreadPool(maxThreads: 2)
         let running = Locked((now: 0, most: 0))
         let started = DispatchSemaphore(value: 0)
         let go = DispatchSemaphore(value: 0)
@@ -58,6 +58,26 @@ import Testing
         for _ in 0..<6 { go.signal() }
         for _ in 0..<6 { done.wait() }
         #expect(running.withLock { $0.most } == 2)
+    }
+
+    /// Work submitted at once gets a thread each, up to the most: the submitter starts the first,
+    /// and each new thread the next.
+    @Test func workSubmittedAtOnce_getsAThreadEach_upToTheMost() {
+        let pool = ThreadPool(maxThreads: 4)
+        let started = DispatchSemaphore(value: 0)
+        let go = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        for _ in 0..<5 {
+            pool.submit {
+                started.signal()
+                go.wait()
+                done.signal()
+            }
+        }
+        for _ in 0..<4 { started.wait() }
+        #expect(pool.threadCount == 4, "four at once; the fifth waits for one of them")
+        for _ in 0..<5 { go.signal() }
+        for _ in 0..<5 { done.wait() }
     }
 
     @Test func aBlockingCommandsTimeout_abandonsItAfterTheGrace_andTheRunGoesOn() async throws {

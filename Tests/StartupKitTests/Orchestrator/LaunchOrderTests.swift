@@ -94,6 +94,37 @@ import Testing
         #expect(started(plan, third) == "warm-a", "back to critical-path-first")
     }
 
+    @Test func whileARaisedCommandIsUnfinished_theOthersGiveWay_andOnceItHasEnded_noneDoes() throws {
+        var specs = launch
+        specs[6].priority = .high
+        var (machine, plan) = try machine(specs, slots: 2)
+        _ = machine.begin(at: .zero, cancelled: false)
+        let config = job(machine.workerArrived(at: .zero).0)
+        let warm = job(machine.workerArrived(at: .zero).0)
+        #expect(plan.ids[config.position] == "config" && !config.givesWay, "raised by the screen: it does not give way")
+        #expect(plan.ids[warm.position] == "warm-a" && warm.givesWay)
+        let auth = job(machine.attemptEnded(config, outcome: .succeeded, at: .milliseconds(5)).0)
+        #expect(plan.ids[auth.position] == "auth" && !auth.givesWay)
+        let screen = job(machine.attemptEnded(auth, outcome: .succeeded, at: .milliseconds(10)).0)
+        #expect(plan.ids[screen.position] == "screen" && !screen.givesWay)
+        let afterScreen = job(machine.attemptEnded(screen, outcome: .succeeded, at: .milliseconds(15)).0)
+        #expect(plan.ids[afterScreen.position] == "warm-b" && !afterScreen.givesWay, "nothing raised is left")
+    }
+
+    @Test func whileATaskWaits_theCommandsItDoesNotNeedGiveWay_untilTheWaitEnds() throws {
+        var (machine, plan) = try machine(launch, slots: 2)
+        _ = machine.begin(at: .zero, cancelled: false)
+        let wait = machine.reserveWait()
+        _ = machine.wait(wait, for: [5], waiter: 1, at: .zero)
+        let config = job(machine.workerArrived(at: .zero).0)
+        let warm = job(machine.workerArrived(at: .zero).0)
+        #expect(plan.ids[config.position] == "config" && !config.givesWay, "the awaited auth's ancestor")
+        #expect(plan.ids[warm.position] == "warm-a" && warm.givesWay)
+        _ = machine.endWait(wait, as: .cancelled, at: .milliseconds(1))
+        let next = job(machine.attemptEnded(warm, outcome: .succeeded, at: .milliseconds(100)).0)
+        #expect(!next.givesWay, "no wait is left")
+    }
+
     @Test func urgentCommands_goInCriticalPathOrderAmongThemselves_aheadOfHigherPriorities() throws {
         let specs = [
             Spec(id: "important", priority: .high), Spec(id: "short", estimateMs: 1), Spec(id: "long", estimateMs: 50),

@@ -6,31 +6,47 @@
     import Musl
 #endif
 
-/// StartupKit's own threads for blocking commands (``BlockingStartupCommand``), so that they never
-/// hold a thread of Swift's cooperative pool, which has about one per core.
+/// Threads of StartupKit's own (pthreads, not Swift's cooperative pool, which has about one
+/// thread per core): the run's blocking commands (``BlockingStartupCommand``) run on one, and
+/// async commands that give way to a launch's priority work on another (``BackgroundExecutor``).
 ///
 /// The pool starts with no thread and grows only while work is queued and every thread is busy,
-/// up to `maxThreads`, plus one for each attempt abandoned after its timeout (its thread is still
-/// held until the work returns by itself); a thread that finds nothing to do for `keepAlive` ends.
-/// Work is taken in the order it was submitted: the run's scheduler decides the order (awaited
-/// commands first) and hands the pool no more blocking commands than it has threads to spare.
+/// up to `maxThreads`, plus one for each piece of work abandoned (``workWasAbandoned()``: its
+/// thread is still held until the work returns by itself); a thread that finds nothing to do for
+/// `keepAlive` ends. Work is taken in the order it was submitted.
 ///
 /// `@unchecked Sendable`: the queue and the counts below are read and written only while `mutex` is
 /// held, which the compiler cannot see; the work itself runs after the mutex is released. A
 /// condition variable, which `Locked` does not offer, is what lets an idle thread sleep until work
 /// comes or its keep-alive ends.
-final class BlockingPool: @unchecked Sendable {
+final class ThreadPool: @unchecked Sendable {
     /// One piece of work, run on a pool thread.
     typealias Work = @Sendable () -> Void
 
+    /// The operating system's priority of a pool's threads.
+    enum ThreadPriority: Sendable {
+        /// The process's own (on Apple platforms, a blocking command sets its thread's quality of
+        /// service from its effective priority).
+        case inherited
+        /// Below it, for work that gives way: 10 nice levels lower on Linux (as Android's
+        /// background threads), the utility quality of service on Apple platforms.
+        case background
+    }
+
     /// The most threads at once.
     let maxThreads: Int
+    private let threadPriority: ThreadPriority
+    #if canImport(Glibc)
+        /// The nice value of a background pool's threads: 10 above that of the thread that made the
+        /// pool, fixed then, since a thread inherits its maker's and the pool's threads start one another.
+        private let backgroundNice: Int32
+    #endif
     private let keepAliveNanoseconds: Int64
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let workArrived: UnsafeMutablePointer<pthread_cond_t>
 
     // Guarded by `mutex`.
-    /// Threads allowed beyond `maxThreads`: one per abandoned attempt, whose thread stays busy.
+    /// Threads allowed beyond `maxThreads`: one per abandoned piece of work, whose thread stays busy.
     private var abandoned = 0
     /// Work not yet taken, from `head` on.
     private var queue: [Work] = []
@@ -41,15 +57,26 @@ final class BlockingPool: @unchecked Sendable {
     private var sleeping = 0
     /// Submissions that claimed a sleeping thread it has not yet woken to.
     private var claims = 0
+    /// A thread is being started: further threads are started by it, one after another, not by
+    /// the submitter (a `pthread_create` costs about 45 µs, and a run's first decision may start
+    /// a dozen blocking commands at once).
+    private var isStarting = false
+    /// Threads counted in `threads` that the thread being started is to start, one by one.
+    private var startsHandedOn = 0
 
     /// Creates an empty pool.
     ///
     /// - Parameters:
     ///   - maxThreads: The most threads at once; at least 1.
     ///   - keepAlive: How long an idle thread waits for work before it ends.
-    init(maxThreads: Int, keepAlive: Duration = .milliseconds(100)) {
-        precondition(maxThreads > 0, "a blocking pool needs at least one thread")
+    ///   - threadPriority: The operating system's priority of its threads.
+    init(maxThreads: Int, keepAlive: Duration = .milliseconds(100), threadPriority: ThreadPriority = .inherited) {
+        precondition(maxThreads > 0, "a thread pool needs at least one thread")
         self.maxThreads = maxThreads
+        self.threadPriority = threadPriority
+        #if canImport(Glibc)
+            backgroundNice = min(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) + 10, 19)
+        #endif
         keepAliveNanoseconds = keepAlive.clampedNanoseconds
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -71,38 +98,6 @@ final class BlockingPool: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// Runs a blocking command's `body` for `context` on a pool thread
-    /// (``submit(_:for:then:)``) and returns its result; the calling task is suspended
-    /// meanwhile, holding no thread. `body` cannot be interrupted: cancelling the calling task
-    /// does not end it.
-    func perform(_ body: @escaping @Sendable (StartupContext) throws -> any Sendable, for context: StartupContext) async throws
-        -> any Sendable
-    {
-        // Checked: resumed from a thread of the pool's own, which the thread sanitizer follows
-        // through a checked continuation (with an unsafe one it reported the task's frame raced).
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<any Sendable, any Error>) in
-            submit(body, for: context) { continuation.resume(with: $0) }
-        }
-    }
-
-    /// Queues a blocking command's `body` for `context`, to run on a pool thread at the quality
-    /// of service of the command's effective priority (on Apple platforms; ignored elsewhere),
-    /// and hands `completion` how it ended, on that thread.
-    func submit(
-        _ body: @escaping @Sendable (StartupContext) throws -> any Sendable, for context: StartupContext,
-        then completion: @escaping @Sendable (Result<any Sendable, any Error>) -> Void
-    ) {
-        #if canImport(Darwin)
-            let priority = context.plan.storage.readyKeys[context.index].effectivePriority
-            submit {
-                pthread_set_qos_class_self_np(Self.qualityOfService(for: priority), 0)
-                completion(Result { try body(context) })
-            }
-        #else
-            submit { completion(Result { try body(context) }) }
-        #endif
-    }
-
     /// The threads alive now.
     var threadCount: Int {
         lock()
@@ -120,8 +115,14 @@ final class BlockingPool: @unchecked Sendable {
             claims += 1
             startsThread = false
         } else {
-            startsThread = threads < maxThreads + abandoned
-            if startsThread { threads += 1 }
+            if threads < maxThreads + abandoned {
+                threads += 1
+                if isStarting { startsHandedOn += 1 }
+                startsThread = !isStarting
+                isStarting = true
+            } else {
+                startsThread = false
+            }
         }
         unlock()
         if startsThread {
@@ -131,9 +132,8 @@ final class BlockingPool: @unchecked Sendable {
         }
     }
 
-    /// An attempt of work submitted here was abandoned after its timeout: its thread stays busy
-    /// until the work returns, so one more thread may start for the work the scheduler hands out
-    /// in its place.
+    /// Work submitted here was abandoned (an attempt after its timeout): its thread stays busy
+    /// until the work returns, so one more thread may start for the work handed out in its place.
     func workWasAbandoned() {
         lock()
         abandoned += 1
@@ -143,7 +143,16 @@ final class BlockingPool: @unchecked Sendable {
     /// A pool thread's life: takes work while there is some, sleeps while there is none, and
     /// ends after `keepAlive` without work.
     fileprivate func serve() {
+        if threadPriority == .background { lowerCurrentThreadPriority() }
         lock()
+        if startsHandedOn > 0 {
+            startsHandedOn -= 1
+            unlock()
+            startThread()  // That thread starts the next, if any.
+            lock()
+        } else {
+            isStarting = false
+        }
         var deadline: timespec?
         while true {
             if head < queue.count {
@@ -188,8 +197,8 @@ final class BlockingPool: @unchecked Sendable {
             let result = pthread_create(
                 &thread, &attributes,
                 { pool in
-                    pthread_setname_np("StartupKit blocking")
-                    Unmanaged<BlockingPool>.fromOpaque(pool).takeRetainedValue().serve()
+                    pthread_setname_np("StartupKit")
+                    Unmanaged<ThreadPool>.fromOpaque(pool).takeRetainedValue().serve()
                     return nil
                 }, pool)
         #else
@@ -197,7 +206,7 @@ final class BlockingPool: @unchecked Sendable {
             let result = pthread_create(
                 &thread, &attributes,
                 { pool in
-                    Unmanaged<BlockingPool>.fromOpaque(pool!).takeRetainedValue().serve()
+                    Unmanaged<ThreadPool>.fromOpaque(pool!).takeRetainedValue().serve()
                     return nil
                 }, pool)
         #endif
@@ -223,12 +232,13 @@ final class BlockingPool: @unchecked Sendable {
             tv_sec: now.tv_sec + Int(nanoseconds / 1_000_000_000 + total / 1_000_000_000), tv_nsec: Int(total % 1_000_000_000))
     }
 
-    #if canImport(Darwin)
-        /// The quality of service of a command's effective priority.
-        private static func qualityOfService(for priority: CommandPriority) -> qos_class_t {
-            if priority > .normal { return QOS_CLASS_USER_INITIATED }
-            if priority < .normal { return QOS_CLASS_UTILITY }
-            return QOS_CLASS_DEFAULT
-        }
-    #endif
+    /// Lowers the calling thread's priority for good (``ThreadPriority/background``).
+    private func lowerCurrentThreadPriority() {
+        #if canImport(Darwin)
+            pthread_set_qos_class_self_np(QOS_CLASS_UTILITY, 0)
+        #elseif canImport(Glibc)
+            // On Linux a nice value is a thread's own, and `0` names the calling thread.
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, backgroundNice)
+        #endif
+    }
 }
