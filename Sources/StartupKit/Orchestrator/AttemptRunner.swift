@@ -19,7 +19,7 @@ enum AttemptRunner {
             do { try await clock.sleep(job.delay) } catch { return .threw(error) }
         }
         guard let timeout else { return await executeAndStore(context) }
-        return await TimedAttempt.run(context, timeout: timeout, clock: clock)
+        return await TimedAttempt.run(context, timeout: timeout, clock: clock, givesWay: job.givesWay)
     }
 
     /// Runs the command and keeps its output: the common path, with no result to wrap.

@@ -10,8 +10,9 @@ struct Job: Sendable, Hashable {
     /// need not read the plan's shared keys (a contended reference count) to learn it.
     var priority = 0
     /// The attempt was handed out while the launch had priority work unfinished (a command of
-    /// raised effective priority, or one a task waits for), and is neither: an async command then
-    /// runs on the ``BackgroundExecutor``, not on Swift's cooperative pool.
+    /// raised effective priority, or one a task waits for), and its command is neither, nor a
+    /// blocking command or a service: it runs on the ``BackgroundExecutor``, not on Swift's
+    /// cooperative pool.
     var givesWay = false
 }
 

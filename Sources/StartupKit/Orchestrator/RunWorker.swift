@@ -41,14 +41,15 @@ struct RunWorker: Sendable {
     }
 
     /// Runs one attempt; one that gives way (``Job/givesWay``) prefers the
-    /// ``BackgroundExecutor``, unless the run's tasks prefer an executor already (the CLI's
-    /// process engine).
+    /// ``BackgroundExecutor``, unless the run's tasks prefer an executor of their own.
     @inline(__always)
     private func runAttempt(_ job: Job) async -> AttemptOutcome {
         guard job.givesWay else { return await runPrioritized(job) }
-        guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *),
-            withUnsafeCurrentTask(body: { $0?.unownedTaskExecutor == nil })
-        else { return await runPrioritized(job) }
+        guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *), BackgroundExecutor.acceptsCurrentTask else {
+            var job = job
+            job.givesWay = false  // Nothing gives way, a timed attempt's task included.
+            return await runPrioritized(job)
+        }
         return await withTaskExecutorPreference(BackgroundExecutor.shared) { await runPrioritized(job) }
     }
 

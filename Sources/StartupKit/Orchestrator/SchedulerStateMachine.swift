@@ -32,8 +32,9 @@
 /// through that list it has come, so each edge is looked at a bounded number of times.
 ///
 /// Giving way: while the launch has priority work unfinished (a wanted command of raised
-/// effective priority, or one a task waits for), an attempt handed out for any other command
-/// gives way (``Job/givesWay``): its worker runs it off Swift's cooperative pool.
+/// effective priority, or one a task waits for), an attempt handed out for any other async
+/// command that is not a service gives way (``Job/givesWay``): its worker runs it off Swift's
+/// cooperative pool.
 ///
 /// Failures: a command that fails or times out after its retries has its transitive dependents
 /// skipped (not the commands that only run after it). Under fail-fast, the run stops (ready commands cancelled, attempts in flight
@@ -506,9 +507,7 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
     private mutating func start(_ job: Job, at now: Duration) -> Job {
         guard case .running(var running) = state else { preconditionFailure("an attempt starts only while running") }
         var job = job
-        if raisedUnfinished > 0 || urgentCount > 0 {
-            job.givesWay = job.priority <= 0 && (urgency.isEmpty || urgency[job.position] == 0)
-        }
+        if raisedUnfinished > 0 || urgentCount > 0 { job.givesWay = mayGiveWay(job.position) && job.priority <= 0 }
         running.busy += 1
         if hasBlocking, commands[job.position].isBlocking { running.blockingBusy += 1 }
         state = .running(running)
@@ -517,6 +516,15 @@ struct SchedulerStateMachine<Worker, Listener, Waiter, Reader> {
         if job.attempt == 1 { records[job.position].start = now.clampedNanoseconds }
         if mailbox.isEnabled { mailbox.append(.commandStarted(commands[job.position].id, attempt: job.attempt, at: now)) }
         return job
+    }
+
+    /// Whether an attempt of the command at `position` gives way while priority work is
+    /// unfinished: it is not urgent, and is an async command that is not a service (a blocking
+    /// one has its own pool; a service outlives the launch, and would keep a thread of the
+    /// ``BackgroundExecutor``).
+    private func mayGiveWay(_ position: Int) -> Bool {
+        guard urgency.isEmpty || urgency[position] == 0 else { return false }
+        return !commands[position].isBlocking && commands[position].serve == nil
     }
 
     /// The attempt at `position` is no longer in flight (it ended, or its service is ready).

@@ -28,19 +28,16 @@ final class ThreadPool: @unchecked Sendable {
         /// The process's own (on Apple platforms, a blocking command sets its thread's quality of
         /// service from its effective priority).
         case inherited
-        /// Below it, for work that gives way: 10 nice levels lower on Linux (as Android's
-        /// background threads), the utility quality of service on Apple platforms.
+        /// Below it, for work that gives way: the utility quality of service on Apple platforms.
+        /// Unchanged on Linux, where a thread's nice value passes to every thread it starts
+        /// (Swift's cooperative pool grows from whichever thread adds work to it) and cannot be
+        /// raised back.
         case background
     }
 
     /// The most threads at once.
     let maxThreads: Int
     private let threadPriority: ThreadPriority
-    #if canImport(Glibc)
-        /// The nice value of a background pool's threads: 10 above that of the thread that made the
-        /// pool, fixed then, since a thread inherits its maker's and the pool's threads start one another.
-        private let backgroundNice: Int32
-    #endif
     private let keepAliveNanoseconds: Int64
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let workArrived: UnsafeMutablePointer<pthread_cond_t>
@@ -74,9 +71,6 @@ final class ThreadPool: @unchecked Sendable {
         precondition(maxThreads > 0, "a thread pool needs at least one thread")
         self.maxThreads = maxThreads
         self.threadPriority = threadPriority
-        #if canImport(Glibc)
-            backgroundNice = min(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) + 10, 19)
-        #endif
         keepAliveNanoseconds = keepAlive.clampedNanoseconds
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -232,13 +226,10 @@ final class ThreadPool: @unchecked Sendable {
             tv_sec: now.tv_sec + Int(nanoseconds / 1_000_000_000 + total / 1_000_000_000), tv_nsec: Int(total % 1_000_000_000))
     }
 
-    /// Lowers the calling thread's priority for good (``ThreadPriority/background``).
+    /// Lowers the calling thread's priority (``ThreadPriority/background``).
     private func lowerCurrentThreadPriority() {
         #if canImport(Darwin)
             pthread_set_qos_class_self_np(QOS_CLASS_UTILITY, 0)
-        #elseif canImport(Glibc)
-            // On Linux a nice value is a thread's own, and `0` names the calling thread.
-            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, backgroundNice)
         #endif
     }
 }

@@ -15,12 +15,21 @@ enum TimedAttempt {
     }
 
     /// Runs the attempt; the outcome is `.timedOut` once the time is up, whatever follows.
-    static func run(_ context: StartupContext, timeout: Duration, clock: StartedClock) async -> AttemptOutcome {
+    ///
+    /// - Parameter givesWay: Whether the command's task prefers the ``BackgroundExecutor``: a
+    ///   task of its own inherits no executor preference.
+    static func run(_ context: StartupContext, timeout: Duration, clock: StartedClock, givesWay: Bool) async -> AttemptOutcome {
         let (events, continuation) = AsyncStream<Event>.makeStream()
-        let command = Task {
+        let execute: @Sendable () async -> Result<any Sendable, any Error> = {
             let result = await AttemptRunner.execute(context)
             continuation.yield(.returned(result))
             return result
+        }
+        let command: Task<Result<any Sendable, any Error>, Never>
+        if givesWay, #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+            command = Task(executorPreference: BackgroundExecutor.shared, operation: execute)
+        } else {
+            command = Task(operation: execute)
         }
         let grace = context.run.cancellationGrace
         // Guards the grace's timer once the time is up; `nil` once the attempt is over.

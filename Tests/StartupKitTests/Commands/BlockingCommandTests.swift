@@ -74,7 +74,9 @@ import Testing
                 done.signal()
             }
         }
-        for _ in 0..<4 { started.wait() }
+        // Bounded, so that a pool that starts too few threads fails rather than hangs.
+        let allStarted = (0..<4).allSatisfy { _ in started.wait(timeout: .now() + .seconds(10)) == .success }
+        #expect(allStarted, "four pieces of work running at once")
         #expect(pool.threadCount == 4, "four at once; the fifth waits for one of them")
         for _ in 0..<5 { go.signal() }
         for _ in 0..<5 { done.wait() }

@@ -111,6 +111,21 @@ import Testing
         #expect(plan.ids[afterScreen.position] == "warm-b" && !afterScreen.givesWay, "nothing raised is left")
     }
 
+    @Test func whileARaisedCommandIsUnfinished_servicesAndBlockingCommandsDoNotGiveWay() throws {
+        var builder = StartupPlanBuilder()
+        builder.add("screen", options: .init(priority: .high)) { _ in }
+        builder.addService("database") { _, _ in }
+        builder.addBlocking("keychain") { _ in }
+        let plan = try builder.build()
+        var machine = Machine(plan: plan, maxConcurrency: nil, failurePolicy: .continueIndependent, recordsEvents: false)
+        let begun = machine.begin(at: .zero, cancelled: false)
+        #expect(begun.startBlocking.map(\.position) == [2] && begun.startBlocking.allSatisfy { !$0.givesWay })
+        let screen = job(machine.workerArrived(at: .zero).0)
+        let database = job(machine.workerArrived(at: .zero).0)
+        #expect(plan.ids[screen.position] == "screen")
+        #expect(plan.ids[database.position] == "database" && !database.givesWay, "a service outlives the launch")
+    }
+
     @Test func whileATaskWaits_theCommandsItDoesNotNeedGiveWay_untilTheWaitEnds() throws {
         var (machine, plan) = try machine(launch, slots: 2)
         _ = machine.begin(at: .zero, cancelled: false)
