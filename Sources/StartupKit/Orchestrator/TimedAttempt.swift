@@ -25,19 +25,21 @@ enum TimedAttempt {
             continuation.yield(.returned(result))
             return result
         }
-        let command: Task<Result<any Sendable, any Error>, Never>
-        if givesWay, #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
-            command = Task(executorPreference: BackgroundExecutor.shared, operation: execute)
-        } else {
-            command = Task(operation: execute)
-        }
         let grace = context.run.cancellationGrace
         // Guards the grace's timer once the time is up; `nil` once the attempt is over.
         let graceTimer = Locked<RunTimer?>(RunTimer.none)
+        // Guards the command's task once started, and whether the time was up before it was.
+        let started = Locked<(command: Task<Result<any Sendable, any Error>, Never>?, isTimeUp: Bool)>((nil, false))
+        // Armed before the command starts: on a test clock, a command that sleeps on it must find
+        // its timeout there already (``ManualClock/waitUntilCommandsSleep()`` returns once every
+        // command sleeps, and an advance would otherwise pass a timeout not yet armed).
         let timer = clock.timer(after: timeout) {
             // Before the cancellation, so the worker learns of the time-out before the return.
             continuation.yield(.timeUp)
-            command.cancel()
+            started.withLock { started in
+                started.isTimeUp = true
+                return started.command
+            }?.cancel()
             let armed = clock.timer(after: grace) { continuation.yield(.graceOver) }
             let kept = graceTimer.withLock { stored in
                 guard stored != nil else { return false }
@@ -46,6 +48,17 @@ enum TimedAttempt {
             }
             if !kept { armed.cancel() }
         }
+        let command: Task<Result<any Sendable, any Error>, Never>
+        if givesWay, #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+            command = Task(executorPreference: BackgroundExecutor.shared, operation: execute)
+        } else {
+            command = Task(operation: execute)
+        }
+        let isTimeUp = started.withLock { started in
+            started.command = command
+            return started.isTimeUp
+        }
+        if isTimeUp { command.cancel() }
         defer {
             timer.cancel()
             graceTimer.withLock { stored in

@@ -3,8 +3,9 @@ import StartupKitTesting
 import Testing
 
 /// The "Testing a start-up" article's examples, compiled and run as written, and run 50 times in
-/// a row, none failing or hanging.
-@Suite(.timeLimit(.minutes(1))) struct TestingArticleTests {
+/// a row, none failing or hanging. The limit only guards against a hang: under the thread
+/// sanitizer, beside the whole suite on two cores, the 50 rounds took 47-63 s.
+@Suite(.timeLimit(.minutes(3))) struct TestingArticleTests {
     @Test func slowFeatureFlags_timeOut_andTheLaunchGoesOn() async throws {
         let clock = ManualClock()
         var builder = StartupPlanBuilder()

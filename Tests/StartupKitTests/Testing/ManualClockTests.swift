@@ -44,6 +44,27 @@ import Testing
         #expect(report.wallTime == .milliseconds(100))
     }
 
+    /// The article's timeout example, its task cancelled as it runs, 90 times: every time, its
+    /// report comes. A timeout was armed after its command's task started, and in about one run in
+    /// fifteen the advance then passed it by and the report never came (the run's own task is not
+    /// the test's, and does not inherit the cancellation). Each run is given 3 s of real time, only
+    /// so that a regression fails rather than hangs; a run that passes takes milliseconds.
+    @Test func theTimeoutExample_cancelledAsItRuns_alwaysReports() async throws {
+        var hung = 0
+        for delay in Array(repeating: [0, 1, 2], count: 30).flatMap({ $0 }) {
+            let reported = Locked(false)
+            let example = Task {
+                _ = try? await TestingArticleTests().slowFeatureFlags_timeOut_andTheLaunchGoesOn()
+                reported.withLock { $0 = true }
+            }
+            if delay > 0 { try await Task.sleep(for: .milliseconds(delay)) }
+            example.cancel()
+            for _ in 0..<30 where !reported.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(100)) }
+            if !reported.withLock({ $0 }) { hung += 1 }
+        }
+        #expect(hung == 0)
+    }
+
     @Test func waitUntilCommandsSleep_followsAChainOfSleepsAndRetries_toTheReport() async throws {
         struct Flaky: Error {}
         let clock = ManualClock()
