@@ -25,7 +25,7 @@ import Testing
         fixture.target.emit(ControlEvent(atMs: 7, id: "api", state: "ready"))
         kill(client.pid, SIGINT)
         let result = await client.finish()
-        #expect(client.process.terminationReason == .uncaughtSignal)
+        #expect(await client.exit.diedOfSignal())
         #expect(result.status == SIGINT)
         #expect(result.error == "")
         #expect(await fixture.startup(["ps"]).code == .success, "the run goes on")

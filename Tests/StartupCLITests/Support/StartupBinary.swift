@@ -37,8 +37,20 @@ enum StartupBinary {
         }
     }
 
-    /// The exit status, handed from whichever learns it first (see ``watchExit(of:start:)``) to whoever waits.
-    typealias ExitSignal = OneShot<Int32>
+    /// How a started binary ended, handed from whichever learns it first (see ``watchExit(of:start:)``) to whoever
+    /// waits. Read from here, never from the `Process`: when the pidfd tells first, Foundation may not know yet,
+    /// and its `terminationReason` traps while it believes the process runs.
+    final class ExitSignal: Sendable {
+        private let ended = OneShot<(status: Int32, diedOfSignal: Bool)>()
+
+        fileprivate func resolve(status: Int32, diedOfSignal: Bool) { _ = ended.resolve((status, diedOfSignal)) }
+
+        /// The exit status, or the number of the signal it died of (as `Process.terminationStatus`).
+        func value() async -> Int32 { await ended.value().status }
+
+        /// Whether it died of a signal.
+        func diedOfSignal() async -> Bool { await ended.value().diedOfSignal }
+    }
 
     /// Starts `process` (its `run` is `start`) and returns its exit status to come, as `Process` reports it (the
     /// status, or the signal's number): learned from Foundation's termination handler, or from the child's own
@@ -47,7 +59,9 @@ enum StartupBinary {
     /// the socket and holds it for as long as it runs; a run's exit was then never delivered.
     static func watchExit(of process: Process, start: () throws -> Void) rethrows -> ExitSignal {
         let exit = ExitSignal()
-        process.terminationHandler = { finished in exit.resolve(finished.terminationStatus) }
+        process.terminationHandler = { finished in
+            exit.resolve(status: finished.terminationStatus, diedOfSignal: finished.terminationReason == .uncaughtSignal)
+        }
         try start()
         let pid = process.processIdentifier
         guard let pidfdOpen = SpawnExtensions.pidfdOpen else { return exit }
@@ -60,7 +74,7 @@ enum StartupBinary {
             // Left unreaped (WNOWAIT) for Foundation, which reaps it; ECHILD if it did already, and then said how.
             var info = siginfo_t()
             guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == 0 else { return }
-            exit.resolve(info._sifields._sigchld.si_status)
+            exit.resolve(status: info._sifields._sigchld.si_status, diedOfSignal: info.si_code != Int32(CLD_EXITED))
         }.start()
         return exit
     }
