@@ -8,8 +8,11 @@ import Testing
 /// While a launch's priority work is unfinished (a command of raised priority, or one a task waits
 /// for), the other async commands run off Swift's cooperative pool, on threads of StartupKit's
 /// own: the priority work never waits behind them for a cooperative thread.
+///
 /// Serialized: each case needs every thread of the process's one ``BackgroundExecutor`` at once.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct GivingWayTests {
+/// The limit only guards against a hang: under the thread sanitizer, beside the whole suite on two
+/// cores, the cases took up to 56 s.
+@Suite(.serialized, .timeLimit(.minutes(3))) struct GivingWayTests {
     /// As many commands as the cooperative pool has threads hold their threads (blocked, not
     /// spinning, so as not to starve the tests beside it) until the first screen has ended, and the
     /// first screen, once all of them hold theirs, needs a thread to resume. Run on the cooperative
